@@ -1,0 +1,56 @@
+// A small command-line parser: `--name value`, `--name=value` and boolean `--flag`
+// options declared up front; anything unknown is an error naming it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/position.h"
+#include "rules/result.h"
+
+namespace veletas::app {
+
+struct OptionSpec {
+  std::string name;  // without the leading dashes
+  bool takes_value;
+};
+
+class ParsedArgs {
+ public:
+  bool Has(const std::string& name) const { return values_.count(name) > 0; }
+  std::optional<std::string> Value(const std::string& name) const;
+  const std::vector<std::string>& Positional() const { return positional_; }
+  // Integer option in [lo, hi]; `fallback` when absent. The error names the option.
+  rules::Result<long long> Int(const std::string& name, long long fallback, long long lo,
+                               long long hi) const;
+  rules::Result<double> Real(const std::string& name, double fallback, double lo,
+                             double hi) const;
+
+ private:
+  friend rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>&,
+                                             const std::vector<std::string>&, size_t);
+  std::map<std::string, std::string> values_;
+  std::vector<std::string> positional_;
+};
+
+// Parses `args` against `specs`, allowing at most `max_positional` positional arguments.
+rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
+                                    const std::vector<std::string>& args,
+                                    size_t max_positional);
+
+// --rules and --size (defaults: standard, 10).
+struct GameOptions {
+  rules::RuleSet rules = rules::RuleSet::kStandard;
+  int size = 10;
+};
+rules::Result<GameOptions> ParseGameOptions(const ParsedArgs& args);
+
+// Prints "veletas <command>: <message>" to stderr and returns 2.
+int UsageError(const std::string& command, const std::string& message);
+
+// The RECORD argument: the positional argument if given, else all of standard input.
+std::string RecordArgument(const ParsedArgs& args);
+
+}  // namespace veletas::app

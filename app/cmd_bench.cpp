@@ -1,0 +1,96 @@
+// `veletas bench`: fixed rules-core workloads (perft from fixed positions, seeded uniformly
+// random games on every size) with their speeds and one signature number that changes
+// whenever the behaviour of the rules core changes.
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/args.h"
+#include "app/command.h"
+#include "rules/notation.h"
+#include "rules/turns.h"
+
+namespace veletas::app {
+namespace {
+
+struct PerftCase {
+  rules::RuleSet rules;
+  int size;
+  const char* record;
+  int depth;
+};
+
+// Openings of the first reference game of each size and rule set.
+const PerftCase kPerftCases[] = {
+    {rules::RuleSet::kStandard, 7, "e3/e4 b4,b6/a4", 3},
+    {rules::RuleSet::kStandard, 9, "c8,h4/g8 d6,g6,h2/d8", 2},
+    {rules::RuleSet::kStandard, 10, "b2,b4,f4/d7 c3,e4,g7,g8/g4", 2},
+    {rules::RuleSet::kClassic, 7, "c7 a4,g1", 3},
+    {rules::RuleSet::kClassic, 9, "g6,i7 b9,d8,f3", 2},
+    {rules::RuleSet::kClassic, 10, "a5,f5,h4 d5,d8,g1,i10", 2},
+};
+
+uint64_t Mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+  return h * 0xFF51AFD7ED558CCDULL;
+}
+
+double Seconds(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int RunBench(const std::vector<std::string>& argv) {
+  auto args = ParseArgs({{"games", true}}, argv, 0);
+  if (!args) return UsageError("bench", args.error());
+  auto games = args.value().Int("games", 2000, 1, 10'000'000);
+  if (!games) return UsageError("bench", games.error());
+  uint64_t signature = 0;
+  std::printf("%-28s %14s %10s %16s\n", "perft", "sequences", "seconds", "sequences/s");
+  for (const PerftCase& c : kPerftCases) {
+    auto game = rules::PlayRecord(c.rules, c.size, c.record);
+    if (!game) {
+      std::fprintf(stderr, "bench: %s\n", game.error().c_str());
+      return 1;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const uint64_t n = rules::Perft(game.value().final, c.depth);
+    const double secs = Seconds(start);
+    signature = Mix(signature, n);
+    const std::string name = std::string(rules::RuleSetName(c.rules)) + " " +
+                             std::to_string(c.size) + "x" + std::to_string(c.size) +
+                             " depth " + std::to_string(c.depth);
+    std::printf("%-28s %14llu %10.3f %16.0f\n", name.c_str(), static_cast<unsigned long long>(n),
+                secs, n / secs);
+  }
+  std::printf("\n%-28s %8s %10s %12s %14s\n", "random games (1 thread)", "games", "seconds",
+              "games/s", "turns/s");
+  for (rules::RuleSet rs : {rules::RuleSet::kStandard, rules::RuleSet::kClassic}) {
+    for (int size : {7, 9, 10}) {
+      rules::Rng rng(0xBE7C4 + size * 2 + static_cast<int>(rs));
+      uint64_t turns = 0;
+      const auto start = std::chrono::steady_clock::now();
+      for (long long g = 0; g < games.value(); ++g) {
+        rules::Position p = rules::Position::Initial(rs, size);
+        while (!p.IsTerminal()) rules::ApplyTurn(p, rules::RandomTurn(p, rng));
+        turns += p.TurnsPlayed();
+        signature = Mix(signature, p.Hash());
+      }
+      const double secs = Seconds(start);
+      const std::string name = std::string(rules::RuleSetName(rs)) + " " + std::to_string(size) +
+                               "x" + std::to_string(size);
+      std::printf("%-28s %8lld %10.3f %12.0f %14.0f\n", name.c_str(), games.value(), secs,
+                  games.value() / secs, turns / secs);
+    }
+  }
+  std::printf("\nbench signature: %llu\n", static_cast<unsigned long long>(signature));
+  return 0;
+}
+
+}  // namespace
+
+VELETAS_COMMAND(bench, "bench", "[--games N]",
+                "rules-core speed: perft and random games per size, with a signature number",
+                RunBench);
+
+}  // namespace veletas::app
