@@ -1,0 +1,61 @@
+#include "app/config.h"
+
+namespace veletas::app {
+namespace {
+
+Config Parse(ConfigSection root, const std::string& source) {
+  Config c;
+  c.source = source;
+  {
+    ConfigSection s = root.Section("game");
+    ParseGameSection(s, c.game);
+  }
+  {
+    ConfigSection s = root.Section("model");
+    ParseModelSection(s, c.model);
+  }
+  root.RejectUnknownKeys();
+  c.resolved_yaml = root.ResolvedYaml();
+  return c;
+}
+
+}  // namespace
+
+void ParseGameSection(ConfigSection& s, GameConfig& out) {
+  out.rules = s.Choice("rules", "standard", {"standard", "classic"}) == "classic"
+                  ? rules::RuleSet::kClassic
+                  : rules::RuleSet::kStandard;
+  const long long size = s.Int("size", out.size, 7, 10);
+  if (!rules::IsSupportedSize(static_cast<int>(size))) {
+    throw ConfigError(s.Where("size") + std::to_string(size) + " is not a board size (7, 9 or 10)");
+  }
+  out.size = static_cast<int>(size);
+  s.RejectUnknownKeys();
+}
+
+void ParseModelSection(ConfigSection& s, model::NetConfig& out) {
+  out.blocks = static_cast<int>(s.Int("blocks", out.blocks, 1, 40));
+  out.channels = static_cast<int>(s.Int("channels", out.channels, 8, 512));
+  out.device = s.Choice("device", out.device, {"cpu", "cuda", "auto"});
+  out.threads = static_cast<int>(s.Int("threads", out.threads, 0, 256));
+  s.RejectUnknownKeys();
+}
+
+rules::Result<Config> LoadConfig(const std::string& path) {
+  try {
+    return Parse(ConfigSection::LoadFile(path), path);
+  } catch (const ConfigError& e) {
+    return rules::Result<Config>::Error(e.what());
+  }
+}
+
+rules::Result<Config> LoadConfigFromString(const std::string& text,
+                                           const std::string& source_name) {
+  try {
+    return Parse(ConfigSection::LoadString(text, source_name), source_name);
+  } catch (const ConfigError& e) {
+    return rules::Result<Config>::Error(e.what());
+  }
+}
+
+}  // namespace veletas::app

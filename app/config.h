@@ -1,0 +1,36 @@
+// The run configuration: one YAML file with a section per layer. Each section's struct is
+// owned by its layer (plain data); the YAML mapping lives here in the app.
+#pragma once
+
+#include <string>
+
+#include "app/config_reader.h"
+#include "model/net_config.h"
+#include "rules/position.h"
+#include "rules/result.h"
+
+namespace veletas::app {
+
+struct GameConfig {
+  rules::RuleSet rules = rules::RuleSet::kStandard;
+  int size = 7;
+};
+
+struct Config {
+  std::string source;         // the file it was read from
+  std::string resolved_yaml;  // every effective value, defaults included
+  GameConfig game;
+  model::NetConfig model;
+};
+
+// Reads and validates a config file. Errors name the file, line, key and allowed range.
+rules::Result<Config> LoadConfig(const std::string& path);
+// The same from YAML text (`source_name` appears in errors).
+rules::Result<Config> LoadConfigFromString(const std::string& text, const std::string& source_name);
+
+// Section parsers, one per layer (app/config_<layer>.cpp). Each reads its keys and
+// rejects unknown ones.
+void ParseGameSection(ConfigSection& section, GameConfig& out);
+void ParseModelSection(ConfigSection& section, model::NetConfig& out);
+
+}  // namespace veletas::app

@@ -1,0 +1,244 @@
+#include "app/config_reader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace veletas::app {
+
+struct ConfigSection::State {
+  std::string file;
+  YAML::Node resolved_root;
+};
+
+namespace {
+
+std::string Join(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+
+std::string Format(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+}  // namespace
+
+ConfigSection::ConfigSection(std::shared_ptr<State> state, std::unique_ptr<YAML::Node> node,
+                             std::unique_ptr<YAML::Node> resolved, std::string path)
+    : state_(std::move(state)),
+      node_(std::move(node)),
+      resolved_(std::move(resolved)),
+      path_(std::move(path)) {}
+
+ConfigSection::~ConfigSection() = default;
+ConfigSection::ConfigSection(ConfigSection&&) noexcept = default;
+
+ConfigSection ConfigSection::LoadString(const std::string& text, const std::string& source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(source + ":" + std::to_string(e.mark.line + 1) + ": invalid YAML: " + e.msg);
+  }
+  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsMap()) throw ConfigError(source + ":1: expected a mapping of sections");
+  auto state = std::make_shared<State>();
+  state->file = source;
+  state->resolved_root = YAML::Node(YAML::NodeType::Map);
+  return ConfigSection(state, std::make_unique<YAML::Node>(root),
+                       std::make_unique<YAML::Node>(state->resolved_root), "");
+}
+
+ConfigSection ConfigSection::LoadFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": cannot open the config file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return LoadString(buffer.str(), path);
+}
+
+std::string ConfigSection::Where(const std::string& key) const {
+  int line = 0;
+  if (node_->IsMap()) {
+    for (auto it = node_->begin(); it != node_->end(); ++it) {
+      if (it->first.as<std::string>() == key) line = it->first.Mark().line + 1;
+    }
+    if (line == 0 && node_->Mark().line >= 0) line = node_->Mark().line + 1;
+  }
+  return state_->file + ":" + std::to_string(std::max(line, 1)) + ": " + Join(path_, key) + ": ";
+}
+
+const YAML::Node* ConfigSection::Lookup(const std::string& key) {
+  used_.push_back(key);
+  if (!node_->IsMap()) return nullptr;
+  for (auto it = node_->begin(); it != node_->end(); ++it) {
+    if (it->first.as<std::string>() == key) {
+      if (it->second.IsNull()) return nullptr;
+      static thread_local YAML::Node found;
+      found.reset(it->second);
+      return &found;
+    }
+  }
+  return nullptr;
+}
+
+long long ConfigSection::Int(const std::string& key, long long fallback, long long lo,
+                             long long hi) {
+  long long v = fallback;
+  if (const YAML::Node* n = Lookup(key)) {
+    if (!n->IsScalar()) throw ConfigError(Where(key) + "expected an integer");
+    const std::string text = n->Scalar();
+    size_t used = 0;
+    try {
+      v = std::stoll(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size()) {
+      throw ConfigError(Where(key) + "expected an integer, got \"" + text + "\"");
+    }
+  }
+  if (v < lo || v > hi) {
+    throw ConfigError(Where(key) + std::to_string(v) + " is out of range [" + std::to_string(lo) +
+                      ", " + std::to_string(hi) + "]");
+  }
+  (*resolved_)[key] = v;
+  return v;
+}
+
+double ConfigSection::Real(const std::string& key, double fallback, double lo, double hi) {
+  double v = fallback;
+  if (const YAML::Node* n = Lookup(key)) {
+    if (!n->IsScalar()) throw ConfigError(Where(key) + "expected a number");
+    const std::string text = n->Scalar();
+    size_t used = 0;
+    try {
+      v = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size() || !std::isfinite(v)) {
+      throw ConfigError(Where(key) + "expected a number, got \"" + text + "\"");
+    }
+  }
+  if (!(v >= lo && v <= hi)) {
+    throw ConfigError(Where(key) + Format(v) + " is out of range [" + Format(lo) + ", " +
+                      Format(hi) + "]");
+  }
+  (*resolved_)[key] = v;
+  return v;
+}
+
+bool ConfigSection::Bool(const std::string& key, bool fallback) {
+  bool v = fallback;
+  if (const YAML::Node* n = Lookup(key)) {
+    const std::string text = n->IsScalar() ? n->Scalar() : "";
+    if (text == "true") {
+      v = true;
+    } else if (text == "false") {
+      v = false;
+    } else {
+      throw ConfigError(Where(key) + "expected true or false, got \"" + text + "\"");
+    }
+  }
+  (*resolved_)[key] = v;
+  return v;
+}
+
+std::string ConfigSection::Choice(const std::string& key, const std::string& fallback,
+                                  std::initializer_list<const char*> allowed) {
+  std::string v = fallback;
+  if (const YAML::Node* n = Lookup(key)) {
+    if (!n->IsScalar()) throw ConfigError(Where(key) + "expected a word");
+    v = n->Scalar();
+  }
+  bool ok = false;
+  std::string list;
+  for (const char* a : allowed) {
+    if (v == a) ok = true;
+    list += (list.empty() ? "" : ", ") + std::string(a);
+  }
+  if (!ok) throw ConfigError(Where(key) + "\"" + v + "\" is not one of: " + list);
+  (*resolved_)[key] = v;
+  return v;
+}
+
+std::string ConfigSection::String(const std::string& key, const std::string& fallback) {
+  std::string v = fallback;
+  if (const YAML::Node* n = Lookup(key)) {
+    if (!n->IsScalar()) throw ConfigError(Where(key) + "expected a string");
+    v = n->Scalar();
+  }
+  (*resolved_)[key] = v;
+  return v;
+}
+
+std::vector<long long> ConfigSection::IntList(const std::string& key,
+                                              const std::vector<long long>& fallback,
+                                              long long lo, long long hi) {
+  std::vector<long long> v = fallback;
+  if (const YAML::Node* n = Lookup(key)) {
+    if (!n->IsSequence()) throw ConfigError(Where(key) + "expected a list of integers");
+    v.clear();
+    for (const YAML::Node& item : *n) {
+      long long x = 0;
+      size_t used = 0;
+      const std::string text = item.IsScalar() ? item.Scalar() : "";
+      try {
+        x = std::stoll(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != text.size()) {
+        throw ConfigError(Where(key) + "expected integers, got \"" + text + "\"");
+      }
+      v.push_back(x);
+    }
+  }
+  for (long long x : v) {
+    if (x < lo || x > hi) {
+      throw ConfigError(Where(key) + std::to_string(x) + " is out of range [" +
+                        std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+  }
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (long long x : v) list.push_back(x);
+  (*resolved_)[key] = list;
+  return v;
+}
+
+ConfigSection ConfigSection::Section(const std::string& key) {
+  YAML::Node child(YAML::NodeType::Map);
+  if (const YAML::Node* n = Lookup(key)) {
+    if (!n->IsMap()) throw ConfigError(Where(key) + "expected a mapping");
+    child = *n;
+  }
+  (*resolved_)[key] = YAML::Node(YAML::NodeType::Map);
+  YAML::Node resolved_child = (*resolved_)[key];
+  return ConfigSection(state_, std::make_unique<YAML::Node>(child),
+                       std::make_unique<YAML::Node>(resolved_child), Join(path_, key));
+}
+
+void ConfigSection::RejectUnknownKeys() {
+  if (!node_->IsMap()) return;
+  for (auto it = node_->begin(); it != node_->end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    if (std::find(used_.begin(), used_.end(), key) == used_.end()) {
+      throw ConfigError(state_->file + ":" + std::to_string(it->first.Mark().line + 1) +
+                        ": unknown key \"" + Join(path_, key) + "\"");
+    }
+  }
+}
+
+std::string ConfigSection::ResolvedYaml() const {
+  YAML::Emitter out;
+  out << state_->resolved_root;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace veletas::app

@@ -1,0 +1,67 @@
+// Strict YAML config reading (KataGo-style): every value is type- and range-checked with
+// the file, line and key in the error; unknown keys are rejected; the effective values
+// (defaults included) are collected for `config.resolved.yaml`.
+#pragma once
+
+#include <initializer_list>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace YAML {
+class Node;
+}
+
+namespace veletas::app {
+
+// A bad config: message like `run.yaml:12: search.simulations: 0 is out of range [1, 100000]`.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One mapping of the config file (the root or a nested section). Accessors throw
+// ConfigError. Not thread-safe; used while loading only.
+class ConfigSection {
+ public:
+  // Parses `path`; throws ConfigError if it cannot be read or is not a YAML mapping.
+  static ConfigSection LoadFile(const std::string& path);
+  // Parses YAML text (errors name `source_name`).
+  static ConfigSection LoadString(const std::string& text, const std::string& source_name);
+  ~ConfigSection();
+  ConfigSection(ConfigSection&&) noexcept;
+
+  // Typed values; `fallback` when the key is absent. Values outside the range, of the
+  // wrong type, or not among `allowed` are errors. Nothing is clamped.
+  long long Int(const std::string& key, long long fallback, long long lo, long long hi);
+  double Real(const std::string& key, double fallback, double lo, double hi);
+  bool Bool(const std::string& key, bool fallback);
+  std::string Choice(const std::string& key, const std::string& fallback,
+                     std::initializer_list<const char*> allowed);
+  std::string String(const std::string& key, const std::string& fallback);
+  // A list of integers, each in [lo, hi].
+  std::vector<long long> IntList(const std::string& key, const std::vector<long long>& fallback,
+                                 long long lo, long long hi);
+  // A nested mapping (empty when absent). Precondition: the parent outlives it.
+  ConfigSection Section(const std::string& key);
+  // Throws ConfigError naming the first key that no accessor asked for.
+  void RejectUnknownKeys();
+  // The effective config (every value read, with defaults filled in) as YAML text.
+  std::string ResolvedYaml() const;
+  // Error prefix "<file>:<line>: <path.key>: " for a key of this section.
+  std::string Where(const std::string& key) const;
+
+ private:
+  struct State;
+  ConfigSection(std::shared_ptr<State> state, std::unique_ptr<YAML::Node> node,
+                std::unique_ptr<YAML::Node> resolved, std::string path);
+  const YAML::Node* Lookup(const std::string& key);
+  std::shared_ptr<State> state_;
+  std::unique_ptr<YAML::Node> node_;
+  std::unique_ptr<YAML::Node> resolved_;
+  std::string path_;
+  std::vector<std::string> used_;
+};
+
+}  // namespace veletas::app
