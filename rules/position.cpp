@@ -347,6 +347,61 @@ std::optional<Position> Position::FromContents(RuleSet rules, int size, Bitboard
   return p;
 }
 
+PositionState Position::State() const {
+  PositionState s;
+  s.rules = rules_;
+  s.size = size_;
+  for (int c = 0; c < 2; ++c) {
+    s.stones[c] = stones_[c];
+    s.claimed[c] = claimed_[c];
+  }
+  s.shooters = shooters_;
+  s.to_move = to_move_;
+  s.pending = pending_;
+  s.black_player = black_player_;
+  s.placed_this_turn = placed_this_turn_;
+  s.last_placed = last_placed_;
+  s.origin = origin_;
+  s.moved_from = moved_from_;
+  s.moved_to = moved_to_;
+  s.turns_played = turns_played_;
+  return s;
+}
+
+std::optional<Position> Position::FromState(const PositionState& s) {
+  if (!IsSupportedSize(s.size) || static_cast<int>(s.rules) > 1 ||
+      static_cast<int>(s.to_move) > 1 || static_cast<int>(s.pending) >= kNumDecisions ||
+      s.black_player < 0 || s.black_player > 1 || s.placed_this_turn < 0 ||
+      s.placed_this_turn > 7 || s.turns_played < 0 || s.turns_played > 65535) {
+    return std::nullopt;
+  }
+  const int squares = s.size * s.size;
+  for (int sq : {s.last_placed, s.origin, s.moved_from, s.moved_to}) {
+    if (sq < -1 || sq >= squares) return std::nullopt;
+  }
+  Position p = Initial(s.rules, s.size);
+  for (int c = 0; c < 2; ++c) {
+    p.stones_[c] = s.stones[c];
+    p.claimed_[c] = s.claimed[c];
+  }
+  p.shooters_ = s.shooters;
+  p.to_move_ = s.to_move;
+  p.pending_ = s.pending;
+  p.black_player_ = static_cast<uint8_t>(s.black_player);
+  p.placed_this_turn_ = static_cast<uint8_t>(s.placed_this_turn);
+  p.last_placed_ = static_cast<int8_t>(s.last_placed);
+  p.origin_ = static_cast<int8_t>(s.origin);
+  p.moved_from_ = static_cast<int8_t>(s.moved_from);
+  p.moved_to_ = static_cast<int8_t>(s.moved_to);
+  p.turns_played_ = static_cast<uint16_t>(s.turns_played);
+  for (Color c : {Color::kBlack, Color::kWhite}) {
+    if (p.ClaimCount(c) >= p.ClaimsToWin()) p.winner_ = static_cast<int8_t>(c);
+  }
+  p.hash_ = p.ComputeHash();
+  if (!p.CheckInvariants()) return std::nullopt;
+  return p;
+}
+
 bool Position::CheckInvariants() const {
   if (!IsSupportedSize(size_)) return false;
   const Geometry& g = Geo();
@@ -370,6 +425,37 @@ bool Position::CheckInvariants() const {
     return false;
   }
   if (pending_ >= Decision::kChooseShooter && AllShooters().Count() != r.shooters) return false;
+  if (ClaimCount(Color::kBlack) >= r.claims_to_win && ClaimCount(Color::kWhite) >= r.claims_to_win) {
+    return false;
+  }
+  const bool standard = rules_ == RuleSet::kStandard;
+  if (!standard && (black_player_ != 0 || pending_ == Decision::kPie ||
+                    pending_ == Decision::kSetupStone ||
+                    (pending_ == Decision::kSetupShooter && Stones().Any()))) {
+    return false;
+  }
+  const int quota = to_move_ == Color::kBlack ? r.black_setup : r.shooters - r.black_setup;
+  switch (pending_) {
+    case Decision::kSetupShooter:
+      if (placed_this_turn_ >= quota || AllShooters().Count() >= r.shooters) return false;
+      break;
+    case Decision::kSetupStone:
+      if (placed_this_turn_ != quota) return false;
+      break;
+    case Decision::kPie:
+      if (to_move_ != Color::kWhite || black_player_ != 0 || placed_this_turn_ != 0 ||
+          AllShooters().Count() != r.black_setup) {
+        return false;
+      }
+      break;
+    default:
+      if (placed_this_turn_ != 0) return false;
+      break;
+  }
+  if ((last_placed_ >= 0) != (placed_this_turn_ > 0)) return false;
+  if (last_placed_ >= 0 && !shooters_.Test(last_placed_)) return false;
+  if ((moved_from_ >= 0) != (moved_to_ >= 0)) return false;
+  if (moved_from_ >= 0 && (moved_from_ == moved_to_ || Occupied().Test(moved_from_))) return false;
   return true;
 }
 

@@ -64,6 +64,8 @@ struct ActionSet {
   }
 };
 
+struct PositionState;
+
 class Position {
  public:
   // The empty board before setup, Black to place. Precondition: IsSupportedSize(size).
@@ -148,6 +150,11 @@ class Position {
   // their placement-order state mapped square by square.
   Position Transformed(int sym) const;
 
+  // Every field, for serialisation (sample files, protocols).
+  PositionState State() const;
+  // The position with these fields; nullopt if they are inconsistent (CheckInvariants).
+  static std::optional<Position> FromState(const PositionState& state);
+
   // Hash computed from scratch (for invariant checks).
   uint64_t ComputeHash() const;
   // Checks internal consistency; returns false on any violated invariant.
@@ -185,6 +192,24 @@ class Position {
   int8_t moved_from_ = -1;
   int8_t moved_to_ = -1;
   int8_t winner_ = -1;
+};
+
+// Every field of a Position as plain data (see Position::State / FromState).
+struct PositionState {
+  RuleSet rules = RuleSet::kStandard;
+  int size = 10;
+  Bitboard stones[2];
+  Bitboard shooters;  // unclaimed
+  Bitboard claimed[2];
+  Color to_move = Color::kBlack;
+  Decision pending = Decision::kSetupShooter;
+  int black_player = 0;
+  int placed_this_turn = 0;
+  int last_placed = -1;
+  int origin = -1;
+  int moved_from = -1;
+  int moved_to = -1;
+  int turns_played = 0;
 };
 
 static_assert(std::is_trivially_copyable_v<Position>);
