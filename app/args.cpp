@@ -15,8 +15,8 @@ std::optional<std::string> ParsedArgs::Value(const std::string& name) const {
   return it->second;
 }
 
-rules::Result<long long> ParsedArgs::Int(const std::string& name, long long fallback,
-                                         long long lo, long long hi) const {
+rules::Result<long long> ParsedArgs::Int(const std::string& name, long long fallback, long long lo,
+                                         long long hi) const {
   const std::optional<std::string> v = Value(name);
   if (!v) return fallback;
   errno = 0;
@@ -51,8 +51,7 @@ rules::Result<double> ParsedArgs::Real(const std::string& name, double fallback,
 }
 
 rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
-                                    const std::vector<std::string>& args,
-                                    size_t max_positional) {
+                                    const std::vector<std::string>& args, size_t max_positional) {
   ParsedArgs parsed;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];

@@ -25,8 +25,7 @@ class ParsedArgs {
   // Integer option in [lo, hi]; `fallback` when absent. The error names the option.
   rules::Result<long long> Int(const std::string& name, long long fallback, long long lo,
                                long long hi) const;
-  rules::Result<double> Real(const std::string& name, double fallback, double lo,
-                             double hi) const;
+  rules::Result<double> Real(const std::string& name, double fallback, double lo, double hi) const;
 
  private:
   friend rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>&,
@@ -37,8 +36,7 @@ class ParsedArgs {
 
 // Parses `args` against `specs`, allowing at most `max_positional` positional arguments.
 rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
-                                    const std::vector<std::string>& args,
-                                    size_t max_positional);
+                                    const std::vector<std::string>& args, size_t max_positional);
 
 // --rules and --size (defaults: standard, 10).
 struct GameOptions {

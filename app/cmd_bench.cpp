@@ -58,8 +58,8 @@ int RunBench(const std::vector<std::string>& argv) {
     const double secs = Seconds(start);
     signature = Mix(signature, n);
     const std::string name = std::string(rules::RuleSetName(c.rules)) + " " +
-                             std::to_string(c.size) + "x" + std::to_string(c.size) +
-                             " depth " + std::to_string(c.depth);
+                             std::to_string(c.size) + "x" + std::to_string(c.size) + " depth " +
+                             std::to_string(c.depth);
     std::printf("%-28s %14llu %10.3f %16.0f\n", name.c_str(), static_cast<unsigned long long>(n),
                 secs, n / secs);
   }

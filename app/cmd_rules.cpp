@@ -47,9 +47,8 @@ int RunMoves(const std::vector<std::string>& argv) {
     return 0;
   }
   std::vector<std::string> lines;
-  rules::ForEachTurn(pos, [&](const rules::Turn& t) {
-    lines.push_back(rules::TurnToString(pos, t));
-  });
+  rules::ForEachTurn(pos,
+                     [&](const rules::Turn& t) { lines.push_back(rules::TurnToString(pos, t)); });
   std::sort(lines.begin(), lines.end());
   std::string out;
   for (const std::string& l : lines) {
@@ -62,13 +61,20 @@ int RunMoves(const std::vector<std::string>& argv) {
 
 std::string DecisionText(const Position& pos) {
   switch (pos.Pending()) {
-    case rules::Decision::kSetupShooter: return "place a setup shooter";
-    case rules::Decision::kSetupStone: return "place the setup stone";
-    case rules::Decision::kPie: return "swap colours, or decline by placing White's setup";
-    case rules::Decision::kChooseShooter: return "move a shooter (or not), then shoot";
-    case rules::Decision::kDestination: return "move the chosen shooter";
-    case rules::Decision::kShot: return "shoot";
-    case rules::Decision::kGameOver: return "none (game over)";
+    case rules::Decision::kSetupShooter:
+      return "place a setup shooter";
+    case rules::Decision::kSetupStone:
+      return "place the setup stone";
+    case rules::Decision::kPie:
+      return "swap colours, or decline by placing White's setup";
+    case rules::Decision::kChooseShooter:
+      return "move a shooter (or not), then shoot";
+    case rules::Decision::kDestination:
+      return "move the chosen shooter";
+    case rules::Decision::kShot:
+      return "shoot";
+    case rules::Decision::kGameOver:
+      return "none (game over)";
   }
   return "";
 }
@@ -107,8 +113,8 @@ int RunShow(const std::vector<std::string>& argv) {
   std::cout << "decision: " << DecisionText(pos) << "\n";
   std::cout << "claimed: Black " << black << ", White " << white << " (" << pos.ClaimsToWin()
             << " to win)\n";
-  std::cout << "winner: " << (winner ? (*winner == rules::Color::kBlack ? "Black" : "White") : "none")
-            << "\n";
+  std::cout << "winner: "
+            << (winner ? (*winner == rules::Color::kBlack ? "Black" : "White") : "none") << "\n";
   std::cout << "legend: x black stone, o white stone, S shooter, X/O shooter claimed by "
                "Black/White\n";
   return 0;

@@ -179,8 +179,8 @@ std::string ConfigSection::String(const std::string& key, const std::string& fal
 }
 
 std::vector<long long> ConfigSection::IntList(const std::string& key,
-                                              const std::vector<long long>& fallback,
-                                              long long lo, long long hi) {
+                                              const std::vector<long long>& fallback, long long lo,
+                                              long long hi) {
   std::vector<long long> v = fallback;
   if (const YAML::Node* n = Lookup(key)) {
     if (!n->IsSequence()) throw ConfigError(Where(key) + "expected a list of integers");
@@ -202,8 +202,8 @@ std::vector<long long> ConfigSection::IntList(const std::string& key,
   }
   for (long long x : v) {
     if (x < lo || x > hi) {
-      throw ConfigError(Where(key) + std::to_string(x) + " is out of range [" +
-                        std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      throw ConfigError(Where(key) + std::to_string(x) + " is out of range [" + std::to_string(lo) +
+                        ", " + std::to_string(hi) + "]");
     }
   }
   YAML::Node list(YAML::NodeType::Sequence);

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 
 namespace veletas::rules {
 
@@ -60,20 +62,44 @@ class Bitboard {
   constexpr Bitboard operator~() const { return Bitboard(~bits_); }
   constexpr Bitboard operator<<(int n) const { return Bitboard(bits_ << n); }
   constexpr Bitboard operator>>(int n) const { return Bitboard(bits_ >> n); }
-  constexpr Bitboard& operator&=(Bitboard o) { bits_ &= o.bits_; return *this; }
-  constexpr Bitboard& operator|=(Bitboard o) { bits_ |= o.bits_; return *this; }
-  constexpr Bitboard& operator^=(Bitboard o) { bits_ ^= o.bits_; return *this; }
+  constexpr Bitboard& operator&=(Bitboard o) {
+    bits_ &= o.bits_;
+    return *this;
+  }
+  constexpr Bitboard& operator|=(Bitboard o) {
+    bits_ |= o.bits_;
+    return *this;
+  }
+  constexpr Bitboard& operator^=(Bitboard o) {
+    bits_ ^= o.bits_;
+    return *this;
+  }
   constexpr bool operator==(const Bitboard&) const = default;
 
   // Iteration over the squares, lowest first: `for (int sq : board) ...`.
   class Iterator {
    public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = int;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const int*;
+    using reference = int;
+    constexpr Iterator() = default;
     constexpr explicit Iterator(Bits128 bits) : bits_(bits) {}
     constexpr int operator*() const { return Bitboard(bits_).Lsb(); }
-    constexpr Iterator& operator++() { bits_ &= bits_ - 1; return *this; }
-    constexpr bool operator!=(const Iterator& o) const { return bits_ != o.bits_; }
+    constexpr Iterator& operator++() {
+      bits_ &= bits_ - 1;
+      return *this;
+    }
+    constexpr Iterator operator++(int) {
+      Iterator old = *this;
+      ++*this;
+      return old;
+    }
+    constexpr bool operator==(const Iterator& o) const { return bits_ == o.bits_; }
+
    private:
-    Bits128 bits_;
+    Bits128 bits_ = 0;
   };
   constexpr Iterator begin() const { return Iterator(bits_); }
   constexpr Iterator end() const { return Iterator(0); }

@@ -74,10 +74,14 @@ const Geometry& GeometryFor(int size) {
   static const Geometry g9 = Build(9);
   static const Geometry g10 = Build(10);
   switch (size) {
-    case 7: return g7;
-    case 9: return g9;
-    case 10: return g10;
-    default: std::abort();  // precondition violated: unsupported size
+    case 7:
+      return g7;
+    case 9:
+      return g9;
+    case 10:
+      return g10;
+    default:
+      std::abort();  // precondition violated: unsupported size
   }
 }
 

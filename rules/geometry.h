@@ -31,14 +31,14 @@ struct Geometry {
   Bitboard board;     // every square of the board
   Bitboard interior;  // squares not on the perimeter
   std::array<std::array<Bitboard, kNumDirections>, kMaxSquares> ray{};  // excludes origin
-  std::array<Bitboard, kMaxSquares> king{};   // the 8 neighbours
+  std::array<Bitboard, kMaxSquares> king{};                             // the 8 neighbours
   std::array<Bitboard, kMaxSquares> ortho{};  // the 4 orthogonal neighbours
   // Setup order: shooters of one setup turn are placed in notation order (column, then
   // row). later[sq] is the set of squares after sq in that order.
   std::array<Bitboard, kMaxSquares> later{};
   std::array<int, kMaxSquares> order_key{};  // col * size + row
-  Bitboard west_edge_clear;  // squares that have a west neighbour
-  Bitboard east_edge_clear;  // squares that have an east neighbour
+  Bitboard west_edge_clear;                  // squares that have a west neighbour
+  Bitboard east_edge_clear;                  // squares that have an east neighbour
 
   // Squares reachable from `sq` along queen lines, each line stopping at (and including)
   // the first square of `blockers`.
@@ -74,9 +74,7 @@ struct Geometry {
   int Row(int sq) const { return sq / size; }
   int Col(int sq) const { return sq % size; }
   int SquareAt(int row, int col) const { return row * size + col; }
-  bool OnBoard(int row, int col) const {
-    return row >= 0 && row < size && col >= 0 && col < size;
-  }
+  bool OnBoard(int row, int col) const { return row >= 0 && row < size && col >= 0 && col < size; }
   // Sorts n squares into setup (notation) order: column, then row. Insertion sort: n is
   // at most the number of shooters.
   template <class T>
@@ -100,9 +98,9 @@ struct ZobristKeys {
   // Piece kinds: 0 black stone, 1 white stone, 2 unclaimed shooter,
   // 3 shooter claimed by Black, 4 shooter claimed by White.
   std::array<std::array<uint64_t, kMaxSquares>, 5> piece{};
-  std::array<uint64_t, kMaxSquares> origin{};      // chosen shooter awaiting destination
-  std::array<uint64_t, kMaxSquares> moved_to{};    // moved shooter awaiting its shot
-  std::array<uint64_t, kMaxSquares> last_placed{}; // setup ordering state
+  std::array<uint64_t, kMaxSquares> origin{};       // chosen shooter awaiting destination
+  std::array<uint64_t, kMaxSquares> moved_to{};     // moved shooter awaiting its shot
+  std::array<uint64_t, kMaxSquares> last_placed{};  // setup ordering state
   std::array<uint64_t, 8> decision{};
   std::array<uint64_t, 8> placed_this_turn{};
   uint64_t white_to_move = 0;

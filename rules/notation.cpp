@@ -40,8 +40,7 @@ std::string WhyUnreachable(const Position& pos, int from, int to) {
   if (pos.Occupied().Test(to)) {
     return SquareName(n, to) + " holds a " + PieceName(pos, to);
   }
-  const Bitboard blockers =
-      pos.Rules() == RuleSet::kStandard ? pos.Stones() : pos.Occupied();
+  const Bitboard blockers = pos.Rules() == RuleSet::kStandard ? pos.Stones() : pos.Occupied();
   const Geometry& g = pos.Geo();
   const Bitboard between = g.ray[from][d] & ~g.ray[to][d] & ~Bitboard::Square(to);
   const Bitboard blocking = between & blockers;
@@ -144,13 +143,15 @@ Result<Turn> ParsePlay(const Position& before, std::string_view text) {
   const std::string board = std::to_string(n) + "x" + std::to_string(n);
   auto square = [&](std::string_view name) -> Result<int> {
     const std::optional<int> sq = ParseSquare(n, name);
-    if (!sq) return Result<int>::Error(Quoted(name) + " is not a square of the " + board + " board");
+    if (!sq)
+      return Result<int>::Error(Quoted(name) + " is not a square of the " + board + " board");
     return *sq;
   };
   const size_t dash = text.find('-');
   if (dash == std::string_view::npos) {
     if (text.find_first_of(",/") != std::string_view::npos) {
-      return Result<Turn>::Error("expected a turn like \"e7\" or \"h6-d10/a10\" (the setup is over)");
+      return Result<Turn>::Error(
+          "expected a turn like \"e7\" or \"h6-d10/a10\" (the setup is over)");
     }
     const Result<int> shot = square(text);
     if (!shot) return Result<Turn>::Error(shot.error());
@@ -226,13 +227,20 @@ const char* ColorName(Color c) { return c == Color::kBlack ? "black" : "white"; 
 
 const char* DecisionName(Decision d) {
   switch (d) {
-    case Decision::kSetupShooter: return "setup_shooter";
-    case Decision::kSetupStone: return "setup_stone";
-    case Decision::kPie: return "pie";
-    case Decision::kChooseShooter: return "choose_shooter";
-    case Decision::kDestination: return "destination";
-    case Decision::kShot: return "shot";
-    case Decision::kGameOver: return "game_over";
+    case Decision::kSetupShooter:
+      return "setup_shooter";
+    case Decision::kSetupStone:
+      return "setup_stone";
+    case Decision::kPie:
+      return "pie";
+    case Decision::kChooseShooter:
+      return "choose_shooter";
+    case Decision::kDestination:
+      return "destination";
+    case Decision::kShot:
+      return "shot";
+    case Decision::kGameOver:
+      return "game_over";
   }
   return "?";
 }
@@ -261,8 +269,7 @@ Result<Turn> ParseTurn(const Position& before, std::string_view text) {
   if (text.empty()) return Result<Turn>::Error("empty move");
   if (before.IsTerminal()) {
     return Result<Turn>::Error(std::string("the game is over: ") +
-                               (before.Winner() == Color::kBlack ? "Black" : "White") +
-                               " has won");
+                               (before.Winner() == Color::kBlack ? "Black" : "White") + " has won");
   }
   switch (before.Pending()) {
     case Decision::kPie:
@@ -406,12 +413,11 @@ Result<Position> PositionFromDiagram(RuleSet rules, std::string_view rows, Color
   const int shooters = (parts[2] | parts[3] | parts[4]).Count();
   if (shooters != RulesForSize(n).shooters) {
     return Result<Position>::Error("a " + std::to_string(n) + "x" + std::to_string(n) +
-                                   " diagram needs " +
-                                   std::to_string(RulesForSize(n).shooters) + " shooters, got " +
-                                   std::to_string(shooters));
+                                   " diagram needs " + std::to_string(RulesForSize(n).shooters) +
+                                   " shooters, got " + std::to_string(shooters));
   }
-  std::optional<Position> p = Position::FromContents(rules, n, parts[0], parts[1], parts[2],
-                                                     parts[3], parts[4], to_move);
+  std::optional<Position> p =
+      Position::FromContents(rules, n, parts[0], parts[1], parts[2], parts[3], parts[4], to_move);
   if (!p) return Result<Position>::Error("inconsistent diagram");
   return *p;
 }

@@ -49,11 +49,21 @@ uint64_t Position::ComputeHash() const {
 void Position::Toggle(int kind, int sq) {
   hash_ ^= Zobrist().piece[kind][sq];
   switch (kind) {
-    case 0: stones_[0].Toggle(sq); break;
-    case 1: stones_[1].Toggle(sq); break;
-    case 2: shooters_.Toggle(sq); break;
-    case 3: claimed_[0].Toggle(sq); break;
-    default: claimed_[1].Toggle(sq); break;
+    case 0:
+      stones_[0].Toggle(sq);
+      break;
+    case 1:
+      stones_[1].Toggle(sq);
+      break;
+    case 2:
+      shooters_.Toggle(sq);
+      break;
+    case 3:
+      claimed_[0].Toggle(sq);
+      break;
+    default:
+      claimed_[1].Toggle(sq);
+      break;
   }
 }
 
@@ -414,8 +424,8 @@ bool Position::CheckInvariants() const {
   if (hash_ != ComputeHash()) return false;
   const SizeRules r = RulesForSize(size_);
   if (AllShooters().Count() > r.shooters) return false;
-  const bool over = ClaimCount(Color::kBlack) >= r.claims_to_win ||
-                    ClaimCount(Color::kWhite) >= r.claims_to_win;
+  const bool over =
+      ClaimCount(Color::kBlack) >= r.claims_to_win || ClaimCount(Color::kWhite) >= r.claims_to_win;
   if (over != (pending_ == Decision::kGameOver) || over != (winner_ >= 0)) return false;
   if (pending_ == Decision::kDestination && (origin_ < 0 || !shooters_.Test(origin_))) {
     return false;
@@ -425,13 +435,14 @@ bool Position::CheckInvariants() const {
     return false;
   }
   if (pending_ >= Decision::kChooseShooter && AllShooters().Count() != r.shooters) return false;
-  if (ClaimCount(Color::kBlack) >= r.claims_to_win && ClaimCount(Color::kWhite) >= r.claims_to_win) {
+  if (ClaimCount(Color::kBlack) >= r.claims_to_win &&
+      ClaimCount(Color::kWhite) >= r.claims_to_win) {
     return false;
   }
   const bool standard = rules_ == RuleSet::kStandard;
-  if (!standard && (black_player_ != 0 || pending_ == Decision::kPie ||
-                    pending_ == Decision::kSetupStone ||
-                    (pending_ == Decision::kSetupShooter && Stones().Any()))) {
+  if (!standard &&
+      (black_player_ != 0 || pending_ == Decision::kPie || pending_ == Decision::kSetupStone ||
+       (pending_ == Decision::kSetupShooter && Stones().Any()))) {
     return false;
   }
   const int quota = to_move_ == Color::kBlack ? r.black_setup : r.shooters - r.black_setup;

@@ -93,8 +93,8 @@ Position Position::Transformed(int sym) const {
 Turn TransformTurn(const Position& before, int sym, const Turn& turn) {
   const int n = before.Size();
   Turn out = turn;
-  for (int i = 0; i < turn.length; ++i) out.actions[i] = static_cast<uint8_t>(
-      TransformAction(n, sym, turn[i]));
+  for (int i = 0; i < turn.length; ++i)
+    out.actions[i] = static_cast<uint8_t>(TransformAction(n, sym, turn[i]));
   const bool setup = before.Pending() == Decision::kSetupShooter ||
                      (before.Pending() == Decision::kPie && turn[0] != before.PassAction());
   if (setup) {

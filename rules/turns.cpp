@@ -24,9 +24,7 @@ class PlayContext {
   Bitboard Line(int s, int d) const { return g_.AttacksInDirection(s, d, blockers_) & empty_; }
   // Shots available after moving the shooter on s in direction d lose their blocker at s:
   // in classic rules the line back through s extends past it.
-  int Extension(int s, int d) const {
-    return classic_ ? Line(s, kOpposite[d]).Count() : 0;
-  }
+  int Extension(int s, int d) const { return classic_ ? Line(s, kOpposite[d]).Count() : 0; }
   // Empty squares seen from t with the current occupancy.
   int Seen(int t) {
     if (!seen_known_.Test(t)) {
@@ -269,8 +267,7 @@ std::vector<Turn> TurnsBySubDecisions(const Position& pos) {
   std::vector<Turn> turns;
   if (pos.IsTerminal()) return turns;
   Turn path;
-  ForEachSubDecisionPath(pos, pos.TurnsPlayed(), path,
-                         [&](const Turn& t) { turns.push_back(t); });
+  ForEachSubDecisionPath(pos, pos.TurnsPlayed(), path, [&](const Turn& t) { turns.push_back(t); });
   return turns;
 }
 

@@ -27,8 +27,7 @@ class Evaluator {
   // Evaluates `positions` into `out` (same length). Preconditions: no position is
   // terminal; out.size() == positions.size(). Thread safety: stated by each
   // implementation.
-  virtual void Evaluate(std::span<const rules::Position> positions,
-                        std::span<EvalOutput> out) = 0;
+  virtual void Evaluate(std::span<const rules::Position> positions, std::span<EvalOutput> out) = 0;
 };
 
 }  // namespace veletas::search
