@@ -1,0 +1,57 @@
+# `veletas ratings` end to end: run with cmake -DVELETAS=<binary> -DDATA=<fixture run dir>
+# -DWORK=<scratch dir> -P ratings_command_test.cmake. Fails with a message on any mismatch.
+# expect(MESSAGE CONDITION...): fails with MESSAGE unless the if() condition holds.
+macro(expect message)
+  if(NOT (${ARGN}))
+    message(FATAL_ERROR "${message}")
+  endif()
+endmacro()
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}/empty_run")
+
+# A run without matches: a clear message and exit code 2.
+execute_process(COMMAND "${VELETAS}" ratings "${WORK}/empty_run"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+expect("empty run: exit code ${rc}, expected 2" rc EQUAL 2)
+string(FIND "${err}" "no matches" pos)
+expect("empty run: unexpected message: ${err}" NOT pos EQUAL -1)
+
+# A missing run directory: exit code 2.
+execute_process(COMMAND "${VELETAS}" ratings "${WORK}/missing"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+expect("missing run: exit code ${rc}, expected 2" rc EQUAL 2)
+
+# The fixture: gen_1 beat random 3-1, gen_2 and gen_1 drew 2-2, and corrupt.json is
+# truncated. With one virtual game per pair, gen_1 = 400 log10(3.5 / 1.5) = +147.2 and
+# gen_2 = gen_1 (their 2-2 with the symmetric prior pulls neither way).
+file(COPY "${DATA}/matches" DESTINATION "${WORK}/run")
+execute_process(COMMAND "${VELETAS}" ratings "${WORK}/run"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+expect("fixture run: exit code ${rc}: ${err}" rc EQUAL 0)
+string(FIND "${err}" "corrupt.json" pos)
+expect("the corrupt file is not reported: ${err}" NOT pos EQUAL -1)
+string(REGEX MATCH "gen_1 +\\+147\\.2" m "${out}")
+expect("gen_1 is not at +147.2: ${out}" m)
+string(REGEX MATCH "gen_2 +\\+147\\.2" m "${out}")
+expect("gen_2 is not at +147.2: ${out}" m)
+string(REGEX MATCH "random +\\+0\\.0 +fixed anchor" m "${out}")
+expect("random is not the fixed anchor: ${out}" m)
+expect("ratings.json not written" EXISTS ${WORK}/run/ratings.json)
+expect("ratings.png not written" EXISTS ${WORK}/run/ratings.png)
+file(READ "${WORK}/run/ratings.json" json)
+string(JSON n LENGTH "${json}" players)
+expect("ratings.json lists ${n} players, expected 3" n EQUAL 3)
+string(JSON skipped LENGTH "${json}" skipped_files)
+expect("ratings.json lists ${skipped} skipped files, expected 1" skipped EQUAL 1)
+file(READ "${WORK}/run/ratings.png" magic LIMIT 8 HEX)
+expect("ratings.png is not a PNG (starts ${magic})" magic STREQUAL "89504e470d0a1a0a")
+
+# --json prints the same document.
+execute_process(COMMAND "${VELETAS}" ratings "${WORK}/run" --json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+expect("--json: exit code ${rc}" rc EQUAL 0)
+string(JSON format GET "${out}" format)
+expect("--json: format is ${format}" format STREQUAL "veletas-ratings")
+
+file(REMOVE_RECURSE "${WORK}")
