@@ -149,6 +149,16 @@ class Position {
   // The position under board symmetry `sym` (see symmetry.h). Mid-setup positions keep
   // their placement-order state mapped square by square.
   Position Transformed(int sym) const;
+  // True when the pending decision is symmetric: for every `sym`, the legal actions of
+  // Transformed(sym) are the images (TransformAction) of LegalActions(). False for the setup
+  // shooter decisions (kSetupShooter, kPie), also at the first placement of a turn: shooters
+  // are placed in notation order, so which squares are legal depends on the orientation of
+  // the board (e.g. the first of Black's three 10x10 shooters may not be i8 or i9). Use the
+  // identity symmetry there (e.g. when augmenting training data). Full turns are symmetric
+  // at every turn start (TransformTurn re-sorts setup placements).
+  bool IsSymmetricDecision() const {
+    return pending_ != Decision::kSetupShooter && pending_ != Decision::kPie;
+  }
 
   // Every field, for serialisation (sample files, protocols).
   PositionState State() const;

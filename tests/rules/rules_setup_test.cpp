@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rules/notation.h"
+#include "rules/symmetry.h"
 #include "rules/turns.h"
 #include "tests/support/rules_helpers.h"
 
@@ -377,6 +378,35 @@ TEST_P(SetupBySize, SubDecisionSquaresLeaveRoomForTheRest) {
   Bitboard expected;
   for (size_t i = 0; i + (q.black - 1) < interior.size(); ++i) expected.Set(interior[i]);
   EXPECT_EQ(Names(n, start.LegalActions().squares), Names(n, expected));
+}
+
+// Setup shooter decisions are not symmetric, not even at the first placement of a turn: the
+// empty 10x10 board is its own mirror image, but Black's first shooter may be b8 and not
+// i8 (no two interior squares follow i8 in notation order). IsSymmetricDecision() says so;
+// full turns stay symmetric through TransformTurn.
+TEST(SetupSymmetry, SetupShooterDecisionsAreNotSymmetric) {
+  const Position start = Position::Initial(RuleSet::kStandard, 10);
+  EXPECT_FALSE(start.IsSymmetricDecision());
+  const Bitboard legal = start.LegalActions().squares;
+  EXPECT_TRUE(legal.Test(Sq(10, "b8")));
+  EXPECT_FALSE(legal.Test(Sq(10, "i8")));
+  EXPECT_TRUE(start.Transformed(1) == start);  // flip_cols maps b8 to i8
+  EXPECT_EQ(TransformSquare(10, 1, Sq(10, "b8")), Sq(10, "i8"));
+  EXPECT_NE(TransformBitboard(10, 1, legal), start.Transformed(1).LegalActions().squares);
+
+  const Position pie = AfterRecord(RuleSet::kStandard, 10, "c3,e5,g7/a1");
+  EXPECT_FALSE(pie.IsSymmetricDecision());
+  Position stone = AfterRecord(RuleSet::kStandard, 10, "");
+  for (int i = 0; i < 3; ++i) stone.Apply(stone.LegalActions().squares.Lsb());
+  ASSERT_EQ(stone.Pending(), Decision::kSetupStone);
+  EXPECT_TRUE(stone.IsSymmetricDecision());
+  for (int sym = 0; sym < kNumSymmetries; ++sym) {
+    EXPECT_EQ(stone.Transformed(sym).LegalActions().squares,
+              TransformBitboard(10, sym, stone.LegalActions().squares));
+  }
+  EXPECT_TRUE(
+      AfterRecord(RuleSet::kStandard, 10, "c3,e5,g7/a1 d4,f6,h8,c7/b2").IsSymmetricDecision());
+  EXPECT_FALSE(Position::Initial(RuleSet::kClassic, 9).IsSymmetricDecision());
 }
 
 }  // namespace
