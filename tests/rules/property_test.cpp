@@ -322,5 +322,21 @@ TEST(RandomTurn, UniformOverSetupTurns) {
   ExpectUniform(pie, 11386 * 40, 20);
 }
 
+// The swap is a single one of the pie position's 11386 turns, which barely moves the
+// chi-square statistic above; its frequency is checked on its own: 1 / (1 + C(23,2) * 45).
+TEST(RandomTurn, SwapIsDrawnWithItsShareOfThePieTurns) {
+  const Position pie = testing::AfterRecord(RuleSet::kStandard, 7, "d4/e4");
+  const double p_swap = 1.0 / (1 + 253 * 45);
+  Rng rng(21);
+  const int samples = 1500000;
+  int swaps = 0;
+  for (int i = 0; i < samples; ++i) {
+    const Turn t = RandomTurn(pie, rng);
+    swaps += t.length == 1 && t[0] == pie.PassAction();
+  }
+  const double expected = samples * p_swap;  // about 132
+  EXPECT_NEAR(swaps, expected, 5 * std::sqrt(expected));
+}
+
 }  // namespace
 }  // namespace veletas::rules
