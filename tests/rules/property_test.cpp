@@ -44,6 +44,9 @@ bool AtTurnStart(const Position& p) {
 void CheckSubDecision(const Position& p) {
   ASSERT_TRUE(p.CheckInvariants()) << Diagram(p);
   ASSERT_EQ(p.Hash(), p.ComputeHash());
+  const std::optional<Position> from_state = Position::FromState(p.State());
+  ASSERT_TRUE(from_state.has_value());
+  EXPECT_EQ(*from_state, p);
   if (p.IsTerminal()) return;
   const ActionSet legal = p.LegalActions();
   ASSERT_GT(legal.Count(), 0) << DecisionName(p.Pending()) << "\n" << Diagram(p);
@@ -212,6 +215,39 @@ TEST_P(RandomGames, PropertiesHoldAtEverySubDecision) {
   }
   EXPECT_GT(claims_seen, c.games);
   EXPECT_GT(turn_lists, c.games);
+}
+
+// FromState refuses fields no game can produce (the round trip of reachable positions is
+// checked at every sub-decision above).
+TEST(PositionState, InconsistentFieldsAreRefused) {
+  const Position p = testing::AfterRecord(RuleSet::kStandard, 7, "e3/e4 b4,b6/a4");
+  const PositionState good = p.State();
+  ASSERT_TRUE(Position::FromState(good).has_value());
+  auto refused = [](PositionState s) { return !Position::FromState(s).has_value(); };
+  PositionState s = good;
+  s.size = 8;
+  EXPECT_TRUE(refused(s));
+  s = good;
+  s.stones[1].Set(testing::Sq(7, "e4"));  // a square holding both colours
+  EXPECT_TRUE(refused(s));
+  s = good;
+  s.shooters.Clear(testing::Sq(7, "e3"));  // a shooter missing in the play phase
+  EXPECT_TRUE(refused(s));
+  s = good;
+  s.moved_to = testing::Sq(7, "e3");  // a moved shooter outside the shot decision
+  EXPECT_TRUE(refused(s));
+  s = good;
+  s.pending = Decision::kDestination;  // a destination without a chosen shooter
+  EXPECT_TRUE(refused(s));
+  s = good;
+  s.origin = 49;  // off the board
+  EXPECT_TRUE(refused(s));
+  s = good;
+  s.claimed[0] = s.shooters;  // three claimed by Black but the game not over
+  s.shooters = Bitboard();
+  EXPECT_TRUE(refused(s));
+  s.pending = Decision::kGameOver;
+  EXPECT_FALSE(refused(s));
 }
 
 // The symmetries form the dihedral group: s = 4*transpose + 2*flip_rows + flip_cols,
