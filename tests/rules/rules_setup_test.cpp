@@ -194,7 +194,7 @@ TEST(StandardSetup, AdjacentShootersAllowed) {
 TEST_P(SetupBySize, StandardQuotasPerSize) {
   const Quota q = GetParam();
   const int n = q.size;
-  // Interior squares on the diagonal b2, c3, ... for Black, and on row 2 for White.
+  // Interior squares: c2, d4, e6 for Black; b2, d2, f2, h2 for White (as many as needed).
   std::string black, white;
   for (int i = 0; i < q.black; ++i) {
     black += (i ? "," : "") + SquareName(n, (1 + 2 * i) * n + 2 + i);
