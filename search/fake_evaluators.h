@@ -1,0 +1,79 @@
+// Deterministic evaluators with no network, for tests of search, self-play and the arena,
+// for benchmarks of the tree alone, and the random-playout evaluator of the UCT baseline.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+
+#include "rules/position.h"
+#include "rules/random.h"
+#include "search/evaluator.h"
+
+namespace veletas::search {
+
+// Writes the uniform distribution over the legal actions of `pos` into out.policy (zero
+// elsewhere). Precondition: !pos.IsTerminal().
+void FillUniformPolicy(const rules::Position& pos, EvalOutput& out);
+
+// Uniform priors over the legal actions and value 0. Stateless and thread-safe; the
+// "zero-cost" evaluator of the search benchmark.
+class UniformEvaluator : public Evaluator {
+ public:
+  void Evaluate(std::span<const rules::Position> positions, std::span<EvalOutput> out) override;
+};
+
+// Pseudo-random priors and value, a fixed function of the position hash and `seed`: the
+// same position always gets the same output. Priors are positive on every legal action;
+// the value is uniform in [-value_scale, value_scale]. Stateless and thread-safe.
+class HashEvaluator : public Evaluator {
+ public:
+  explicit HashEvaluator(uint64_t seed = 0, float value_scale = 1.0f)
+      : seed_(seed), value_scale_(value_scale) {}
+  void Evaluate(std::span<const rules::Position> positions, std::span<EvalOutput> out) override;
+  // The output for one position (what Evaluate writes).
+  EvalOutput EvaluateOne(const rules::Position& pos) const;
+
+ private:
+  uint64_t seed_;
+  float value_scale_;
+};
+
+// Calls `fn(position, out)` for each position; `out` arrives zeroed. Thread safety: that
+// of `fn`. Use it for table-driven or hand-written evaluations in tests.
+class FunctionEvaluator : public Evaluator {
+ public:
+  using Fn = std::function<void(const rules::Position&, EvalOutput&)>;
+  explicit FunctionEvaluator(Fn fn) : fn_(std::move(fn)) {}
+  void Evaluate(std::span<const rules::Position> positions, std::span<EvalOutput> out) override;
+
+ private:
+  Fn fn_;
+};
+
+// Result of one game played to the end from `pos` with uniformly random full turns
+// (rules::RandomTurn; a turn in progress is finished uniformly over its completions):
+// +1 if the player to move in `pos` (Position::ToMovePlayer) wins, -1 otherwise.
+// Terminal `pos`: the exact result.
+float RandomPlayoutValue(const rules::Position& pos, rules::Rng& rng);
+
+// The exact result of a finished game for the player to move there: +1 if that player
+// holds the winning colour. Precondition: pos.IsTerminal().
+float TerminalValue(const rules::Position& pos);
+
+// Value = one random playout (RandomPlayoutValue); priors nearly uniform (within 1%) in a
+// random order, so that UCT's "unvisited children first, in prior order" tries them in a
+// random order. Owns its Rng: not thread-safe, use one per thread.
+class RolloutEvaluator : public Evaluator {
+ public:
+  explicit RolloutEvaluator(uint64_t seed) : rng_(seed) {}
+  void Evaluate(std::span<const rules::Position> positions, std::span<EvalOutput> out) override;
+  // Playouts played so far.
+  uint64_t Playouts() const { return playouts_; }
+
+ private:
+  rules::Rng rng_;
+  uint64_t playouts_ = 0;
+};
+
+}  // namespace veletas::search

@@ -1,0 +1,79 @@
+#include "search/player.h"
+
+namespace veletas::search {
+namespace {
+
+constexpr int kAlternatives = 5;
+
+class RandomPlayer : public Player {
+ public:
+  explicit RandomPlayer(uint64_t seed) : rng_(seed) {}
+  std::string Name() const override { return "random"; }
+  TurnChoice ChooseTurn(const rules::Position& pos) override {
+    TurnChoice choice;
+    choice.turn = rules::RandomTurn(pos, rng_);
+    return choice;
+  }
+  void Seed(uint64_t seed) override { rng_.Seed(seed); }
+
+ private:
+  rules::Rng rng_;
+};
+
+class MctsPlayer : public Player {
+ public:
+  MctsPlayer(Evaluator& evaluator, const SearchConfig& config, uint64_t seed)
+      : evaluator_(evaluator), config_(config), mcts_(config, seed) {}
+  std::string Name() const override {
+    return std::string(config_.algorithm == Algorithm::kGumbel ? "gumbel" : "puct") + "(" +
+           std::to_string(config_.simulations) + ")";
+  }
+  TurnChoice ChooseTurn(const rules::Position& pos) override {
+    TurnChoice choice;
+    mcts_.SetPosition(pos);
+    const int start = pos.TurnsPlayed();
+    for (bool first = true;; first = false) {
+      const SearchResult r = mcts_.Run(evaluator_);
+      if (first) choice.alternatives = TopTurns(mcts_, r, kAlternatives);
+      choice.turn.Push(r.action);
+      for (const ChildInfo& c : r.children) {
+        if (c.action == r.action) choice.win_rate = WinRate(c.visits > 0 ? c.q : r.value);
+      }
+      mcts_.Advance(r.action);
+      const rules::Position& now = mcts_.RootPosition();
+      if (now.IsTerminal() || now.TurnsPlayed() != start) break;
+    }
+    return choice;
+  }
+  void NewGame() override { mcts_.Clear(); }
+  void Seed(uint64_t seed) override { mcts_.Seed(seed); }
+
+ private:
+  Evaluator& evaluator_;
+  SearchConfig config_;
+  Mcts mcts_;
+};
+
+}  // namespace
+
+std::vector<TurnAlternative> TopTurns(const Mcts& mcts, const SearchResult& result, int max) {
+  std::vector<TurnAlternative> out;
+  for (const ChildInfo& c : result.children) {  // most visited first
+    if (static_cast<int>(out.size()) == max || c.visits == 0) break;
+    if (const auto line = mcts.TurnLineFrom(c.action)) {
+      out.push_back({line->turn, WinRate(line->q), line->visits});
+    }
+  }
+  return out;
+}
+
+std::unique_ptr<Player> MakeRandomPlayer(uint64_t seed) {
+  return std::make_unique<RandomPlayer>(seed);
+}
+
+std::unique_ptr<Player> MakeMctsPlayer(Evaluator& evaluator, const SearchConfig& config,
+                                       uint64_t seed) {
+  return std::make_unique<MctsPlayer>(evaluator, config, seed);
+}
+
+}  // namespace veletas::search

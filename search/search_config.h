@@ -1,0 +1,105 @@
+// Settings of the search layer: the MCTS (PUCT or Gumbel root), the batching evaluator and
+// the UCT-rollout baseline. Plain data with defaults; the YAML mapping lives in
+// app/config_search.cpp (sections `search` and `evaluator`).
+#pragma once
+
+#include <cstdint>
+
+namespace veletas::search {
+
+// How the root chooses what to simulate and what the policy target is.
+enum class Algorithm : uint8_t {
+  // AlphaZero PUCT everywhere; Dirichlet noise at the root; target = root visit counts;
+  // move chosen from the visit counts with a temperature.
+  kPuct = 0,
+  // Gumbel AlphaZero (Danihelka et al. 2022): Gumbel top-k sampling of m root actions,
+  // sequential halving over the simulation budget, target = the completed-Q improved
+  // policy; non-root nodes choose deterministically from the improved policy (the paper's
+  // rule). Meant for small budgets (e.g. 16-64 simulations).
+  kGumbel = 1,
+  // Plain UCT (UCB1: Q + c_uct * sqrt(ln N / n), unvisited children first in prior order;
+  // priors otherwise unused), for the random-playout baseline (search/uct_player.h).
+  kUct = 2,
+};
+
+struct SearchConfig {
+  Algorithm algorithm = Algorithm::kPuct;
+  // New simulations per search (one search per sub-decision). Visits a reused subtree
+  // already had come on top.
+  int simulations = 200;
+  // Leaves one search may keep in flight between evaluations (virtual loss); the batch a
+  // driver collects per search and round. 1 = plain sequential MCTS.
+  int leaves_per_batch = 8;
+
+  // PUCT exploration: c(N) = c_puct_init + log((N + c_puct_base + 1) / c_puct_base).
+  float c_puct_init = 1.25f;
+  float c_puct_base = 19652.0f;
+  // First-play urgency: an unvisited child's Q is the parent's Q minus
+  // fpu_reduction * sqrt(sum of the priors of the visited children); root_fpu_reduction at
+  // the root.
+  float fpu_reduction = 0.25f;
+  float root_fpu_reduction = 0.25f;
+  // Each leaf in flight counts as this many losses on its path until evaluated.
+  float virtual_loss = 1.0f;
+
+  // Root noise: Dirichlet noise on the root priors (PUCT) or Gumbel noise on the sampled
+  // actions (Gumbel). Off for evaluation play.
+  bool root_noise = true;
+  // Dirichlet(alpha) with alpha = dirichlet_alpha_total / number of legal actions, mixed in
+  // with weight dirichlet_epsilon.
+  float dirichlet_alpha_total = 10.0f;
+  float dirichlet_epsilon = 0.25f;
+
+  // PUCT move choice: visits^(1/temperature) while fewer than temperature_turns full turns
+  // have been played (Position::TurnsPlayed), then final_temperature; 0 = most visits.
+  float temperature = 1.0f;
+  int temperature_turns = 10;
+  float final_temperature = 0.0f;
+
+  // Gumbel: m, the number of root actions sampled (Gumbel top-k) for sequential halving;
+  // sigma(q) = (gumbel_c_visit + max_b N(b)) * gumbel_c_scale * q with completed Q values
+  // normalised to [0, 1] (defaults as in DeepMind's mctx).
+  int gumbel_considered = 16;
+  float gumbel_c_visit = 50.0f;
+  float gumbel_c_scale = 0.1f;
+
+  // kUct exploration constant (Q in [-1, 1]).
+  float c_uct = 1.0f;
+
+  // Keep the chosen child's subtree when the root advances (across the sub-decisions of a
+  // turn and across turns).
+  bool reuse_tree = true;
+  // Propagate proven wins and losses (terminal results) up the tree and prefer proven wins
+  // / avoid proven losses when selecting (MCTS-solver).
+  bool solver = true;
+};
+
+// The copy of `c` used for evaluation play: no root noise, temperature 0 throughout.
+inline SearchConfig ForPlay(SearchConfig c) {
+  c.root_noise = false;
+  c.temperature = 0.0f;
+  c.final_temperature = 0.0f;
+  return c;
+}
+
+// The batching front end (search/batching_evaluator.h).
+struct BatchingConfig {
+  // Largest batch sent to the backend.
+  int max_batch = 256;
+  // How long a partly filled batch waits for more requests before it is sent.
+  int max_wait_us = 1000;
+  // Cached results (entries of one EvalOutput each, about 410 bytes); 0 disables the cache.
+  int cache_size = 65536;
+};
+
+// The UCT-rollout baseline player (search/uct_player.h).
+struct UctConfig {
+  // Random playouts per full turn (summed over threads).
+  int playouts = 1000;
+  // Root-parallel trees, one per thread; their root statistics are merged.
+  int threads = 2;
+  // UCB1 exploration constant: Q + c * sqrt(ln N / n) with Q in [-1, 1].
+  float c_uct = 1.0f;
+};
+
+}  // namespace veletas::search
