@@ -14,6 +14,14 @@ Config Parse(ConfigSection root, const std::string& source) {
     ConfigSection s = root.Section("model");
     ParseModelSection(s, c.model);
   }
+  {
+    ConfigSection s = root.Section("search");
+    ParseSearchSection(s, c.search);
+  }
+  {
+    ConfigSection s = root.Section("evaluator");
+    ParseEvaluatorSection(s, c.evaluator);
+  }
   root.RejectUnknownKeys();
   c.resolved_yaml = root.ResolvedYaml();
   return c;

@@ -8,6 +8,7 @@
 #include "model/net_config.h"
 #include "rules/position.h"
 #include "rules/result.h"
+#include "search/search_config.h"
 
 namespace veletas::app {
 
@@ -21,6 +22,8 @@ struct Config {
   std::string resolved_yaml;  // every effective value, defaults included
   GameConfig game;
   model::NetConfig model;
+  search::SearchConfig search;
+  search::BatchingConfig evaluator;
 };
 
 // Reads and validates a config file. Errors name the file, line, key and allowed range.
@@ -32,5 +35,8 @@ rules::Result<Config> LoadConfigFromString(const std::string& text, const std::s
 // rejects unknown ones.
 void ParseGameSection(ConfigSection& section, GameConfig& out);
 void ParseModelSection(ConfigSection& section, model::NetConfig& out);
+// app/config_search.cpp: sections `search` and `evaluator`.
+void ParseSearchSection(ConfigSection& section, search::SearchConfig& out);
+void ParseEvaluatorSection(ConfigSection& section, search::BatchingConfig& out);
 
 }  // namespace veletas::app

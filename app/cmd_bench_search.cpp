@@ -1,0 +1,132 @@
+// `veletas bench-search`: speed of the search layer without a network. Simulations per
+// second of PUCT and Gumbel MCTS with a zero-cost evaluator (uniform priors, value 0: the
+// tree's own overhead), the memory per tree node, and UCT random-playout speed, on 7x7 and
+// 10x10 positions taken from seeded random games.
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/args.h"
+#include "app/command.h"
+#include "rules/notation.h"
+#include "rules/turns.h"
+#include "search/fake_evaluators.h"
+#include "search/mcts.h"
+#include "search/uct_player.h"
+
+namespace veletas::app {
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Turn-start positions from seeded random games: one from each game, at a uniformly drawn
+// turn of it.
+std::vector<rules::Position> SamplePositions(rules::RuleSet rs, int size, int count,
+                                             uint64_t seed) {
+  rules::Rng rng(seed);
+  std::vector<rules::Position> out;
+  while (static_cast<int>(out.size()) < count) {
+    std::vector<rules::Position> game;
+    rules::Position p = rules::Position::Initial(rs, size);
+    while (!p.IsTerminal()) {
+      game.push_back(p);
+      rules::ApplyTurn(p, rules::RandomTurn(p, rng));
+    }
+    out.push_back(game[rng.Below(game.size())]);
+  }
+  return out;
+}
+
+int RunBenchSearch(const std::vector<std::string>& argv) {
+  auto args = ParseArgs({{"simulations", true},
+                         {"positions", true},
+                         {"leaves", true},
+                         {"playouts", true},
+                         {"rules", true}},
+                        argv, 0);
+  if (!args) return UsageError("bench-search", args.error());
+  const auto sims = args.value().Int("simulations", 800, 1, 1'000'000);
+  const auto count = args.value().Int("positions", 20, 1, 10'000);
+  const auto leaves = args.value().Int("leaves", 8, 1, 1024);
+  const auto playouts = args.value().Int("playouts", 2000, 1, 10'000'000);
+  for (const auto* r : {&sims, &count, &leaves, &playouts}) {
+    if (!*r) return UsageError("bench-search", r->error());
+  }
+  rules::RuleSet rs = rules::RuleSet::kStandard;
+  if (const auto r = args.value().Value("rules")) {
+    const auto parsed = rules::ParseRuleSet(*r);
+    if (!parsed) return UsageError("bench-search", "--rules: expected standard or classic");
+    rs = *parsed;
+  }
+
+  std::printf(
+      "MCTS with a zero-cost evaluator (uniform priors, value 0), %lld simulations per "
+      "search, %lld leaves per batch, %lld positions per row\n",
+      sims.value(), leaves.value(), count.value());
+  std::printf("%-8s %-8s %12s %12s %14s %12s\n", "size", "mode", "sims/s", "nodes/search",
+              "bytes/node", "MiB/search");
+  for (int size : {7, 10}) {
+    const auto positions = SamplePositions(rs, size, static_cast<int>(count.value()), 17 + size);
+    for (search::Algorithm alg : {search::Algorithm::kPuct, search::Algorithm::kGumbel}) {
+      search::SearchConfig config;
+      config.algorithm = alg;
+      config.leaves_per_batch = static_cast<int>(leaves.value());
+      config.root_noise = true;
+      search::UniformEvaluator uniform;
+      uint64_t total_sims = 0, nodes = 0, bytes = 0;
+      const auto start = std::chrono::steady_clock::now();
+      for (size_t i = 0; i < positions.size(); ++i) {
+        search::Mcts mcts(config, i);
+        mcts.SetPosition(positions[i]);
+        const search::SearchResult r = mcts.Run(uniform, static_cast<int>(sims.value()));
+        total_sims += static_cast<uint64_t>(r.simulations);
+        const search::TreeStats s = mcts.Stats();
+        nodes += s.nodes;
+        bytes += s.bytes;
+      }
+      const double secs = Seconds(start);
+      const std::string name = std::to_string(size) + "x" + std::to_string(size);
+      std::printf("%-8s %-8s %12.0f %12.0f %14.1f %12.2f\n", name.c_str(),
+                  alg == search::Algorithm::kPuct ? "puct" : "gumbel", total_sims / secs,
+                  static_cast<double>(nodes) / positions.size(),
+                  nodes == 0 ? 0.0 : static_cast<double>(bytes) / nodes,
+                  static_cast<double>(bytes) / positions.size() / (1024.0 * 1024.0));
+    }
+  }
+
+  std::printf("\nUCT with random playouts, %lld playouts per turn, one turn per position\n",
+              playouts.value());
+  std::printf("%-8s %8s %14s %12s\n", "size", "threads", "playouts/s", "turns/s");
+  for (int size : {7, 10}) {
+    const auto positions = SamplePositions(rs, size, static_cast<int>(count.value()), 23 + size);
+    for (int threads : {1, 2}) {
+      search::UctConfig config;
+      config.playouts = static_cast<int>(playouts.value());
+      config.threads = threads;
+      search::UctPlayer player(config, 5);
+      const auto start = std::chrono::steady_clock::now();
+      for (const rules::Position& p : positions) {
+        player.NewGame();
+        player.ChooseTurn(p);
+      }
+      const double secs = Seconds(start);
+      const std::string name = std::to_string(size) + "x" + std::to_string(size);
+      std::printf("%-8s %8d %14.0f %12.2f\n", name.c_str(), threads, player.Playouts() / secs,
+                  positions.size() / secs);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+VELETAS_COMMAND(bench_search, "bench-search",
+                "[--simulations N] [--positions N] [--leaves N] [--playouts N] [--rules R]",
+                "search speed: MCTS simulations/s with a zero-cost evaluator, bytes per node, "
+                "UCT playouts/s",
+                RunBenchSearch);
+
+}  // namespace veletas::app
