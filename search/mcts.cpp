@@ -130,7 +130,7 @@ void Mcts::PrepareRoot() {
       ApplyDirichletNoise();
       root_noised_ = true;
     }
-  } else {
+  } else if (config_.algorithm == Algorithm::kGumbel) {
     gumbel_.assign(root_->num_edges, 0.0f);
     if (config_.root_noise) {
       for (float& g : gumbel_) {
