@@ -325,9 +325,12 @@ TEST(Mcts, TreeReuseKeepsTheSubtree) {
   const Node* node = mcts.Root();
   for (rules::Action a : pv) {
     later.Apply(a);
+    const Node* next_node = nullptr;
     for (const Node* c = node->child; c != nullptr; c = c->sibling) {
-      if (node->edges[c->edge_index].action == a) node = c;
+      if (node->edges[c->edge_index].action == a) next_node = c;
     }
+    ASSERT_NE(next_node, nullptr);
+    node = next_node;
     if (later.TurnsPlayed() != turns) break;
   }
   ASSERT_NE(later.TurnsPlayed(), turns) << "principal variation shorter than the turn";
