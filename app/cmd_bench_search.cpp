@@ -4,6 +4,7 @@
 // 10x10 positions taken from seeded random games.
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,10 @@
 #include "app/command.h"
 #include "rules/notation.h"
 #include "rules/turns.h"
+#include "search/batching_evaluator.h"
 #include "search/fake_evaluators.h"
 #include "search/mcts.h"
+#include "search/search_driver.h"
 #include "search/uct_player.h"
 
 namespace veletas::app {
@@ -94,6 +97,47 @@ int RunBenchSearch(const std::vector<std::string>& argv) {
                   static_cast<double>(nodes) / positions.size(),
                   nodes == 0 ? 0.0 : static_cast<double>(bytes) / nodes,
                   static_cast<double>(bytes) / positions.size() / (1024.0 * 1024.0));
+    }
+  }
+
+  // The self-play pattern: many searches whose leaves are evaluated together, through the
+  // batching front end (no cache, so every leaf reaches the backend).
+  std::printf(
+      "\nBatched: %lld searches of %lld simulations each, driven together "
+      "(RunSearchesBatched) through a BatchingEvaluator over the zero-cost evaluator\n",
+      count.value() * 16, sims.value() / 8);
+  std::printf("%-8s %-8s %12s %12s %12s\n", "size", "mode", "sims/s", "batches", "mean batch");
+  for (int size : {7, 10}) {
+    const auto positions =
+        SamplePositions(rs, size, static_cast<int>(count.value()) * 16, 31 + size);
+    for (search::Algorithm alg : {search::Algorithm::kPuct, search::Algorithm::kGumbel}) {
+      search::SearchConfig config;
+      config.algorithm = alg;
+      config.leaves_per_batch = static_cast<int>(leaves.value());
+      search::UniformEvaluator uniform;
+      search::BatchingConfig bconfig;
+      bconfig.max_batch = 4096;
+      bconfig.max_wait_us = 0;
+      bconfig.cache_size = 0;
+      search::BatchingEvaluator batching(uniform, bconfig);
+      std::vector<std::unique_ptr<search::Mcts>> searches;
+      std::vector<search::Mcts*> ptrs;
+      const auto start = std::chrono::steady_clock::now();
+      for (size_t i = 0; i < positions.size(); ++i) {
+        searches.push_back(std::make_unique<search::Mcts>(config, i));
+        searches.back()->SetPosition(positions[i]);
+        searches.back()->StartSearch(static_cast<int>(sims.value() / 8));
+        ptrs.push_back(searches.back().get());
+      }
+      search::RunSearchesBatched(ptrs, batching);
+      uint64_t total_sims = 0;
+      for (auto& m : searches) total_sims += static_cast<uint64_t>(m->Result().simulations);
+      const double secs = Seconds(start);
+      const auto stats = batching.GetStats();
+      const std::string name = std::to_string(size) + "x" + std::to_string(size);
+      std::printf("%-8s %-8s %12.0f %12llu %12.1f\n", name.c_str(),
+                  alg == search::Algorithm::kPuct ? "puct" : "gumbel", total_sims / secs,
+                  static_cast<unsigned long long>(stats.batches), stats.MeanBatchSize());
     }
   }
 
