@@ -4,7 +4,11 @@
 // destination, shot; setup placements), not full turns. A full turn has hundreds (7x7) to
 // thousands (10x10) of alternatives, far more than a move's playout budget, while each
 // sub-decision has a few dozen, so statistics are shared between the turns that start
-// alike. Selection is UCB1 (Q + c * sqrt(ln N / n), unvisited children first in a random
+// alike. Measured on 7x7 (standard rules, games alternating sides, against this player at
+// 1000 playouts per turn): flat UCB1 over full turns with the same playouts won 14/40
+// (c = 1), 12/40 (c = 0.5), 4/40 (c = 2); at 4000 playouts 7/30. c_uct = 1 was as good as
+// 1.2 and 1.4 (33/80, 36/80 against it) and better than 0.4, 0.7 and 2 (6/40, 15/40,
+// 15/40). Selection is UCB1 (Q + c * sqrt(ln N / n), unvisited children first in a random
 // order) with the MCTS-solver (proven wins taken, proven losses avoided). Leaves are valued
 // by one random playout (random full turns to the end of the game). Root parallelism: each
 // thread grows its own tree with its own seed; the root statistics are merged (visits
