@@ -17,7 +17,10 @@ struct PolicyEntry {
   float prob = 0.0f;
 };
 
-// Final owner of the shooter standing on `square`, relative to the colour to move.
+// Final owner of the shooter standing on `square`, relative to the player to move (the
+// person, Position::ToMovePlayer(), who may hold the other colour at the end of the game if
+// the pie rule's swap comes later): kToMove = claimed by the colour that player holds when
+// the game ends.
 enum class Owner : uint8_t { kToMove = 0, kOpponent = 1, kNobody = 2 };
 struct AuxTarget {
   uint8_t square = 0;
@@ -29,7 +32,8 @@ struct Sample {
   // Distribution over legal actions of the pending sub-decision (entries with prob 0 may
   // be omitted); sums to 1.
   std::vector<PolicyEntry> policy;
-  // Final result for the player to move: +1 won, -1 lost.
+  // Final result for the player to move (the person, Position::ToMovePlayer()): +1 won,
+  // -1 lost. Note: before and at the pie decision this is not the colour to move's result.
   float outcome = 0.0f;
   // The search's value estimate at the root, for the player to move, in [-1, 1].
   float root_value = 0.0f;
