@@ -44,6 +44,8 @@ void ParseGameSection(ConfigSection& s, GameConfig& out) {
 void ParseModelSection(ConfigSection& s, model::NetConfig& out) {
   out.blocks = static_cast<int>(s.Int("blocks", out.blocks, 1, 40));
   out.channels = static_cast<int>(s.Int("channels", out.channels, 8, 512));
+  out.head_channels = static_cast<int>(s.Int("head_channels", out.head_channels, 1, 256));
+  out.value_hidden = static_cast<int>(s.Int("value_hidden", out.value_hidden, 1, 1024));
   out.device = s.Choice("device", out.device, {"cpu", "cuda", "auto"});
   out.threads = static_cast<int>(s.Int("threads", out.threads, 0, 256));
   s.RejectUnknownKeys();

@@ -1,0 +1,248 @@
+#include "model/checkpoint_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "model/features.h"
+#include "rules/notation.h"
+
+namespace veletas::model {
+namespace {
+
+constexpr char kMagic[8] = {'V', 'E', 'L', 'Z', 'C', 'K', 'P', 'T'};
+constexpr uint32_t kHeaderSize = 32;
+
+template <class T>
+void Put(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  out.append(bytes, sizeof(T));
+}
+
+template <class T>
+T Get(const char* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+std::string ArchText(const NetConfig& a) {
+  return std::to_string(a.blocks) + " blocks x " + std::to_string(a.channels) +
+         " channels (heads " + std::to_string(a.head_channels) + ", value " +
+         std::to_string(a.value_hidden) + ")";
+}
+
+Status Fail(const std::string& path, const std::string& what) {
+  return Status::Error(path + ": " + what);
+}
+
+}  // namespace
+
+uint64_t Checksum64(const void* data, size_t size) {
+  constexpr uint64_t kPrime = 0x9E3779B97F4A7C15ULL;
+  const auto* p = static_cast<const unsigned char*>(data);
+  uint64_t h = 0xCBF29CE484222325ULL ^ (size * kPrime);
+  size_t i = 0;
+  // Each step is a bijection of h for a fixed word and of the word for a fixed h, so any
+  // change of a single word (or byte) always changes the result.
+  for (; i + 8 <= size; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * kPrime;
+    h = (h << 31) | (h >> 33);
+  }
+  for (; i < size; ++i) {
+    h = (h ^ p[i]) * kPrime;
+    h = (h << 31) | (h >> 33);
+  }
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  return h ^ (h >> 32);
+}
+
+std::string DescribeMismatch(const CheckpointMeta& meta, const ModelSpec& spec) {
+  if (meta.rules != spec.rules) {
+    return std::string("rules mismatch: checkpoint is for ") + rules::RuleSetName(meta.rules) +
+           " rules, expected " + rules::RuleSetName(spec.rules);
+  }
+  if (meta.size != spec.size) {
+    return "board size mismatch: checkpoint is for " + std::to_string(meta.size) + "x" +
+           std::to_string(meta.size) + ", expected " + std::to_string(spec.size) + "x" +
+           std::to_string(spec.size);
+  }
+  if (!meta.arch.SameArchitecture(spec.arch)) {
+    return "architecture mismatch: checkpoint has " + ArchText(meta.arch) + ", expected " +
+           ArchText(spec.arch);
+  }
+  if (meta.feature_version != kFeatureVersion || meta.input_planes != kNumPlanes) {
+    return "input features mismatch: checkpoint uses feature version " +
+           std::to_string(meta.feature_version) + " with " + std::to_string(meta.input_planes) +
+           " planes, this build uses version " + std::to_string(kFeatureVersion) + " with " +
+           std::to_string(kNumPlanes);
+  }
+  return "";
+}
+
+std::string MetaToJson(const CheckpointMeta& meta) {
+  nlohmann::json j;
+  j["format_version"] = meta.format_version;
+  j["rules"] = rules::RuleSetName(meta.rules);
+  j["size"] = meta.size;
+  j["blocks"] = meta.arch.blocks;
+  j["channels"] = meta.arch.channels;
+  j["head_channels"] = meta.arch.head_channels;
+  j["value_hidden"] = meta.arch.value_hidden;
+  j["feature_version"] = meta.feature_version;
+  j["input_planes"] = meta.input_planes;
+  j["generation"] = meta.generation;
+  j["training_steps"] = meta.training_steps;
+  j["optimizer"] = meta.optimizer;
+  j["extra"] = meta.extra;
+  return j.dump(1);
+}
+
+rules::Result<CheckpointMeta> MetaFromJson(const std::string& text, const std::string& source) {
+  using R = rules::Result<CheckpointMeta>;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    CheckpointMeta m;
+    m.format_version = j.at("format_version").get<uint32_t>();
+    const auto rs = rules::ParseRuleSet(j.at("rules").get<std::string>());
+    if (!rs) return R::Error(source + ": metadata: unknown rule set");
+    m.rules = *rs;
+    m.size = j.at("size").get<int>();
+    if (!rules::IsSupportedSize(m.size)) return R::Error(source + ": metadata: bad board size");
+    m.arch.blocks = j.at("blocks").get<int>();
+    m.arch.channels = j.at("channels").get<int>();
+    m.arch.head_channels = j.at("head_channels").get<int>();
+    m.arch.value_hidden = j.at("value_hidden").get<int>();
+    if (m.arch.blocks < 1 || m.arch.blocks > 40 || m.arch.channels < 1 || m.arch.channels > 512 ||
+        m.arch.head_channels < 1 || m.arch.head_channels > 256 || m.arch.value_hidden < 1 ||
+        m.arch.value_hidden > 1024) {
+      return R::Error(source + ": metadata: bad architecture " + ArchText(m.arch));
+    }
+    m.feature_version = j.at("feature_version").get<int>();
+    m.input_planes = j.at("input_planes").get<int>();
+    m.generation = j.at("generation").get<int64_t>();
+    m.training_steps = j.at("training_steps").get<int64_t>();
+    m.optimizer = j.at("optimizer").get<std::string>();
+    m.extra = j.at("extra").get<std::map<std::string, std::string>>();
+    return m;
+  } catch (const std::exception& e) {
+    return R::Error(source + ": metadata: " + e.what());
+  }
+}
+
+Status WriteFileAtomically(const std::string& path, const std::string& contents) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Fail(tmp, std::string("cannot create: ") + std::strerror(errno));
+  size_t done = 0;
+  while (done < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const std::string err = std::strerror(errno);
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return Fail(tmp, "write failed: " + err);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const std::string err = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return Fail(tmp, "cannot flush: " + err);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string err = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return Fail(path, "cannot rename " + tmp + " into place: " + err);
+  }
+  return Ok();
+}
+
+Status WriteCheckpointFile(const std::string& path, const CheckpointSections& sections) {
+  std::string payload;
+  payload.reserve(24 + sections.meta_json.size() + sections.tensors.size() +
+                  sections.optimizer.size());
+  for (const std::string* s : {&sections.meta_json, &sections.tensors, &sections.optimizer}) {
+    Put<uint64_t>(payload, s->size());
+    payload += *s;
+  }
+  std::string file;
+  file.reserve(kHeaderSize + payload.size());
+  file.append(kMagic, sizeof(kMagic));
+  Put<uint32_t>(file, kCheckpointFormatVersion);
+  Put<uint32_t>(file, kHeaderSize);
+  Put<uint64_t>(file, payload.size());
+  Put<uint64_t>(file, Checksum64(payload.data(), payload.size()));
+  file += payload;
+  return WriteFileAtomically(path, file);
+}
+
+rules::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {
+  using R = rules::Result<CheckpointSections>;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return R::Error(path + ": cannot open checkpoint: " + std::strerror(errno));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return R::Error(path + ": read error");
+  const std::string file = std::move(buffer).str();
+  if (file.size() < kHeaderSize) {
+    return R::Error(path + ": truncated checkpoint: " + std::to_string(file.size()) +
+                    " bytes, shorter than the " + std::to_string(kHeaderSize) + "-byte header");
+  }
+  if (std::memcmp(file.data(), kMagic, sizeof(kMagic)) != 0) {
+    return R::Error(path + ": not a Veletas checkpoint (bad magic)");
+  }
+  const uint32_t version = Get<uint32_t>(file.data() + 8);
+  const uint32_t header_size = Get<uint32_t>(file.data() + 12);
+  const uint64_t length = Get<uint64_t>(file.data() + 16);
+  const uint64_t checksum = Get<uint64_t>(file.data() + 24);
+  if (version != kCheckpointFormatVersion || header_size != kHeaderSize) {
+    return R::Error(path + ": unsupported checkpoint format version " + std::to_string(version) +
+                    " (header size " + std::to_string(header_size) + "); this build reads " +
+                    std::to_string(kCheckpointFormatVersion));
+  }
+  const uint64_t available = file.size() - kHeaderSize;
+  if (available < length) {
+    return R::Error(path + ": truncated checkpoint: header announces " + std::to_string(length) +
+                    " payload bytes, only " + std::to_string(available) + " present");
+  }
+  if (available > length) {
+    return R::Error(path + ": corrupt checkpoint: " + std::to_string(available - length) +
+                    " unexpected bytes after the payload");
+  }
+  const char* p = file.data() + kHeaderSize;
+  if (Checksum64(p, length) != checksum) {
+    return R::Error(path + ": corrupt checkpoint: checksum mismatch");
+  }
+  CheckpointSections sections;
+  uint64_t at = 0;
+  for (std::string* s : {&sections.meta_json, &sections.tensors, &sections.optimizer}) {
+    if (length - at < 8) return R::Error(path + ": corrupt checkpoint: missing section");
+    const uint64_t n = Get<uint64_t>(p + at);
+    at += 8;
+    if (length - at < n) return R::Error(path + ": corrupt checkpoint: section overruns payload");
+    s->assign(p + at, n);
+    at += n;
+  }
+  if (at != length) return R::Error(path + ": corrupt checkpoint: bytes after the sections");
+  return sections;
+}
+
+rules::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path) {
+  auto sections = ReadCheckpointFile(path);
+  if (!sections) return rules::Result<CheckpointMeta>::Error(sections.error());
+  return MetaFromJson(sections.value().meta_json, path);
+}
+
+}  // namespace veletas::model

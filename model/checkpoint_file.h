@@ -1,0 +1,83 @@
+// Checkpoint metadata and the checkpoint file container. Plain C++ (no Torch): any layer may
+// read a checkpoint's metadata; the tensors themselves are read by model/checkpoint.h.
+//
+// File layout (little-endian):
+//   header, 32 bytes: magic "VELZCKPT" | u32 format version | u32 header size (32) |
+//                     u64 payload length | u64 checksum of the payload
+//   payload: three sections, each u64 length + bytes:
+//     metadata (JSON text), network tensors, optimiser state (Torch archive; may be empty)
+// The header's length and checksum are verified before any section is parsed, so a
+// truncated or corrupt file is reported as such and never reaches Torch's parser.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+
+#include "model/net_config.h"
+#include "rules/position.h"
+#include "rules/result.h"
+
+namespace veletas::model {
+
+// Success or an error message.
+using Status = rules::Result<std::monostate>;
+inline Status Ok() { return std::monostate{}; }
+
+inline constexpr uint32_t kCheckpointFormatVersion = 1;
+
+struct CheckpointMeta {
+  uint32_t format_version = kCheckpointFormatVersion;
+  rules::RuleSet rules = rules::RuleSet::kStandard;
+  int size = 7;
+  NetConfig arch;           // architecture fields only (runtime fields are not stored)
+  int feature_version = 0;  // model/features.h kFeatureVersion when written
+  int input_planes = 0;     // model/features.h kNumPlanes when written
+  int64_t generation = 0;
+  int64_t training_steps = 0;
+  std::string optimizer;                     // "" (no optimiser state), "sgd" or "adamw"
+  std::map<std::string, std::string> extra;  // free-form, e.g. samples consumed
+};
+
+// What a loader requires of a checkpoint.
+struct ModelSpec {
+  rules::RuleSet rules = rules::RuleSet::kStandard;
+  int size = 7;
+  NetConfig arch;  // architecture fields are compared
+};
+
+// Empty when `meta` fits `spec` and this build's features; otherwise what differs, e.g.
+// "architecture mismatch: checkpoint has 6 blocks x 64 channels (heads 32, value 128),
+// expected 4 blocks x 48 channels (heads 32, value 128)".
+std::string DescribeMismatch(const CheckpointMeta& meta, const ModelSpec& spec);
+
+// The three payload sections.
+struct CheckpointSections {
+  std::string meta_json;
+  std::string tensors;
+  std::string optimizer;
+};
+
+// Metadata <-> JSON. Parsing errors name `source` (the file).
+std::string MetaToJson(const CheckpointMeta& meta);
+rules::Result<CheckpointMeta> MetaFromJson(const std::string& json, const std::string& source);
+
+// Writes the container to a temporary file next to `path` and renames it into place.
+// Errors name the file.
+Status WriteCheckpointFile(const std::string& path, const CheckpointSections& sections);
+
+// Reads and verifies the container (magic, version, length, checksum). Errors name the
+// file and the problem ("truncated", "checksum mismatch", ...).
+rules::Result<CheckpointSections> ReadCheckpointFile(const std::string& path);
+
+// Reads and verifies a checkpoint and parses its metadata. Thread-safe.
+rules::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path);
+
+// The 64-bit checksum used by the container.
+uint64_t Checksum64(const void* data, size_t size);
+
+// Writes `contents` to `path` through a temporary file and a rename. Errors name the file.
+Status WriteFileAtomically(const std::string& path, const std::string& contents);
+
+}  // namespace veletas::model

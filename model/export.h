@@ -1,0 +1,26 @@
+// Export of a network as a self-contained TorchScript module (LibTorch). Include only from
+// model/ and training/; other layers use ExportModel in model/model_files.h.
+#pragma once
+
+#include <string>
+
+#include <torch/script.h>
+#include <torch/torch.h>
+
+#include "model/checkpoint_file.h"
+#include "model/network.h"
+
+namespace veletas::model {
+
+// A torch::jit::Module computing `net`'s eval-mode forward pass from its own copy of the
+// parameters and batch-norm statistics, defined in TorchScript source (no code of this
+// project is needed to load or run it). forward(x) takes [B, kNumPlanes, M, M] float32 and
+// returns (policy logits [B, M*M+1], value [B], aux logits [B, 3, M, M]) as VeletasNet.
+torch::jit::Module BuildScriptModule(const VeletasNet& net);
+
+// The JSON document describing the exported module's inputs and outputs (planes in order
+// with their meaning, shapes, action numbering, value and aux meaning, rules, size,
+// architecture, generation).
+std::string DescribeExport(const CheckpointMeta& meta);
+
+}  // namespace veletas::model

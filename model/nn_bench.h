@@ -1,0 +1,58 @@
+// Network throughput measurements, shared by `veletas bench-nn` and later benchmarks
+// (self-play, training) that report their speed relative to the raw network's in the same
+// run. Torch-free header.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/net_config.h"
+#include "rules/position.h"
+#include "rules/result.h"
+
+namespace veletas::model {
+
+struct NnBenchOptions {
+  NetConfig net;  // architecture, device and threads
+  rules::RuleSet rules = rules::RuleSet::kStandard;
+  int size = 7;
+  double min_seconds = 1.0;  // each measurement runs at least this long (and 3 calls)
+  uint64_t seed = 1;         // weights and positions
+};
+
+// Builds a freshly initialised network and a pool of positions from seeded random games
+// (every kind of sub-decision, setup included). Not thread-safe; one measurement at a time.
+class NnBench {
+ public:
+  // Errors: the device is unavailable (e.g. "cuda" on a CPU-only build).
+  static rules::Result<std::unique_ptr<NnBench>> Create(const NnBenchOptions& options);
+  ~NnBench();
+  NnBench(const NnBench&) = delete;
+  NnBench& operator=(const NnBench&) = delete;
+
+  // Positions per second evaluated through TorchEvaluator::Evaluate (feature encoding,
+  // forward pass, softmax over legal actions) with `batch` positions per call.
+  double EvalRate(int batch);
+  // Training samples per second: encoding, forward, the losses of model/losses.h,
+  // backward and an SGD (momentum) step, `batch` samples per step.
+  double TrainRate(int batch);
+  // The device measured on ("cpu", "cuda:0") and Torch's intra-op thread count.
+  std::string DeviceName() const;
+  int Threads() const;
+
+  struct Impl;
+  explicit NnBench(std::unique_ptr<Impl> impl);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// `count` positions at sub-decision points (never terminal) taken from seeded uniformly
+// random games: every sub-decision of every turn, setup included, in game order, games
+// following each other until `count` are collected. Deterministic in `seed`.
+std::vector<rules::Position> SamplePositions(rules::RuleSet rules, int size, int count,
+                                             uint64_t seed);
+
+}  // namespace veletas::model

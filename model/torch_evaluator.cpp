@@ -1,0 +1,107 @@
+#include "model/torch_evaluator.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/checkpoint.h"
+#include "model/features.h"
+#include "model/network.h"
+
+namespace veletas::model {
+
+struct TorchEvaluator::Impl {
+  VeletasNet net{nullptr};
+  torch::Device device{torch::kCPU};
+  EncodedBatch batch;  // reused between calls
+};
+
+TorchEvaluator::TorchEvaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+TorchEvaluator::~TorchEvaluator() = default;
+
+rules::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::FromNet(const VeletasNet& net,
+                                                                       const NetConfig& runtime) {
+  using R = rules::Result<std::unique_ptr<TorchEvaluator>>;
+  auto device = SelectDevice(runtime.device);
+  if (!device) return R::Error(device.error());
+  ApplyThreadSetting(runtime.threads);
+  try {
+    auto impl = std::make_unique<Impl>();
+    impl->device = device.value();
+    impl->net = CloneNet(net, impl->device);
+    impl->net->eval();
+    return std::make_unique<TorchEvaluator>(std::move(impl));
+  } catch (const std::exception& e) {
+    return R::Error(std::string("cannot place the network on ") + runtime.device + ": " + e.what());
+  }
+}
+
+rules::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Load(const std::string& checkpoint,
+                                                                    const ModelSpec& spec,
+                                                                    const NetConfig& runtime) {
+  auto loaded = LoadCheckpoint(checkpoint, &spec);
+  if (!loaded) return rules::Result<std::unique_ptr<TorchEvaluator>>::Error(loaded.error());
+  return FromNet(loaded.value().net, runtime);
+}
+
+Status TorchEvaluator::UpdateWeights(const VeletasNet& net) {
+  if (!net->arch().SameArchitecture(impl_->net->arch())) {
+    return Status::Error("UpdateWeights: the network has a different architecture");
+  }
+  try {
+    const auto from = NamedTensors(net);
+    const auto to = NamedTensors(impl_->net);
+    torch::NoGradGuard no_grad;
+    for (size_t i = 0; i < from.size(); ++i) to[i].second.copy_(from[i].second);
+    return Ok();
+  } catch (const std::exception& e) {
+    return Status::Error(std::string("UpdateWeights: ") + e.what());
+  }
+}
+
+std::string TorchEvaluator::DeviceName() const { return impl_->device.str(); }
+
+void TorchEvaluator::Evaluate(std::span<const rules::Position> positions,
+                              std::span<search::EvalOutput> out) {
+  if (positions.empty()) return;
+  EncodedBatch& b = impl_->batch;
+  EncodeBatch(positions, 0, b);
+  const int m = b.canvas;
+  const int actions = CanvasActions(m);
+  torch::Tensor policy, value;
+  {
+    c10::InferenceMode guard;
+    torch::Tensor input =
+        torch::from_blob(b.planes.data(), {b.batch, kNumPlanes, m, m}, torch::kFloat);
+    if (!impl_->device.is_cpu()) input = input.to(impl_->device);
+    NetOutput o = impl_->net->forward(input);
+    policy = o.policy.to(torch::kCPU).contiguous();
+    value = o.value.to(torch::kCPU).contiguous();
+  }
+  const float* logits_all = policy.data_ptr<float>();
+  const float* values = value.data_ptr<float>();
+  for (int i = 0; i < b.batch; ++i) {
+    search::EvalOutput& e = out[i];
+    e.policy.fill(0.0f);
+    const int n = positions[i].Size();
+    const uint8_t* legal = b.legal.data() + static_cast<size_t>(i) * actions;
+    const float* logits = logits_all + static_cast<size_t>(i) * actions;
+    float max_logit = -INFINITY;
+    for (int a = 0; a <= n * n; ++a) {
+      const int c = CanvasAction(n, m, a);
+      if (legal[c]) max_logit = std::max(max_logit, logits[c]);
+    }
+    double sum = 0.0;
+    for (int a = 0; a <= n * n; ++a) {
+      const int c = CanvasAction(n, m, a);
+      if (!legal[c]) continue;
+      const float p = std::exp(logits[c] - max_logit);
+      e.policy[a] = p;
+      sum += p;
+    }
+    const float inv = static_cast<float>(1.0 / sum);
+    for (int a = 0; a <= n * n; ++a) e.policy[a] *= inv;
+    e.value = values[i];
+  }
+}
+
+}  // namespace veletas::model

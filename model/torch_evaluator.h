@@ -1,0 +1,55 @@
+// search::Evaluator backed by the LibTorch network. This header is Torch-free so that app
+// and other layers can hold an evaluator without compiling Torch.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "model/checkpoint_file.h"
+#include "model/net_config.h"
+#include "search/evaluator.h"
+
+namespace veletas::model {
+
+class VeletasNet;  // model/network.h (Torch)
+
+// Holds its own copy of the network (learner and inference never share a module), in eval
+// mode, on the device of NetConfig::device ("cpu", "cuda", "auto"). Evaluate encodes the
+// batch on a canvas of the largest board size in it (model/features.h), runs one forward
+// pass without autograd, and returns the softmax of the logits over the legal actions
+// only (exactly zero elsewhere) and the value.
+// Creation applies NetConfig::threads with torch::set_num_threads, which is process-wide.
+// Thread safety: not thread-safe. One thread at a time may call Evaluate or UpdateWeights
+// (search::BatchingEvaluator serialises calls); distinct evaluators may run concurrently.
+class TorchEvaluator final : public search::Evaluator {
+ public:
+  // Loads `checkpoint`, which must match `spec` (rules, size, architecture); runs it on the
+  // device and thread count of `runtime`. Errors name the file and the problem.
+  static rules::Result<std::unique_ptr<TorchEvaluator>> Load(const std::string& checkpoint,
+                                                             const ModelSpec& spec,
+                                                             const NetConfig& runtime);
+  // Copies `net` (which the caller keeps using) onto the device of `runtime`.
+  static rules::Result<std::unique_ptr<TorchEvaluator>> FromNet(const VeletasNet& net,
+                                                                const NetConfig& runtime);
+  ~TorchEvaluator() override;
+
+  // Preconditions: as search::Evaluator (none terminal, equal lengths), sizes supported.
+  void Evaluate(std::span<const rules::Position> positions,
+                std::span<search::EvalOutput> out) override;
+
+  // Replaces the weights with a copy of `net`'s (same architecture). Precondition: no
+  // concurrent Evaluate.
+  Status UpdateWeights(const VeletasNet& net);
+
+  // "cpu" or "cuda:0".
+  std::string DeviceName() const;
+
+  struct Impl;
+  explicit TorchEvaluator(std::unique_ptr<Impl> impl);
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace veletas::model

@@ -1,0 +1,176 @@
+// TorchEvaluator: a proper distribution over the legal actions, equal to the network's
+// masked softmax, its own copy of the weights, device selection.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "model/checkpoint.h"
+#include "model/network.h"
+#include "model/nn_bench.h"
+#include "model/torch_evaluator.h"
+#include "tests/model/test_util.h"
+
+namespace veletas::model {
+namespace {
+
+using rules::Position;
+using rules::RuleSet;
+
+VeletasNet RandomNet(uint64_t seed) {
+  torch::manual_seed(seed);
+  VeletasNet net = MakeNet(testing::TinyArch());
+  torch::NoGradGuard no_grad;
+  // Perturbed weights and statistics make the policy clearly non-uniform.
+  for (auto& p : net->parameters()) p.add_(torch::randn_like(p) * 0.2);
+  for (const auto& b : net->named_buffers()) {
+    if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 2.0);
+  }
+  net->eval();
+  return net;
+}
+
+std::unique_ptr<TorchEvaluator> MakeEvaluator(const VeletasNet& net) {
+  auto e = TorchEvaluator::FromNet(net, testing::TinyArch());
+  EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error());
+  return std::move(e.value());
+}
+
+std::vector<Position> Mixed() {
+  std::vector<Position> all;
+  for (RuleSet rs : {RuleSet::kStandard, RuleSet::kClassic}) {
+    for (int size : {7, 9, 10}) {
+      const auto some = SamplePositions(rs, size, 40, 3 * size + static_cast<int>(rs));
+      all.insert(all.end(), some.begin(), some.end());
+    }
+  }
+  return all;
+}
+
+TEST(TorchEvaluator, PolicyIsADistributionOverLegalActions) {
+  VeletasNet net = RandomNet(1);
+  auto evaluator = MakeEvaluator(net);
+  const auto positions = Mixed();
+  std::vector<search::EvalOutput> out(positions.size());
+  evaluator->Evaluate(positions, out);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const Position& p = positions[i];
+    double sum = 0.0;
+    for (int a = 0; a < rules::kMaxActions; ++a) {
+      const float prob = out[i].policy[a];
+      if (a <= p.Size() * p.Size() && p.IsLegal(a)) {
+        EXPECT_GT(prob, 0.0f);
+        sum += prob;
+      } else {
+        ASSERT_EQ(prob, 0.0f) << "illegal action " << a << " of position " << i;
+      }
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+    EXPECT_LE(std::abs(out[i].value), 1.0f);
+  }
+}
+
+TEST(TorchEvaluator, EqualsTheMaskedSoftmaxOfTheNetwork) {
+  VeletasNet net = RandomNet(2);
+  auto evaluator = MakeEvaluator(net);
+  const auto positions = SamplePositions(RuleSet::kStandard, 9, 30, 12);
+  std::vector<search::EvalOutput> out(positions.size());
+  evaluator->Evaluate(positions, out);
+  EncodedBatch b;
+  EncodeBatch(positions, 9, b);
+  torch::NoGradGuard no_grad;
+  const NetOutput o = net->forward(PlanesTensor(b, torch::kCPU));
+  const torch::Tensor legal = LegalTensor(b, torch::kCPU);
+  const torch::Tensor probs = torch::softmax(o.policy.masked_fill(legal.logical_not(), -1e30), 1);
+  double max_prob = 0.0;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    for (int a = 0; a < 82; ++a) {
+      EXPECT_NEAR(out[i].policy[a], probs[i][a].item<float>(), 1e-5);
+      max_prob = std::max<double>(max_prob, out[i].policy[a]);
+    }
+    EXPECT_NEAR(out[i].value, o.value[i].item<float>(), 1e-6);
+  }
+  EXPECT_GT(max_prob, 0.2);  // not a uniform policy
+}
+
+TEST(TorchEvaluator, MixedSizeBatchEqualsSeparateBatches) {
+  VeletasNet net = RandomNet(3);
+  auto evaluator = MakeEvaluator(net);
+  const auto positions = Mixed();
+  std::vector<search::EvalOutput> together(positions.size());
+  evaluator->Evaluate(positions, together);
+  for (size_t i = 0; i < positions.size(); i += 7) {
+    search::EvalOutput alone;
+    evaluator->Evaluate(std::span(&positions[i], 1), std::span(&alone, 1));
+    for (int a = 0; a < rules::kMaxActions; ++a) {
+      ASSERT_NEAR(alone.policy[a], together[i].policy[a], 1e-5) << i;
+    }
+    EXPECT_NEAR(alone.value, together[i].value, 1e-5);
+  }
+}
+
+TEST(TorchEvaluator, HoldsItsOwnCopyUntilUpdated) {
+  VeletasNet net = RandomNet(4);
+  auto evaluator = MakeEvaluator(net);
+  const auto positions = SamplePositions(RuleSet::kStandard, 7, 8, 1);
+  std::vector<search::EvalOutput> before(8), after(8), updated(8);
+  evaluator->Evaluate(positions, before);
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& p : net->parameters()) p.add_(0.5);
+  }
+  evaluator->Evaluate(positions, after);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(before[i].value, after[i].value);
+  ASSERT_TRUE(evaluator->UpdateWeights(net).ok());
+  evaluator->Evaluate(positions, updated);
+  auto fresh = MakeEvaluator(net);
+  std::vector<search::EvalOutput> reference(8);
+  fresh->Evaluate(positions, reference);
+  bool changed = false;
+  for (int i = 0; i < 8; ++i) {
+    changed |= updated[i].value != before[i].value;
+    EXPECT_EQ(updated[i].value, reference[i].value);
+  }
+  EXPECT_TRUE(changed);
+}
+
+TEST(TorchEvaluator, DeviceSelection) {
+  VeletasNet net = RandomNet(5);
+  NetConfig runtime = testing::TinyArch();
+  runtime.device = "auto";
+  auto automatic = TorchEvaluator::FromNet(net, runtime);
+  ASSERT_TRUE(automatic.ok());
+  EXPECT_EQ(automatic.value()->DeviceName(), torch::cuda::is_available() ? "cuda:0" : "cpu");
+  runtime.device = "cuda";
+  auto cuda = TorchEvaluator::FromNet(net, runtime);
+  if (torch::cuda::is_available()) {
+    EXPECT_TRUE(cuda.ok());
+  } else {
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_NE(cuda.error().find("CUDA is not available"), std::string::npos) << cuda.error();
+  }
+}
+
+TEST(TorchEvaluator, LoadChecksTheCheckpointAgainstTheSpec) {
+  testing::TempDir dir;
+  VeletasNet net = RandomNet(6);
+  CheckpointMeta meta;
+  meta.rules = RuleSet::kStandard;
+  meta.size = 7;
+  ASSERT_TRUE(SaveCheckpoint(dir.File("a.ckpt"), net, nullptr, meta).ok());
+  ModelSpec spec{RuleSet::kStandard, 7, testing::TinyArch()};
+  auto ok = TorchEvaluator::Load(dir.File("a.ckpt"), spec, testing::TinyArch());
+  ASSERT_TRUE(ok.ok()) << ok.error();
+  const auto positions = SamplePositions(RuleSet::kStandard, 7, 4, 2);
+  std::vector<search::EvalOutput> loaded(4), direct(4);
+  ok.value()->Evaluate(positions, loaded);
+  MakeEvaluator(net)->Evaluate(positions, direct);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(loaded[i].value, direct[i].value);
+  spec.size = 10;
+  auto wrong = TorchEvaluator::Load(dir.File("a.ckpt"), spec, testing::TinyArch());
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.error().find(dir.File("a.ckpt")), std::string::npos) << wrong.error();
+}
+
+}  // namespace
+}  // namespace veletas::model
