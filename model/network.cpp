@@ -7,6 +7,17 @@
 
 namespace veletas::model {
 
+torch::Tensor Conv(const torch::Tensor& x, const torch::nn::Conv2d& conv) {
+  const int64_t pad = conv->weight.size(-1) / 2;  // every convolution here is "same"
+  const c10::optional<torch::Tensor> bias =
+      conv->bias.defined() ? c10::optional<torch::Tensor>(conv->bias) : c10::nullopt;
+  if (x.is_cpu() && x.scalar_type() == torch::kFloat && at::hasMKLDNN() &&
+      at::globalContext().userEnabledMkldnn()) {
+    return torch::mkldnn_convolution(x, conv->weight, bias, {pad, pad}, {1, 1}, {1, 1}, 1);
+  }
+  return torch::conv2d(x, conv->weight, bias, {1, 1}, {pad, pad});
+}
+
 MaskedBatchNormImpl::MaskedBatchNormImpl(int channels) {
   weight = register_parameter("weight", torch::ones({channels}));
   bias = register_parameter("bias", torch::zeros({channels}));
@@ -44,7 +55,7 @@ ConvBnImpl::ConvBnImpl(int in, int out, int kernel) {
 
 torch::Tensor ConvBnImpl::forward(const torch::Tensor& x, const torch::Tensor& mask,
                                   const torch::Tensor& count) {
-  return bn(conv(x), mask, count);
+  return bn(Conv(x, conv), mask, count);
 }
 
 ResidualBlockImpl::ResidualBlockImpl(int channels) {
@@ -92,11 +103,11 @@ NetOutput VeletasNetImpl::forward(const torch::Tensor& x) {
 
   NetOutput out;
   const torch::Tensor p = torch::relu(policy_conv(t, mask, count)) * mask;
-  out.policy = torch::cat({policy_out(p).flatten(1), pass_fc(MaskedPool(p, mask))}, 1);
+  out.policy = torch::cat({Conv(p, policy_out).flatten(1), pass_fc(MaskedPool(p, mask))}, 1);
   const torch::Tensor v = torch::relu(value_conv(t, mask, count)) * mask;
   out.value = torch::tanh(value_fc2(torch::relu(value_fc1(MaskedPool(v, mask))))).squeeze(1);
   const torch::Tensor a = torch::relu(aux_conv(t, mask, count)) * mask;
-  out.aux = aux_out(a);
+  out.aux = Conv(a, aux_out);
   return out;
 }
 
