@@ -1,8 +1,5 @@
 #include "model/checkpoint_file.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +9,7 @@
 
 #include "model/features.h"
 #include "rules/notation.h"
+#include "util/atomic_file.h"
 
 namespace veletas::model {
 namespace {
@@ -37,10 +35,6 @@ std::string ArchText(const NetConfig& a) {
   return std::to_string(a.blocks) + " blocks x " + std::to_string(a.channels) +
          " channels (heads " + std::to_string(a.head_channels) + ", value " +
          std::to_string(a.value_hidden) + ")";
-}
-
-Status Fail(const std::string& path, const std::string& what) {
-  return Status::Error(path + ": " + what);
 }
 
 }  // namespace
@@ -140,35 +134,6 @@ rules::Result<CheckpointMeta> MetaFromJson(const std::string& text, const std::s
   }
 }
 
-Status WriteFileAtomically(const std::string& path, const std::string& contents) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Fail(tmp, std::string("cannot create: ") + std::strerror(errno));
-  size_t done = 0;
-  while (done < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string err = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return Fail(tmp, "write failed: " + err);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const std::string err = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return Fail(tmp, "cannot flush: " + err);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string err = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return Fail(path, "cannot rename " + tmp + " into place: " + err);
-  }
-  return Ok();
-}
-
 Status WriteCheckpointFile(const std::string& path, const CheckpointSections& sections) {
   std::string payload;
   payload.reserve(24 + sections.meta_json.size() + sections.tensors.size() +
@@ -185,7 +150,10 @@ Status WriteCheckpointFile(const std::string& path, const CheckpointSections& se
   Put<uint64_t>(file, payload.size());
   Put<uint64_t>(file, Checksum64(payload.data(), payload.size()));
   file += payload;
-  return WriteFileAtomically(path, file);
+  if (std::string error = util::WriteFileAtomic(path, file); !error.empty()) {
+    return Status::Error(error);
+  }
+  return Ok();
 }
 
 rules::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {

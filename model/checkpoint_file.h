@@ -77,7 +77,4 @@ rules::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path);
 // The 64-bit checksum used by the container.
 uint64_t Checksum64(const void* data, size_t size);
 
-// Writes `contents` to `path` through a temporary file and a rename. Errors name the file.
-Status WriteFileAtomically(const std::string& path, const std::string& contents);
-
 }  // namespace veletas::model

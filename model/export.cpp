@@ -10,6 +10,7 @@
 #include "model/features.h"
 #include "model/model_files.h"
 #include "rules/notation.h"
+#include "util/atomic_file.h"
 
 namespace veletas::model {
 namespace {
@@ -180,7 +181,11 @@ Status ExportModel(const std::string& checkpoint, const std::string& out_dir) {
   }
   std::filesystem::rename(tmp, model_path, ec);
   if (ec) return Status::Error(model_path + ": cannot rename into place: " + ec.message());
-  return WriteFileAtomically(out_dir + "/model.json", description);
+  if (std::string error = util::WriteFileAtomic(out_dir + "/model.json", description);
+      !error.empty()) {
+    return Status::Error(error);
+  }
+  return Ok();
 }
 
 int64_t ParameterCount(const NetConfig& arch) {

@@ -117,15 +117,6 @@ void EncodePosition(const rules::Position& pos, const rules::ActionSet& legal, i
   Fill(plane(kPlaneMask), 1.0f, n, canvas);
 }
 
-bool SymmetryPreserving(const rules::Position& pos) {
-  const rules::Decision d = pos.Pending();
-  if (d != rules::Decision::kSetupShooter && d != rules::Decision::kPie) return true;
-  const rules::SizeRules r = rules::RulesForSize(pos.Size());
-  const int quota =
-      pos.ToMove() == rules::Color::kBlack ? r.black_setup : r.shooters - r.black_setup;
-  return quota == 1;
-}
-
 void EncodePosition(const rules::Position& pos, int canvas, float* out) {
   EncodePosition(pos, pos.LegalActions(), canvas, out);
 }

@@ -34,7 +34,9 @@
 //   19 kPlaneMask              1 on every square of the board
 //
 // The encoding commutes with the board symmetries, encode(p.Transformed(s)) == the planes
-// of encode(p) transformed by s, exactly when SymmetryPreserving(p) (see below).
+// of encode(p) transformed by s, whenever p.IsSymmetricDecision() (rules/position.h): for
+// every position except the setup-shooter decisions, whose legal squares follow the
+// notation order of placements. Augmentation must use the identity for those.
 #pragma once
 
 #include <cstdint>
@@ -76,16 +78,6 @@ inline constexpr int kFeatureVersion = 1;
 // Short name (e.g. "own_stones") and one-line meaning of plane `p` (0 <= p < kNumPlanes).
 const char* PlaneName(int p);
 const char* PlaneMeaning(int p);
-
-// True when the pending decision's legal actions map onto the transformed position's
-// under every board symmetry, so the encoding commutes with the symmetries and a search
-// policy may be augmented by them. False only for setup placements constrained by the
-// placement order: kSetupShooter and kPie decisions in a setup turn that places more than
-// one shooter. That includes the turn's first placement (PlacedThisTurn() == 0), whose
-// legal squares exclude the last squares in notation order (the rest must still fit
-// after it), e.g. White's first shooter at kPie on every size, and Black's first on 9x9
-// and 10x10. Such positions must use the identity when augmenting. Thread-safe (pure).
-bool SymmetryPreserving(const rules::Position& pos);
 
 // Floats needed for one position on a canvas of side `canvas`.
 constexpr int PlanesSize(int canvas) { return kNumPlanes * canvas * canvas; }
