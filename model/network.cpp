@@ -160,9 +160,11 @@ torch::Tensor LegalTensor(const EncodedBatch& batch, const torch::Device& device
       .to(device, torch::kBool, /*non_blocking=*/false, /*copy=*/true);
 }
 
-void ApplyThreadSetting(int threads) {
+int ApplyThreadSetting(int threads) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  torch::set_num_threads(threads > 0 ? threads : cores);
+  const int count = threads > 0 ? threads : cores;
+  torch::set_num_threads(count);
+  return count;
 }
 
 }  // namespace veletas::model

@@ -122,7 +122,9 @@ torch::Tensor PlanesTensor(const EncodedBatch& batch, const torch::Device& devic
 // The legal actions of `batch` as a [B, M*M + 1] bool tensor (a copy) on `device`.
 torch::Tensor LegalTensor(const EncodedBatch& batch, const torch::Device& device);
 
-// Sets Torch's intra-op thread count: `threads`, or all cores when 0. Process-wide.
-void ApplyThreadSetting(int threads);
+// Sets Torch's intra-op thread count to `threads`, or to all cores when 0, and returns the
+// count set. Process-wide default; OpenMP keeps the count per calling thread, so a thread
+// that runs Torch work should call this (or torch::set_num_threads) itself.
+int ApplyThreadSetting(int threads);
 
 }  // namespace veletas::model

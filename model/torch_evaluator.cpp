@@ -12,6 +12,7 @@ namespace veletas::model {
 struct TorchEvaluator::Impl {
   VeletasNet net{nullptr};
   torch::Device device{torch::kCPU};
+  int threads = 1;     // intra-op threads, applied in whichever thread calls Evaluate
   EncodedBatch batch;  // reused between calls
 };
 
@@ -23,10 +24,11 @@ rules::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::FromNet(const Vel
   using R = rules::Result<std::unique_ptr<TorchEvaluator>>;
   auto device = SelectDevice(runtime.device);
   if (!device) return R::Error(device.error());
-  ApplyThreadSetting(runtime.threads);
+  const int threads = ApplyThreadSetting(runtime.threads);
   try {
     auto impl = std::make_unique<Impl>();
     impl->device = device.value();
+    impl->threads = threads;
     impl->net = CloneNet(net, impl->device);
     impl->net->eval();
     return std::make_unique<TorchEvaluator>(std::move(impl));
@@ -63,6 +65,8 @@ std::string TorchEvaluator::DeviceName() const { return impl_->device.str(); }
 void TorchEvaluator::Evaluate(std::span<const rules::Position> positions,
                               std::span<search::EvalOutput> out) {
   if (positions.empty()) return;
+  // OpenMP's thread count is per calling thread (e.g. a batching front end's worker).
+  if (torch::get_num_threads() != impl_->threads) torch::set_num_threads(impl_->threads);
   EncodedBatch& b = impl_->batch;
   EncodeBatch(positions, 0, b);
   const int m = b.canvas;

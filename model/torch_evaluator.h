@@ -19,7 +19,8 @@ class VeletasNet;  // model/network.h (Torch)
 // batch on a canvas of the largest board size in it (model/features.h), runs one forward
 // pass without autograd, and returns the softmax of the logits over the legal actions
 // only (exactly zero elsewhere) and the value.
-// Creation applies NetConfig::threads with torch::set_num_threads, which is process-wide.
+// Creation applies NetConfig::threads with torch::set_num_threads (the process-wide default),
+// and Evaluate re-applies it in the calling thread when that thread's count differs.
 // Thread safety: not thread-safe. One thread at a time may call Evaluate or UpdateWeights
 // (search::BatchingEvaluator serialises calls); distinct evaluators may run concurrently.
 class TorchEvaluator final : public search::Evaluator {

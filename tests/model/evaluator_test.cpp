@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "model/checkpoint.h"
@@ -30,10 +31,14 @@ VeletasNet RandomNet(uint64_t seed) {
   return net;
 }
 
-std::unique_ptr<TorchEvaluator> MakeEvaluator(const VeletasNet& net) {
-  auto e = TorchEvaluator::FromNet(net, testing::TinyArch());
+std::unique_ptr<TorchEvaluator> MakeEvaluatorWith(const VeletasNet& net, const NetConfig& runtime) {
+  auto e = TorchEvaluator::FromNet(net, runtime);
   EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error());
   return std::move(e.value());
+}
+
+std::unique_ptr<TorchEvaluator> MakeEvaluator(const VeletasNet& net) {
+  return MakeEvaluatorWith(net, testing::TinyArch());
 }
 
 std::vector<Position> Mixed() {
@@ -149,6 +154,23 @@ TEST(TorchEvaluator, DeviceSelection) {
     ASSERT_FALSE(cuda.ok());
     EXPECT_NE(cuda.error().find("CUDA is not available"), std::string::npos) << cuda.error();
   }
+}
+
+TEST(TorchEvaluator, AppliesItsThreadCountInTheCallingThread) {
+  VeletasNet net = RandomNet(7);
+  NetConfig runtime = testing::TinyArch();
+  runtime.threads = 1;
+  auto evaluator = MakeEvaluatorWith(net, runtime);
+  const auto positions = SamplePositions(RuleSet::kStandard, 7, 4, 2);
+  int seen = 0;
+  std::thread worker([&] {
+    torch::set_num_threads(2);  // whatever this thread had before
+    std::vector<search::EvalOutput> out(4);
+    evaluator->Evaluate(positions, out);
+    seen = torch::get_num_threads();
+  });
+  worker.join();
+  EXPECT_EQ(seen, 1);
 }
 
 TEST(TorchEvaluator, LoadChecksTheCheckpointAgainstTheSpec) {
