@@ -1,0 +1,152 @@
+// The model commands of the built `veletas` binary (VELETAS_BINARY): init-model, export and
+// bench-nn, checked against the model library called directly.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "model/checkpoint.h"
+#include "model/export.h"
+#include "model/nn_bench.h"
+#include "tests/model/test_util.h"
+
+#ifndef VELETAS_BINARY
+#error "VELETAS_BINARY must name the veletas executable"
+#endif
+
+namespace veletas::model {
+namespace {
+
+struct Output {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `veletas ARGS` (arguments without quotes or spaces) with output in `dir`.
+Output RunVeletas(const testing::TempDir& dir, const std::string& args) {
+  const std::string out = dir.File("stdout"), err = dir.File("stderr");
+  const std::string cmd = std::string(VELETAS_BINARY) + " " + args + " > " + out + " 2> " + err;
+  const int status = std::system(cmd.c_str());
+  Output o;
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  o.out = ReadAll(out);
+  o.err = ReadAll(err);
+  return o;
+}
+
+std::string WriteConfig(const testing::TempDir& dir) {
+  const std::string path = dir.File("tiny.yaml");
+  std::ofstream(path) << "game:\n  rules: classic\n  size: 9\nmodel:\n  blocks: 2\n"
+                         "  channels: 16\n  head_channels: 8\n  value_hidden: 24\n";
+  return path;
+}
+
+TEST(Cli, InitModelWritesGenerationZeroForTheConfig) {
+  testing::TempDir dir;
+  const std::string config = WriteConfig(dir);
+  const Output o =
+      RunVeletas(dir, "init-model --config " + config + " --out " + dir.File("a.ckpt"));
+  ASSERT_EQ(o.code, 0) << o.err;
+  auto meta = ReadCheckpointMeta(dir.File("a.ckpt"));
+  ASSERT_TRUE(meta.ok()) << meta.error();
+  EXPECT_EQ(meta.value().rules, rules::RuleSet::kClassic);
+  EXPECT_EQ(meta.value().size, 9);
+  EXPECT_EQ(meta.value().arch.blocks, 2);
+  EXPECT_EQ(meta.value().arch.channels, 16);
+  EXPECT_EQ(meta.value().arch.head_channels, 8);
+  EXPECT_EQ(meta.value().arch.value_hidden, 24);
+  EXPECT_EQ(meta.value().generation, 0);
+  EXPECT_EQ(meta.value().training_steps, 0);
+  // The initial weights depend on the seed only.
+  ASSERT_EQ(RunVeletas(dir, "init-model --config " + config + " --out " + dir.File("b.ckpt")).code,
+            0);
+  ASSERT_EQ(
+      RunVeletas(dir, "init-model --config " + config + " --seed 2 --out " + dir.File("c.ckpt"))
+          .code,
+      0);
+  EXPECT_EQ(ReadAll(dir.File("a.ckpt")), ReadAll(dir.File("b.ckpt")));
+  EXPECT_NE(ReadAll(dir.File("a.ckpt")), ReadAll(dir.File("c.ckpt")));
+}
+
+TEST(Cli, ExportMatchesTheCheckpoint) {
+  testing::TempDir dir;
+  ASSERT_EQ(
+      RunVeletas(dir, "init-model --config " + WriteConfig(dir) + " --out " + dir.File("a.ckpt"))
+          .code,
+      0);
+  const Output o =
+      RunVeletas(dir, "export --model " + dir.File("a.ckpt") + " --out " + dir.File("x"));
+  ASSERT_EQ(o.code, 0) << o.err;
+  auto loaded = LoadCheckpoint(dir.File("a.ckpt"), nullptr);
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  torch::jit::Module module = torch::jit::load(dir.File("x") + "/model.pt");
+  EncodedBatch b;
+  EncodeBatch(SamplePositions(rules::RuleSet::kClassic, 9, 6, 1), 9, b);
+  const torch::Tensor x = PlanesTensor(b, torch::kCPU);
+  torch::NoGradGuard no_grad;
+  const NetOutput live = loaded.value().net->forward(x);
+  const auto result = module.forward({x}).toTuple();
+  EXPECT_LT((live.policy - result->elements()[0].toTensor()).abs().max().item<float>(), 1e-5);
+  EXPECT_LT((live.value - result->elements()[1].toTensor()).abs().max().item<float>(), 1e-5);
+  EXPECT_NE(ReadAll(dir.File("x") + "/model.json").find("\"classic\""), std::string::npos);
+}
+
+TEST(Cli, BadInputExitsWithTwoNamingTheProblem) {
+  testing::TempDir dir;
+  Output o = RunVeletas(dir, "init-model --out " + dir.File("a.ckpt"));
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("--config"), std::string::npos) << o.err;
+  const std::string bad_config = dir.File("bad.yaml");
+  std::ofstream(bad_config) << "model:\n  blocks: 0\n";
+  o = RunVeletas(dir, "init-model --config " + bad_config + " --out " + dir.File("a.ckpt"));
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("bad.yaml:2"), std::string::npos) << o.err;
+  std::ofstream(dir.File("junk.ckpt")) << "VELZCKPT but nothing else";
+  o = RunVeletas(dir, "export --model " + dir.File("junk.ckpt") + " --out " + dir.File("x"));
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find(dir.File("junk.ckpt")), std::string::npos) << o.err;
+  o = RunVeletas(dir, "bench-nn --blocks 0");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("--blocks"), std::string::npos) << o.err;
+  o = RunVeletas(dir, "bench-nn --frobnicate 3");
+  EXPECT_EQ(o.code, 2);
+}
+
+TEST(Cli, BenchNnPrintsARowPerBatchSize) {
+  testing::TempDir dir;
+  const Output o =
+      RunVeletas(dir,
+                 "bench-nn --blocks 1 --channels 8 --size 7 --threads 1 --seconds 0.01 "
+                 "--max-batch 32");
+  ASSERT_EQ(o.code, 0) << o.err;
+  // Evaluation rows for 1, 2, 4, ..., 32 and a training row for 32, each with a rate > 0.
+  const std::regex row(R"(^\s+(\d+)\s+(\d+)\s+([\d.]+)$)");
+  std::istringstream lines(o.out);
+  std::vector<int> batches;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, row)) {
+      batches.push_back(std::stoi(m[1]));
+      EXPECT_GT(std::stod(m[2]), 0.0) << line;
+    }
+  }
+  EXPECT_EQ(batches, (std::vector<int>{1, 2, 4, 8, 16, 32, 32})) << o.out;
+  if (!torch::cuda::is_available()) {
+    const Output cuda = RunVeletas(dir, "bench-nn --device cuda --seconds 0.01 --max-batch 1");
+    EXPECT_EQ(cuda.code, 1);
+    EXPECT_NE(cuda.err.find("CUDA is not available"), std::string::npos) << cuda.err;
+  }
+}
+
+}  // namespace
+}  // namespace veletas::model
