@@ -157,7 +157,9 @@ std::string DescribeExport(const CheckpointMeta& meta) {
         {"shape", {"B", 3, "M", "M"}},
         {"meaning",
          "for each square holding a shooter: logits of who will have claimed that shooter "
-         "at the end of the game: class 0 = the colour to move, 1 = the other colour, 2 = "
+         "at the end of the game, relative to the player making the pending decision: class "
+         "0 = the colour that player holds at the end of the game (it differs from the "
+         "colour to move only before the pie decision's swap), 1 = the other colour, 2 = "
          "nobody; meaningless on other squares"}}});
   return j.dump(2) + "\n";
 }

@@ -24,8 +24,9 @@ struct NetOutput {
   // [B] expected result in (-1, 1) for the player to move (tanh).
   torch::Tensor value;
   // [B, 3, M, M] logits of who will have claimed the shooter on each square at the end of
-  // the game: 0 = the colour to move, 1 = the other colour, 2 = nobody. Meaningful on
-  // squares holding a shooter.
+  // the game, relative to the player to move (Position::ToMovePlayer(), as selfplay::Owner):
+  // 0 = the colour that player holds at the end, 1 = the other colour, 2 = nobody.
+  // Meaningful on squares holding a shooter.
   torch::Tensor aux;
 };
 
