@@ -1,0 +1,138 @@
+// `veletas analyse`: win rates before and after every move of a game record, the engine's
+// preferred moves, and marks for moves that lost much (app/game_analysis.h).
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/args.h"
+#include "app/command.h"
+#include "app/game_analysis.h"
+#include "app/search_backend.h"
+#include "rules/notation.h"
+#include "util/atomic_file.h"
+
+namespace veletas::app {
+namespace {
+
+std::string Percent(float rate) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%5.1f%%", 100.0 * static_cast<double>(rate));
+  return buf;
+}
+
+std::string Who(const MoveAnalysis& m) {
+  return std::string(m.color == rules::Color::kBlack ? "Black" : "White") +
+         (m.player == 0 ? " (1st)" : " (2nd)");
+}
+
+int RunAnalyse(const std::vector<std::string>& argv) {
+  std::vector<OptionSpec> specs = BackendOptionSpecs(/*allow_random=*/false);
+  for (const char* name : {"file", "from", "time"}) specs.push_back({name, true});
+  specs.push_back({"json", false});
+  auto parsed = ParseArgs(specs, argv, 1);
+  if (!parsed) return UsageError("analyse", parsed.error());
+  const ParsedArgs& args = parsed.value();
+  if (!args.Has("model") && !args.Has("uct")) {
+    return UsageError("analyse", "expected --model CKPT (or --uct N)");
+  }
+  std::string text;
+  if (const auto file = args.Value("file")) {
+    if (!args.Positional().empty()) return UsageError("analyse", "give RECORD or --file, not both");
+    if (std::string error = util::ReadFile(*file, text); !error.empty()) {
+      return UsageError("analyse", error);
+    }
+  } else {
+    text = RecordArgument(args);
+  }
+  auto time_ms = args.Int("time", 0, 1, 100000000);
+  if (!time_ms) return UsageError("analyse", time_ms.error());
+  auto backend = MakeSearchBackend(args);
+  if (!backend) return UsageError("analyse", backend.error());
+  SearchBackend& b = *backend.value();
+  auto game = rules::PlayRecord(b.rules, b.size, text);
+  if (!game) return UsageError("analyse", game.error());
+  const int n = static_cast<int>(game.value().turns.size());
+  auto from = args.Int("from", 1, 1, std::max(1, n));
+  if (!from) return UsageError("analyse", from.error());
+
+  AnalysisOptions options;
+  options.first_move = static_cast<int>(from.value()) - 1;
+  if (time_ms.value() > 0) {
+    options.budget.time_ms = static_cast<int>(time_ms.value());
+  } else {
+    options.budget.visits = b.visits;
+  }
+  const bool json = args.Has("json");
+  const std::string budget_text =
+      options.budget.time_ms > 0
+          ? std::to_string(options.budget.time_ms) + " ms per position"
+          : std::to_string(options.budget.visits) +
+                (b.searcher->IsUct() ? " playouts per position" : " simulations per sub-decision");
+  if (!json) {
+    std::printf("analysis: %s %dx%d, %d moves; engine %s, %s\n", rules::RuleSetName(b.rules),
+                b.size, b.size, n, b.description.c_str(), budget_text.c_str());
+    std::printf("win rates are the mover's; ?? = dropped more than %.0f%%, ? = more than %.0f%%\n",
+                100.0 * options.blunder_drop, 100.0 * options.mistake_drop);
+    std::printf("%4s  %-11s %-18s %7s %7s %6s %-3s %-18s %7s\n", "move", "player", "played",
+                "before", "after", "drop", "", "best", "best");
+  }
+  const auto moves = AnalyseGame(game.value(), *b.searcher, options, [&](const MoveAnalysis& m) {
+    if (json) return;
+    std::printf("%4d  %-11s %-18s %7s %7s %6.1f %-3s %-18s %7s\n", m.index + 1, Who(m).c_str(),
+                m.move.c_str(), Percent(m.before).c_str(), Percent(m.after).c_str(), 100.0 * m.drop,
+                m.mark.c_str(), m.best_move.c_str(), Percent(m.best_win_rate).c_str());
+    std::fflush(stdout);
+  });
+  int marks[2][2] = {};  // [player][blunder, mistake]
+  for (const MoveAnalysis& m : moves) {
+    if (m.mark == "??") ++marks[m.player][0];
+    if (m.mark == "?") ++marks[m.player][1];
+  }
+  if (json) {
+    nlohmann::json j;
+    j["rules"] = rules::RuleSetName(b.rules);
+    j["size"] = b.size;
+    j["engine"] = b.description;
+    j["budget"] = budget_text;
+    j["blunder_drop"] = options.blunder_drop;
+    j["mistake_drop"] = options.mistake_drop;
+    j["moves"] = nlohmann::json::array();
+    for (const MoveAnalysis& m : moves) {
+      j["moves"].push_back({{"number", m.index + 1},
+                            {"player", m.player == 0 ? "first" : "second"},
+                            {"color", m.color == rules::Color::kBlack ? "black" : "white"},
+                            {"move", m.move},
+                            {"win_rate_before", m.before},
+                            {"win_rate_after", m.after},
+                            {"after_exact", m.after_exact},
+                            {"drop", m.drop},
+                            {"mark", m.mark},
+                            {"best_move", m.best_move},
+                            {"best_win_rate", m.best_win_rate},
+                            {"best_pv", m.best_pv}});
+    }
+    for (int p = 0; p < 2; ++p) {
+      j["summary"][p == 0 ? "first" : "second"] = {{"blunders", marks[p][0]},
+                                                   {"mistakes", marks[p][1]}};
+    }
+    std::cout << j.dump(1) << "\n";
+  } else {
+    for (int p = 0; p < 2; ++p) {
+      std::printf("%s player: %d blunder(s) ??, %d mistake(s) ?\n", p == 0 ? "first" : "second",
+                  marks[p][0], marks[p][1]);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+VELETAS_COMMAND(analyse, "analyse",
+                "[RECORD | --file FILE] --model CKPT [--simulations N | --time MS] "
+                "[--from MOVE] [--rules ..] [--size ..] [--json] [--config FILE] [--threads N]",
+                "win rates before/after every move of a record, the engine's preferred moves, "
+                "?? / ? for moves that dropped more than 20% / 10%",
+                RunAnalyse);
+
+}  // namespace veletas::app

@@ -1,0 +1,53 @@
+// What plays and analyses in the interactive commands (play, engine, analyse): a network
+// checkpoint searched with MCTS (--model CKPT), UCT with random playouts (--uct N), or a
+// uniformly random player (--random, play only), set up from the command line and config.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/args.h"
+#include "app/turn_search.h"
+#include "model/net_config.h"
+#include "rules/position.h"
+#include "rules/result.h"
+#include "search/evaluator.h"
+
+namespace veletas::app {
+
+// The options every interactive command shares: --model CKPT, --uct N, --random (when
+// allowed), --simulations N, --config FILE, --rules, --size, --threads N, --seed N.
+std::vector<OptionSpec> BackendOptionSpecs(bool allow_random);
+
+struct SearchBackend {
+  // The game: from --rules/--size, else the checkpoint's, else the config's game section,
+  // else standard 10x10. A network plays only its own rules and size (fixed_game).
+  rules::RuleSet rules = rules::RuleSet::kStandard;
+  int size = 10;
+  bool fixed_game = false;
+  // e.g. "puct(200), model g3.ckpt (generation 3)", "uct(1000)", "random".
+  std::string description;
+  // Default budget: simulations per sub-decision (network) or playouts per turn (uct).
+  int visits = 0;
+  bool random = false;  // --random: no searcher
+  uint64_t seed = 0;
+  std::unique_ptr<search::Evaluator> evaluator;  // the network's (null otherwise)
+  std::unique_ptr<TurnSearcher> searcher;        // null for --random
+
+  // Reloads the network with `threads` intra-op threads; "" or an error message.
+  // Precondition: a network backend.
+  std::string SetThreads(int threads);
+
+  // Set by MakeSearchBackend for SetThreads.
+  std::string checkpoint;
+  model::NetConfig runtime;
+};
+
+// Builds the backend from parsed options. `command` names the command in errors. Bad
+// options or an unreadable, corrupt or mismatched checkpoint are errors (exit code 2).
+// With none of --model/--uct/--random: uct with 1000 playouts.
+rules::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs& args);
+
+}  // namespace veletas::app
