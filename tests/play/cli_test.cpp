@@ -10,7 +10,6 @@
 #include <regex>
 #include <sstream>
 
-#include "model/model_files.h"
 #include "rules/notation.h"
 #include "tests/play/test_util.h"
 
@@ -284,18 +283,16 @@ TEST(EngineCli, EndOfInputEndsTheEngine) {
   EXPECT_EQ(c.Wait(), 0);
 }
 
-// A freshly initialised small network for 7x7 standard (weights from the seed only).
+// A freshly initialised small network for 7x7 standard (weights from the seed only),
+// written by `veletas init-model`.
 std::string FreshModel(const TempDir& dir) {
-  const std::string path = dir.File("g0.ckpt");
-  model::ModelSpec spec;
-  spec.rules = RuleSet::kStandard;
-  spec.size = 7;
-  spec.arch.blocks = 2;
-  spec.arch.channels = 16;
-  spec.arch.head_channels = 8;
-  spec.arch.value_hidden = 16;
-  auto s = model::CreateInitialCheckpoint(path, spec, 1);
-  EXPECT_TRUE(s.ok()) << s.error();
+  const std::string config = dir.File("tiny.yaml"), path = dir.File("g0.ckpt");
+  std::ofstream(config) << "game:\n  rules: standard\n  size: 7\nmodel:\n  blocks: 2\n"
+                           "  channels: 16\n  head_channels: 8\n  value_hidden: 16\n";
+  Child c(Argv({"init-model", "--config", config, "--out", path, "--seed", "1"}), dir.File("err"));
+  c.CloseInput();
+  c.ReadToEnd();
+  EXPECT_EQ(c.Wait(), 0) << testing::ReadAll(dir.File("err"));
   return path;
 }
 
