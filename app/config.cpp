@@ -22,6 +22,10 @@ Config Parse(ConfigSection root, const std::string& source) {
     ConfigSection s = root.Section("evaluator");
     ParseEvaluatorSection(s, c.evaluator);
   }
+  {
+    ConfigSection s = root.Section("arena");
+    ParseArenaSection(s, c.arena);
+  }
   root.RejectUnknownKeys();
   c.resolved_yaml = root.ResolvedYaml();
   return c;

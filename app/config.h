@@ -9,6 +9,7 @@
 #include "rules/position.h"
 #include "rules/result.h"
 #include "search/search_config.h"
+#include "selfplay/arena_settings.h"
 
 namespace veletas::app {
 
@@ -24,6 +25,7 @@ struct Config {
   model::NetConfig model;
   search::SearchConfig search;
   search::BatchingConfig evaluator;
+  selfplay::ArenaSettings arena;
 };
 
 // Reads and validates a config file. Errors name the file, line, key and allowed range.
@@ -38,5 +40,7 @@ void ParseModelSection(ConfigSection& section, model::NetConfig& out);
 // app/config_search.cpp: sections `search` and `evaluator`.
 void ParseSearchSection(ConfigSection& section, search::SearchConfig& out);
 void ParseEvaluatorSection(ConfigSection& section, search::BatchingConfig& out);
+// app/config_arena.cpp: section `arena` with nested `gate` and `ladder`.
+void ParseArenaSection(ConfigSection& section, selfplay::ArenaSettings& out);
 
 }  // namespace veletas::app

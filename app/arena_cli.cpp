@@ -1,0 +1,113 @@
+#include "app/arena_cli.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+namespace veletas::app {
+namespace {
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+rules::Result<selfplay::ArenaPlayer> ResolvePlayer(const selfplay::PlayerSpec& spec,
+                                                   ArenaModels& models,
+                                                   const search::SearchConfig& search) {
+  using R = rules::Result<selfplay::ArenaPlayer>;
+  if (spec.kind != selfplay::PlayerKind::kMcts) return selfplay::MakeBaselinePlayer(spec);
+  auto m = models.Get(spec.checkpoint);
+  if (!m) return R::Error(m.error());
+  return selfplay::MakeGenerationPlayer(m.value()->generation, spec.checkpoint,
+                                        m.value()->Evaluator(), search, spec.budget);
+}
+
+rules::Result<selfplay::PlayerSpec> SpecOrCheckpoint(const std::string& text, int simulations) {
+  if (text == "random" || text.starts_with("uct:") || text.starts_with("mcts:")) {
+    return selfplay::ParsePlayerSpec(text);
+  }
+  return selfplay::PlayerSpec{selfplay::PlayerKind::kMcts, simulations, text};
+}
+
+ProgressLine::ProgressLine(std::string label)
+    : label_(std::move(label)), tty_(isatty(STDERR_FILENO) != 0) {}
+
+void ProgressLine::Update(const selfplay::ArenaProgress& p, const std::string& a,
+                          const std::string& b) {
+  const double now = Now();
+  const bool last = p.games_done >= p.games_total;
+  if (!last && now - last_ < (tty_ ? 0.2 : 10.0)) return;
+  last_ = now;
+  char line[256];
+  const double rate = p.seconds > 0 ? p.games_done / p.seconds : 0.0;
+  std::snprintf(line, sizeof line, "%s: %d/%d games, %s%s%d - %d%s%s, %.2f games/s", label_.c_str(),
+                p.games_done, p.games_total, a.c_str(), a.empty() ? "" : " ", p.a_wins, p.b_wins,
+                b.empty() ? "" : " ", b.c_str(), rate);
+  if (tty_) {
+    std::cerr << "\r" << line << "\x1b[K" << std::flush;
+    open_ = true;
+  } else {
+    std::cerr << line << "\n";
+  }
+}
+
+void ProgressLine::Done() {
+  if (open_) std::cerr << "\n";
+  open_ = false;
+}
+
+std::string MatchSummary(const selfplay::Arena& arena) {
+  const auto& games = arena.Games();
+  const std::string& a = arena.A().name;
+  const std::string& b = arena.B().name;
+  int seat_games[2] = {0, 0}, seat_wins[2] = {0, 0};      // A first, A second
+  int colour_games[2] = {0, 0}, colour_wins[2] = {0, 0};  // A black, A white
+  long long turns = 0;
+  for (const selfplay::ArenaGame& g : games) {
+    const int seat = g.a_first ? 0 : 1;
+    const int colour = rules::Index(g.a_colour);
+    ++seat_games[seat];
+    ++colour_games[colour];
+    seat_wins[seat] += g.a_won;
+    colour_wins[colour] += g.a_won;
+    turns += g.turns;
+  }
+  const selfplay::ArenaStats& st = arena.Stats();
+  const int n = static_cast<int>(games.size());
+  const selfplay::EloEstimate e = arena.Elo();
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%d games in %.1f s (%.2f games/s), %.1f turns per game\n", n,
+                st.seconds, st.seconds > 0 ? n / st.seconds : 0.0,
+                n > 0 ? static_cast<double>(turns) / n : 0.0);
+  out += line;
+  std::snprintf(line, sizeof line,
+                "%s: %d wins (as first player %d/%d, as second %d/%d; with black %d/%d, with "
+                "white %d/%d)\n",
+                a.c_str(), arena.AWins(), seat_wins[0], seat_games[0], seat_wins[1], seat_games[1],
+                colour_wins[0], colour_games[0], colour_wins[1], colour_games[1]);
+  out += line;
+  std::snprintf(line, sizeof line, "%s: %d wins\n", b.c_str(), arena.BWins());
+  out += line;
+  std::snprintf(line, sizeof line, "score of %s: %.3f\n", a.c_str(), e.score);
+  out += line;
+  out += "Elo " + a + " - " + b + ": " + selfplay::FormatElo(e) +
+         (e.bound == selfplay::EloBound::kTwoSided ? " (95%)" : "") + "\n";
+  std::snprintf(line, sizeof line, "likelihood of superiority of %s: %.1f%%\n", a.c_str(),
+                100.0 * e.los);
+  out += line;
+  if (st.evaluate_calls > 0) {
+    std::snprintf(line, sizeof line,
+                  "network: %llu positions in %llu batches (mean %.1f per batch)\n",
+                  static_cast<unsigned long long>(st.evaluations),
+                  static_cast<unsigned long long>(st.evaluate_calls), st.MeanBatch());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace veletas::app

@@ -1,0 +1,49 @@
+// Shared pieces of the arena commands (`veletas match`, `veletas gate`): building players
+// from specs, the progress line, and the text summary of a match.
+#pragma once
+
+#include <string>
+
+#include "app/arena_models.h"
+#include "rules/result.h"
+#include "search/search_config.h"
+#include "selfplay/arena.h"
+#include "selfplay/player_spec.h"
+
+namespace veletas::app {
+
+// The arena player of `spec`: random and UCT players as they are; an MCTS player loads its
+// checkpoint through `models` (one network per checkpoint, shared) and is named
+// gen_<generation from the checkpoint>. `search` gives the MCTS settings other than the
+// simulations (search::ForPlay is applied by the arena).
+rules::Result<selfplay::ArenaPlayer> ResolvePlayer(const selfplay::PlayerSpec& spec,
+                                                   ArenaModels& models,
+                                                   const search::SearchConfig& search);
+
+// The spec `text` when it is one (random, uct:..., mcts:...), else mcts:<text>:<simulations>
+// (a checkpoint played with `simulations`).
+rules::Result<selfplay::PlayerSpec> SpecOrCheckpoint(const std::string& text, int simulations);
+
+// A progress line on stderr: rewritten in place on a terminal (at most 5 times a second),
+// else a new line at most every 10 seconds. Not thread-safe.
+class ProgressLine {
+ public:
+  explicit ProgressLine(std::string label);
+  // `a` and `b` name the players in the line ("" for none).
+  void Update(const selfplay::ArenaProgress& p, const std::string& a = "",
+              const std::string& b = "");
+  // Ends the line (on a terminal).
+  void Done();
+
+ private:
+  std::string label_;
+  bool tty_;
+  double last_ = -1e9;
+  bool open_ = false;
+};
+
+// The result of a match in words: games and speed, wins by seat and colour, score, Elo A - B
+// with its 95% interval, LOS, and the network batching when neural players took part.
+std::string MatchSummary(const selfplay::Arena& arena);
+
+}  // namespace veletas::app

@@ -1,0 +1,126 @@
+// `veletas gate --candidate CKPT --best CKPT --run DIR [--config FILE]`: the promotion gate
+// (selfplay/gate.h) from the command line. The candidate plays the best network in batches
+// with the config's `arena.gate` settings (SPRT or fixed games) until the gate decides;
+// the decision, its evidence and the games are written to RUN_DIR/matches/. CANDIDATE and
+// BEST are checkpoints (played as mcts:CKPT:<arena.simulations>) or player specs (random,
+// uct:N, mcts:CKPT:N).
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/arena_cli.h"
+#include "app/arena_models.h"
+#include "app/args.h"
+#include "app/command.h"
+#include "app/config.h"
+#include "rules/notation.h"
+#include "selfplay/gate.h"
+
+namespace veletas::app {
+namespace {
+
+constexpr const char* kCmd = "gate";
+
+int RunGate(const std::vector<std::string>& argv) {
+  auto parsed = ParseArgs({{"candidate", true},
+                           {"best", true},
+                           {"run", true},
+                           {"config", true},
+                           {"name", true},
+                           {"size", true},
+                           {"rules", true},
+                           {"json", false}},
+                          argv, 0);
+  if (!parsed) return UsageError(kCmd, parsed.error());
+  const ParsedArgs& args = parsed.value();
+  if (!args.Has("candidate") || !args.Has("best") || !args.Has("run")) {
+    return UsageError(kCmd, "expected --candidate CKPT --best CKPT --run DIR");
+  }
+  Config config;
+  if (const auto file = args.Value("config")) {
+    auto loaded = LoadConfig(*file);
+    if (!loaded) {
+      std::cerr << "veletas gate: " << loaded.error() << "\n";
+      return 2;
+    }
+    config = loaded.value();
+  } else {
+    config.game.size = 10;
+  }
+  auto game = ParseGameOptions(args);
+  if (!game) return UsageError(kCmd, game.error());
+  if (args.Has("rules")) config.game.rules = game.value().rules;
+  if (args.Has("size")) config.game.size = game.value().size;
+  const rules::RuleSet rs = config.game.rules;
+  const int size = config.game.size;
+
+  ArenaModels models(rs, size, config.model, config.evaluator);
+  selfplay::ArenaPlayer players[2];
+  for (int i = 0; i < 2; ++i) {
+    const char* opt = i == 0 ? "candidate" : "best";
+    auto spec = SpecOrCheckpoint(*args.Value(opt), config.arena.arena.simulations);
+    if (!spec) return UsageError(kCmd, std::string("--") + opt + ": " + spec.error());
+    auto p = ResolvePlayer(spec.value(), models, config.search);
+    if (!p) return UsageError(kCmd, std::string("--") + opt + ": " + p.error());
+    players[i] = p.value();
+  }
+  if (players[0].name == players[1].name) players[0].name += "_candidate";
+
+  const std::string run_dir = *args.Value("run");
+  const std::string name = args.Value("name").value_or("");
+  const bool json_out = args.Has("json");
+  std::ostream& info = json_out ? std::cerr : std::cout;
+  const selfplay::GateConfig& gc = config.arena.gate.config;
+  info << "gate: " << players[0].name << " (" << players[0].spec.ToString() << ") against "
+       << players[1].name << " (" << players[1].spec.ToString() << "), " << rules::RuleSetName(rs)
+       << " " << size << "x" << size << ", " << selfplay::GateMethodName(gc.method)
+       << ", batches of " << config.arena.gate.batch_games << " games\n";
+  ProgressLine progress(kCmd);
+  rules::Result<selfplay::GateResult> result = rules::Result<selfplay::GateResult>::Error("");
+  try {
+    result =
+        selfplay::RunGate(players[0], players[1], rs, size, config.arena.gate, config.arena.arena,
+                          run_dir, name, [&](const selfplay::ArenaProgress& p) {
+                            progress.Update(p, players[0].name, players[1].name);
+                          });
+  } catch (const std::exception& e) {
+    progress.Done();
+    std::cerr << "veletas gate: " << e.what() << "\n";
+    return 1;
+  }
+  progress.Done();
+  if (!result) {
+    std::cerr << "veletas gate: " << result.error() << "\n";
+    return 1;
+  }
+  const selfplay::GateResult& r = result.value();
+  if (json_out) {
+    nlohmann::json j;
+    j["candidate"] = {{"name", players[0].name}, {"spec", players[0].spec.ToString()}};
+    j["best"] = {{"name", players[1].name}, {"spec", players[1].spec.ToString()}};
+    j["promoted"] = r.promoted;
+    j["resumed"] = r.resumed;
+    j["decision"] = selfplay::GateDecisionName(r.evidence.decision);
+    j["evidence"] = selfplay::GateEvidenceToJson(r.evidence);
+    j["match_file"] = r.match_file;
+    std::cout << j.dump(1) << "\n";
+  } else {
+    if (r.resumed) std::cout << "(decided earlier: " << r.match_file << ")\n";
+    std::cout << r.evidence.reason << "\n"
+              << "Elo " << players[0].name << " - " << players[1].name << ": "
+              << selfplay::FormatElo(r.evidence.elo) << "\n"
+              << "decision: " << selfplay::GateDecisionName(r.evidence.decision) << "\n"
+              << "wrote " << r.match_file << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+VELETAS_COMMAND(gate, "gate",
+                "--candidate CKPT --best CKPT --run DIR [--config FILE] [--name NAME] [--size N] "
+                "[--rules R] [--json]",
+                "promotion gate: candidate against best with SPRT or fixed games; decision and "
+                "evidence go to RUN_DIR/matches/",
+                RunGate);
+
+}  // namespace veletas::app

@@ -1,0 +1,75 @@
+// YAML mapping of the arena's settings: section `arena` (selfplay::ArenaSettings) with the
+// nested mappings `gate` (the promotion gate) and `ladder` (the rating-ladder rounds).
+// Keys and defaults are listed in docs/ARENA.md.
+#include <cstdio>
+
+#include "app/config.h"
+#include "selfplay/player_spec.h"
+
+namespace veletas::app {
+namespace {
+
+int Int(ConfigSection& s, const std::string& key, int fallback, long long lo, long long hi) {
+  return static_cast<int>(s.Int(key, fallback, lo, hi));
+}
+
+void ParseGate(ConfigSection& s, selfplay::GateSettings& out) {
+  selfplay::GateConfig& g = out.config;
+  const std::string method =
+      s.Choice("method", selfplay::GateMethodName(g.method), {"sprt", "fixed_games"});
+  g.method = method == "sprt" ? selfplay::GateMethod::kSprt : selfplay::GateMethod::kFixedGames;
+  g.sprt.elo0 = s.Real("elo0", g.sprt.elo0, -2000, 2000);
+  g.sprt.elo1 = s.Real("elo1", g.sprt.elo1, -2000, 2000);
+  if (!(g.sprt.elo0 < g.sprt.elo1)) {
+    char text[96];
+    std::snprintf(text, sizeof text, "%g must be greater than elo0 (%g)", g.sprt.elo1, g.sprt.elo0);
+    throw ConfigError(s.Where("elo1") + text);
+  }
+  g.sprt.alpha = s.Real("alpha", g.sprt.alpha, 1e-9, 0.5);
+  g.sprt.beta = s.Real("beta", g.sprt.beta, 1e-9, 0.5);
+  g.max_games = Int(s, "max_games", g.max_games, 0, 10'000'000);
+  g.games = Int(s, "games", g.games, 1, 10'000'000);
+  g.threshold = s.Real("threshold", g.threshold, 0.01, 1.0);
+  out.batch_games = Int(s, "batch_games", out.batch_games, 2, 1'000'000);
+  if (out.batch_games % 2 != 0) {
+    throw ConfigError(s.Where("batch_games") + std::to_string(out.batch_games) +
+                      " is odd; games are played in pairs with the seats swapped");
+  }
+  if (std::string e = selfplay::ValidateGateSettings(out); !e.empty()) {
+    throw ConfigError(s.Where("method") + e);
+  }
+  s.RejectUnknownKeys();
+}
+
+void ParseLadder(ConfigSection& s, selfplay::LadderConfig& out) {
+  std::vector<long long> anchors(out.uct_anchors.begin(), out.uct_anchors.end());
+  anchors = s.IntList("uct_anchors", anchors, 1, selfplay::kMaxUctPlayouts);
+  out.uct_anchors.assign(anchors.begin(), anchors.end());
+  out.anchor_games = Int(s, "anchor_games", out.anchor_games, 0, 1'000'000);
+  out.games_vs_anchors = Int(s, "games_vs_anchors", out.games_vs_anchors, 0, 1'000'000);
+  out.previous_generations = Int(s, "previous_generations", out.previous_generations, 0, 1000);
+  out.games_vs_previous = Int(s, "games_vs_previous", out.games_vs_previous, 0, 1'000'000);
+  s.RejectUnknownKeys();
+}
+
+}  // namespace
+
+void ParseArenaSection(ConfigSection& s, selfplay::ArenaSettings& out) {
+  selfplay::ArenaConfig& a = out.arena;
+  a.simulations = Int(s, "simulations", a.simulations, 1, selfplay::kMaxMctsSimulations);
+  a.games_in_parallel = Int(s, "games_in_parallel", a.games_in_parallel, 1, 65536);
+  a.threads = Int(s, "threads", a.threads, 1, 256);
+  a.opening_turns = Int(s, "opening_turns", a.opening_turns, 0, 20);
+  a.seed = static_cast<uint64_t>(s.Int("seed", static_cast<long long>(a.seed), 0, 1LL << 62));
+  {
+    ConfigSection g = s.Section("gate");
+    ParseGate(g, out.gate);
+  }
+  {
+    ConfigSection l = s.Section("ladder");
+    ParseLadder(l, out.ladder);
+  }
+  s.RejectUnknownKeys();
+}
+
+}  // namespace veletas::app

@@ -1,0 +1,142 @@
+# `veletas match` and `veletas gate` end to end, with `veletas ratings` on what they write:
+# run with cmake -DVELETAS=<binary> -DWORK=<scratch dir> -P arena_commands_test.cmake.
+# Fails with a message on any mismatch.
+macro(expect message)
+  if(NOT (${ARGN}))
+    message(FATAL_ERROR "${message}")
+  endif()
+endmacro()
+
+# run(<args>...): runs veletas, leaving rc, out and err.
+macro(run)
+  execute_process(COMMAND "${VELETAS}" ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+endmacro()
+
+# expect_usage_error(<expected part of stderr> <args>...): exit code 2 and the message.
+macro(expect_usage_error expected)
+  run(${ARGN})
+  expect("${ARGN}: exit code ${rc}, expected 2 (${err})" rc EQUAL 2)
+  string(FIND "${err}" "${expected}" pos)
+  expect("${ARGN}: stderr lacks \"${expected}\": ${err}" NOT pos EQUAL -1)
+endmacro()
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(RUN "${WORK}/run")
+
+# Bad input: exit code 2 and a message naming the problem.
+expect_usage_error("--a: unknown player \"uct:x\": expected random, uct:N or mcts:CKPT:N"
+                   match --a uct:x --b random --games 2)
+expect_usage_error("--b: player \"uct:0\": N (playouts per turn) must be in [1, 100000000]"
+                   match --a random --b uct:0 --games 2)
+expect_usage_error("expected --a SPEC --b SPEC --games N" match --a random --b uct:5)
+expect_usage_error("--games: 0 is out of range" match --a random --b uct:5 --games 0)
+expect_usage_error("${WORK}/none.ckpt" match --a random --b mcts:${WORK}/none.ckpt:8 --games 2)
+expect_usage_error("unknown option" match --a random --b uct:5 --games 2 --colour black)
+expect_usage_error("--candidate: unknown player \"uct:many\"" gate --candidate uct:many
+                   --best random --run ${RUN})
+
+# A match with --json: one object with the totals and the Elo interval; files in RUN.
+run(match --a uct:40 --b random --games 6 --size 7 --seed 3 --json --out ${RUN})
+expect("match --json: exit code ${rc}: ${err}" rc EQUAL 0)
+string(JSON games GET "${out}" games)
+string(JSON a_wins GET "${out}" a_wins)
+string(JSON b_wins GET "${out}" b_wins)
+string(JSON elo GET "${out}" elo)
+string(JSON ci_len LENGTH "${out}" elo_ci95)
+string(JSON name GET "${out}" players a name)
+expect("games ${games}, expected 6" games EQUAL 6)
+math(EXPR total "${a_wins} + ${b_wins}")
+expect("a_wins + b_wins = ${total}, expected 6" total EQUAL 6)
+expect("elo_ci95 has ${ci_len} entries" ci_len EQUAL 2)
+expect("player A is ${name}" name STREQUAL "uct_40")
+set(match_file "${RUN}/matches/uct_40-vs-random.json")
+set(records_file "${RUN}/matches/uct_40-vs-random.records.txt")
+expect("no ${match_file}" EXISTS "${match_file}")
+file(STRINGS "${records_file}" records)
+list(LENGTH records n)
+expect("${records_file} has ${n} lines, expected 6" n EQUAL 6)
+# Seats alternate: A was first in games 0, 2, 4.
+string(JSON seat GET "${out}" results 0 a_seat)
+expect("game 0: a_seat ${seat}" seat STREQUAL "first")
+string(JSON seat GET "${out}" results 1 a_seat)
+expect("game 1: a_seat ${seat}" seat STREQUAL "second")
+
+# Text output; a second match of the same players gets a new name instead of overwriting.
+run(match --a uct:40 --b random --games 2 --size 7 --out ${RUN})
+expect("match: exit code ${rc}: ${err}" rc EQUAL 0)
+foreach(part "Elo uct_40 - random: " "likelihood of superiority of uct_40: "
+        "uct_40-vs-random-2.json")
+  string(FIND "${out}" "${part}" pos)
+  expect("match output lacks \"${part}\": ${out}" NOT pos EQUAL -1)
+endforeach()
+expect_usage_error("exists; choose another --name" match --a uct:40 --b random --games 2
+                   --size 7 --out ${RUN} --name uct_40-vs-random)
+
+# The gate with UCT players through a config: 150 playouts per turn against 5 pass an SPRT
+# with elo1 = 150 within a few batches.
+file(WRITE "${WORK}/gate.yaml" "game:\n  size: 7\narena:\n  gate:\n    elo1: 150\n"
+           "    batch_games: 10\n    max_games: 100\n")
+run(gate --candidate uct:150 --best uct:5 --run ${RUN} --config ${WORK}/gate.yaml --json)
+expect("gate: exit code ${rc}: ${err}" rc EQUAL 0)
+string(JSON decision GET "${out}" decision)
+expect("gate decision ${decision}: ${out}" decision STREQUAL "promote")
+set(gate_file "${RUN}/matches/gate_uct_150-vs-uct_5.json")
+expect("no ${gate_file}" EXISTS "${gate_file}")
+file(READ "${gate_file}" gate_json)
+string(JSON gate_decision GET "${gate_json}" gate decision)
+expect("the match file's gate decision is ${gate_decision}" gate_decision STREQUAL "promote")
+# Again: the decision is read back, nothing is played.
+run(gate --candidate uct:150 --best uct:5 --run ${RUN} --config ${WORK}/gate.yaml --json)
+string(JSON resumed GET "${out}" resumed)
+expect("second gate call: resumed is ${resumed}" resumed STREQUAL "ON")
+
+# Everything written is rated together.
+run(ratings ${RUN})
+expect("ratings: exit code ${rc}: ${err}" rc EQUAL 0)
+string(REGEX MATCH "uct_40 +\\+[0-9]" m "${out}")
+expect("uct_40 is not rated above random: ${out}" m)
+
+# A neural player from a real (freshly initialised, tiny) checkpoint; its rules and size
+# must match the match's.
+file(WRITE "${WORK}/net.yaml"
+     "game:\n  size: 7\nmodel:\n  blocks: 1\n  channels: 8\n  threads: 1\n")
+run(init-model --config ${WORK}/net.yaml --out ${WORK}/g0.ckpt --seed 5)
+expect("init-model: exit code ${rc}: ${err}" rc EQUAL 0)
+run(match --a mcts:${WORK}/g0.ckpt:8 --b random --games 4 --config ${WORK}/net.yaml --json
+    --out ${RUN})
+expect("mcts match: exit code ${rc}: ${err}" rc EQUAL 0)
+string(JSON name GET "${out}" players a name)
+expect("the network's player is ${name}, expected gen_0" name STREQUAL "gen_0")
+string(JSON calls GET "${out}" evaluate_calls)
+expect("no network evaluations" calls GREATER 0)
+expect_usage_error("the network is for standard 7x7, but the match is standard 9x9"
+                   match --a mcts:${WORK}/g0.ckpt:8 --b random --games 2 --size 9)
+
+# A ladder round from the command line: the network against the anchors (random, uct:5),
+# then a second "generation" (a UCT player here) against it; every match is written once.
+file(WRITE "${WORK}/ladder.yaml"
+     "game:\n  size: 7\nmodel:\n  blocks: 1\n  channels: 8\n  threads: 1\narena:\n"
+     "  simulations: 8\n  ladder:\n    uct_anchors: [5]\n    anchor_games: 4\n"
+     "    games_vs_anchors: 4\n    games_vs_previous: 4\n")
+set(LRUN "${WORK}/ladder_run")
+run(ladder --run ${LRUN} --model ${WORK}/g0.ckpt --config ${WORK}/ladder.yaml --json)
+expect("ladder: exit code ${rc}: ${err}" rc EQUAL 0)
+string(JSON n LENGTH "${out}" matches)
+expect("ladder round 1 played ${n} matches, expected 3" n EQUAL 3)
+foreach(m anchors_random-vs-uct_5 ladder_gen_0-vs-random ladder_gen_0-vs-uct_5)
+  expect("no ${m}.json" EXISTS "${LRUN}/matches/${m}.json")
+endforeach()
+run(ladder --run ${LRUN} --model uct:50 --previous ${WORK}/g0.ckpt --config ${WORK}/ladder.yaml
+    --json)
+expect("ladder round 2: exit code ${rc}: ${err}" rc EQUAL 0)
+string(JSON existed GET "${out}" matches 0 existed)
+expect("the anchor match was played again" existed STREQUAL "ON")
+expect("no ladder_uct_50-vs-gen_0.json" EXISTS "${LRUN}/matches/ladder_uct_50-vs-gen_0.json")
+string(JSON n LENGTH "${out}" ladder players)
+expect("the ladder lists ${n} players, expected 4" n EQUAL 4)
+expect_usage_error("--previous: unknown player \"uct:\"" ladder --run ${LRUN} --model uct:50
+                   --previous uct:)
+
+file(REMOVE_RECURSE "${WORK}")
