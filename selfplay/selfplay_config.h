@@ -1,0 +1,54 @@
+// Settings of the self-play generator (selfplay/selfplay_engine.h). Plain data with
+// defaults; the YAML mapping (section `selfplay`) and the ranges are in
+// app/config_selfplay.cpp. The search itself is configured by search::SearchConfig (its
+// `simulations` is not used by self-play: full_simulations / cheap_simulations are) and the
+// batching front end by search::BatchingConfig.
+#pragma once
+
+#include <cstdint>
+
+namespace veletas::selfplay {
+
+struct SelfplayConfig {
+  // Worker threads; each drives games_in_flight games and sends all their leaves to the
+  // one batching evaluator in one request per step.
+  int threads = 2;
+  // Games each worker keeps in flight.
+  int games_in_flight = 64;
+  // Leaves one search collects per step (virtual loss keeps them apart). A worker's request
+  // per step is about games_in_flight * leaves_per_search positions.
+  int leaves_per_search = 4;
+
+  // Playout cap randomisation (KataGo): a decision gets a full search with probability
+  // full_search_probability and is recorded as a sample; otherwise it gets a cheap search
+  // (no root noise) and is played but not recorded.
+  int full_simulations = 200;
+  int cheap_simulations = 40;
+  float full_search_probability = 0.25f;
+  // Setup decisions (shooter and stone placements, the pie decision) always get a full
+  // search and are recorded.
+  bool setup_full_search = true;
+  // Opening diversity: setup decisions play an action drawn from the search's policy
+  // target raised to 1/setup_temperature (both PUCT and Gumbel); 0 = the search's own
+  // choice. The play phase uses search.temperature / temperature_turns /
+  // final_temperature (PUCT) or the sequential-halving winner (Gumbel).
+  float setup_temperature = 1.0f;
+
+  // Games per sample file: file <prefix>_<k>.vzs holds games k*games_per_file ..
+  // (k+1)*games_per_file - 1 of the run.
+  int games_per_file = 100;
+
+  // Resignation: a player resigns at the start of a play-phase turn when the search's root
+  // value (for that player) was below resign_threshold at this and its previous
+  // resign_consecutive - 1 turn starts. -1 disables resignation (values are never below
+  // -1). A fraction no_resign_fraction of games never resigns; they measure the rule's
+  // false-positive rate.
+  float resign_threshold = -0.9f;
+  int resign_consecutive = 3;
+  float no_resign_fraction = 0.1f;
+
+  // Base seed; each game's seed is derived from (seed, generation, game index).
+  uint64_t seed = 1;
+};
+
+}  // namespace veletas::selfplay

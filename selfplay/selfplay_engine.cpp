@@ -1,0 +1,285 @@
+#include "selfplay/selfplay_engine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "search/batching_evaluator.h"
+#include "search/mcts.h"
+#include "selfplay/sample_dir.h"
+#include "selfplay/sample_file.h"
+#include "selfplay/selfplay_game.h"
+
+namespace veletas::selfplay {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// One game slot of a worker: the game and its search tree (kept across games).
+struct Slot {
+  explicit Slot(const SelfplayConfig& config) : game(config) {}
+  SelfplayGame game;
+  std::unique_ptr<search::Mcts> mcts;
+  bool active = false;  // holds a game
+  bool full = false;    // the search in progress has the full budget
+  int count = 0;        // leaves collected in the current step
+};
+
+class Engine {
+ public:
+  Engine(const SelfplayConfig& config, const search::SearchConfig& search,
+         const search::BatchingConfig& batching, search::Evaluator& backend, const SelfplayJob& job,
+         const SelfplayHooks& hooks, std::vector<uint64_t> indices, int64_t total, int64_t resumed)
+      : config_(config),
+        job_(job),
+        hooks_(hooks),
+        full_search_(search),
+        cheap_search_(search),
+        evaluator_(backend, batching),
+        indices_(std::move(indices)),
+        total_(static_cast<size_t>(total)) {
+    cheap_search_.root_noise = false;
+    stats_.games_target = total;
+    stats_.games_resumed = resumed;
+    stats_.max_batch = batching.max_batch;
+  }
+
+  rules::Result<SelfplayStats> Run() {
+    start_ = Clock::now();
+    std::vector<std::thread> threads;
+    workers_left_ = config_.threads;
+    for (int t = 0; t < config_.threads; ++t) threads.emplace_back([this] { Worker(); });
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      const auto interval = std::chrono::duration<double>(std::max(0.01, hooks_.progress_seconds));
+      while (workers_left_ > 0) {
+        done_cv_.wait_for(lock, interval, [&] { return workers_left_ == 0; });
+        if (workers_left_ > 0 && hooks_.progress) {
+          lock.unlock();
+          hooks_.progress(Snapshot());
+          lock.lock();
+        }
+      }
+    }
+    for (std::thread& t : threads) t.join();
+    if (failed_) return rules::Result<SelfplayStats>::Error(error_);
+    return Snapshot();
+  }
+
+ private:
+  bool Stopping() const { return failed_ || (hooks_.stop != nullptr && hooks_.stop->load()); }
+
+  void Fail(const std::string& message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!failed_) error_ = message;
+    failed_ = true;
+  }
+
+  SelfplayStats Snapshot() {
+    SelfplayStats s;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      s = stats_;
+    }
+    const search::BatchingEvaluator::Stats e = evaluator_.GetStats();
+    s.evaluations = e.evaluations;
+    s.cache_hits = e.cache_hits;
+    s.batches = e.batches;
+    s.network_positions = e.backend_positions;
+    s.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    return s;
+  }
+
+  // Claims the next game index for `s` and sets the game up; false when none is left.
+  bool StartNextGame(Slot& s) {
+    if (Stopping()) return false;
+    const size_t i = next_.fetch_add(1);
+    if (i >= total_) return false;
+    const uint64_t index = indices_.empty() ? i : indices_[i];
+    const uint64_t seed = GameSeed(config_.seed, job_.generation, index);
+    s.game.Start(job_.rules, job_.size, index, seed);
+    s.mcts->Clear();
+    s.mcts->Seed(~seed);
+    s.mcts->SetPosition(s.game.Pos());
+    s.active = true;
+    return true;
+  }
+
+  // Brings `s` to its next search (playing forced actions, finishing ended games and
+  // starting new ones on the way) and starts it. False when the slot has nothing left.
+  bool Prepare(Slot& s) {
+    for (;;) {
+      if (!s.active && !StartNextGame(s)) return false;
+      if (s.game.Over()) {
+        Output(s.game.Finish());
+        s.active = false;
+        continue;
+      }
+      const rules::Position& pos = s.game.Pos();
+      const rules::ActionSet legal = pos.LegalActions();
+      if (legal.Count() == 1) {
+        const rules::Action a = legal.pass ? pos.PassAction() : *legal.squares.begin();
+        s.game.Apply(a, /*forced=*/true);
+        s.mcts->Advance(a);
+        continue;
+      }
+      s.full = s.game.DrawFull();
+      s.mcts->SetConfig(s.full ? full_search_ : cheap_search_);
+      s.mcts->StartSearch(s.full ? config_.full_simulations : config_.cheap_simulations);
+      return true;
+    }
+  }
+
+  // The search of `s` has finished: record, resign or play.
+  void Decide(Slot& s) {
+    const search::SearchResult r = s.mcts->Result();
+    s.game.CountDecision(s.full);
+    if (s.full) s.game.RecordSample(r);
+    if (s.game.CheckResign(r.value)) return;  // Over() now; Prepare finishes it
+    const rules::Action a = s.game.ChooseAction(r);
+    s.game.Apply(a);
+    s.mcts->Advance(a);
+  }
+
+  void Worker() {
+    try {
+      WorkerLoop();
+    } catch (const std::exception& e) {
+      Fail(std::string("self-play worker: ") + e.what());
+    } catch (...) {
+      Fail("self-play worker: unknown exception");
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    --workers_left_;
+    done_cv_.notify_all();
+  }
+
+  void WorkerLoop() {
+    std::vector<std::unique_ptr<Slot>> slots;
+    std::vector<Slot*> live;
+    for (int i = 0; i < config_.games_in_flight; ++i) {
+      slots.push_back(std::make_unique<Slot>(config_));
+      slots.back()->mcts = std::make_unique<search::Mcts>(full_search_, 0);
+      if (Prepare(*slots.back())) live.push_back(slots.back().get());
+    }
+    std::vector<rules::Position> positions;
+    std::vector<search::EvalOutput> outputs;
+    std::vector<Slot*> still;
+    while (!live.empty() && !Stopping()) {
+      positions.clear();
+      for (Slot* s : live) s->count = s->mcts->CollectLeaves(config_.leaves_per_search, positions);
+      outputs.resize(positions.size());
+      if (!positions.empty()) evaluator_.Evaluate(positions, outputs);
+      size_t offset = 0;
+      still.clear();
+      for (Slot* s : live) {
+        s->mcts->ProvideEvaluations(
+            std::span<const search::EvalOutput>(outputs.data() + offset, s->count));
+        offset += static_cast<size_t>(s->count);
+        bool alive = true;
+        if (s->mcts->Finished()) {
+          Decide(*s);
+          alive = Prepare(*s);
+        }
+        if (alive) still.push_back(s);
+      }
+      live.swap(still);
+    }
+  }
+
+  // Counts a finished game and writes its file once complete.
+  void Output(FinishedGame game) {
+    std::vector<FinishedGame> complete;
+    int64_t chunk = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stats_.AddGame(game);
+      if (job_.out_dir.empty()) return;
+      chunk = static_cast<int64_t>(game.index) / config_.games_per_file;
+      std::vector<FinishedGame>& games = chunks_[chunk];
+      games.push_back(std::move(game));
+      if (static_cast<int64_t>(games.size()) <
+          ChunkGames(chunk, job_.games, config_.games_per_file)) {
+        return;
+      }
+      complete = std::move(games);
+      chunks_.erase(chunk);
+    }
+    std::sort(complete.begin(), complete.end(),
+              [](const FinishedGame& a, const FinishedGame& b) { return a.index < b.index; });
+    SampleFile file;
+    file.rules = job_.rules;
+    file.size = job_.size;
+    for (FinishedGame& g : complete) {
+      std::move(g.samples.begin(), g.samples.end(), std::back_inserter(file.samples));
+      file.games.push_back(std::move(g.record));
+    }
+    const std::string error = WriteSampleFile(ChunkPath(job_.out_dir, job_.prefix, chunk), file);
+    if (!error.empty()) {
+      Fail(error);
+      return;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.files_written;
+  }
+
+  const SelfplayConfig& config_;
+  const SelfplayJob& job_;
+  const SelfplayHooks& hooks_;
+  search::SearchConfig full_search_;
+  search::SearchConfig cheap_search_;
+  search::BatchingEvaluator evaluator_;
+  const std::vector<uint64_t> indices_;  // game indices to play; empty: 0 .. total_ - 1
+  const size_t total_;                   // games to play
+  std::atomic<size_t> next_{0};
+  std::atomic<bool> failed_{false};
+  Clock::time_point start_;
+
+  std::mutex mutex_;
+  std::condition_variable done_cv_;
+  int workers_left_ = 0;
+  std::string error_;
+  SelfplayStats stats_;
+  std::map<int64_t, std::vector<FinishedGame>> chunks_;  // games of files not yet complete
+};
+
+}  // namespace
+
+rules::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
+                                         const search::SearchConfig& search,
+                                         const search::BatchingConfig& batching,
+                                         search::Evaluator& backend, const SelfplayJob& job,
+                                         const SelfplayHooks& hooks) {
+  std::vector<uint64_t> indices;
+  int64_t total = job.games;
+  int64_t resumed = 0;
+  if (!job.out_dir.empty()) {
+    rules::Result<ResumePlan> plan =
+        PlanResume(job.out_dir, job.prefix, job.games, config.games_per_file, job.rules, job.size);
+    if (!plan) return rules::Result<SelfplayStats>::Error(plan.error());
+    if (hooks.log) {
+      for (const std::string& note : plan.value().notes) hooks.log(note);
+      if (plan.value().files_done > 0) {
+        hooks.log(job.out_dir + ": " + std::to_string(plan.value().files_done) +
+                  " complete sample files with " + std::to_string(plan.value().games_done) +
+                  " games found; playing the remaining " +
+                  std::to_string(plan.value().indices.size()));
+      }
+    }
+    indices = std::move(plan.value().indices);
+    total = static_cast<int64_t>(indices.size());
+    resumed = plan.value().games_done;
+  }
+  Engine engine(config, search, batching, backend, job, hooks, std::move(indices), total, resumed);
+  return engine.Run();
+}
+
+}  // namespace veletas::selfplay

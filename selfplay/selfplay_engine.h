@@ -1,0 +1,78 @@
+// The self-play generator: turns an evaluator (the network) into sample files as fast as
+// the machine allows.
+//
+// config.threads worker threads each keep config.games_in_flight games in flight. A worker
+// steps all its games' searches together: it collects up to config.leaves_per_search
+// leaves from every unfinished search into one vector, makes one Evaluate call on the
+// shared search::BatchingEvaluator (which merges the workers' requests into batches of up to
+// batching.max_batch for the backend, never of size one, and caches results by position
+// hash), hands the results back, and then, for each finished search, records the sample
+// (full searches only: playout cap randomisation), applies the resignation rule, chooses
+// and plays the action (Mcts::Advance keeps the subtree), finishes games that ended and
+// starts the next game indices until the job's games are all claimed.
+//
+// Each game's randomness (search noise, temperature, budget draws, no-resign draw) comes
+// from GameSeed(config.seed, job.generation, game index) only, so with an evaluator whose
+// output depends only on the position (the fake evaluators) every run writes the same files
+// byte for byte, whatever the thread count; with a network, batch composition may change the
+// last bits of its outputs across thread counts.
+//
+// Output and resume: see selfplay/sample_dir.h. Finished games are buffered until their
+// file is complete, which is then written atomically; a kill loses the games in flight and
+// those of files not yet complete.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "rules/position.h"
+#include "rules/result.h"
+#include "search/evaluator.h"
+#include "search/search_config.h"
+#include "selfplay/selfplay_config.h"
+#include "selfplay/selfplay_stats.h"
+
+namespace veletas::selfplay {
+
+struct SelfplayJob {
+  rules::RuleSet rules = rules::RuleSet::kStandard;
+  int size = 7;
+  // Games the output directory is to hold when the run ends (games already in complete
+  // files there are not played again).
+  int64_t games = 0;
+  // Output directory; empty: play without writing (benchmarks), nothing is resumed.
+  std::string out_dir;
+  std::string prefix = "samples";
+  // Part of every game's seed (the pipeline passes its generation number).
+  uint64_t generation = 0;
+};
+
+struct SelfplayHooks {
+  // Called from the calling thread every progress_seconds while the run lasts (not at the
+  // end: the result carries the final counters).
+  std::function<void(const SelfplayStats&)> progress;
+  double progress_seconds = 5.0;
+  // Messages worth a line (resume: files found, unreadable files skipped). Called from the
+  // calling thread.
+  std::function<void(const std::string&)> log;
+  // When set to true (e.g. by a signal handler or a benchmark's timer), the workers stop at
+  // their next step; games in flight and incomplete files are abandoned.
+  const std::atomic<bool>* stop = nullptr;
+};
+
+// Plays job.games games (minus those already in complete files in job.out_dir) with
+// `backend` behind one batching evaluator configured by `batching`, and writes the sample
+// files. Returns the run's counters, or an error: the output directory holds another run's
+// files (sample_dir.h), a file cannot be written, or the backend threw (its message).
+// Preconditions: configs in the ranges app/config_selfplay.cpp and app/config_search.cpp
+// check; job.size supported. `backend` is called from the batching front end's thread only,
+// one batch at a time. Blocks until done.
+rules::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
+                                         const search::SearchConfig& search,
+                                         const search::BatchingConfig& batching,
+                                         search::Evaluator& backend, const SelfplayJob& job,
+                                         const SelfplayHooks& hooks = {});
+
+}  // namespace veletas::selfplay

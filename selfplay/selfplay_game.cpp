@@ -1,0 +1,189 @@
+#include "selfplay/selfplay_game.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "rules/notation.h"
+
+namespace veletas::selfplay {
+namespace {
+
+uint64_t Mix(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+uint64_t GameSeed(uint64_t seed, uint64_t generation, uint64_t index) {
+  return Mix(Mix(Mix(seed) ^ generation) ^ index);
+}
+
+bool ResignTracker::Observe(int person, float value) {
+  low_[person] = value < threshold_ ? low_[person] + 1 : 0;
+  if (low_[person] >= consecutive_) {
+    fired_[person] = true;
+    return true;
+  }
+  return false;
+}
+
+void SelfplayGame::Start(rules::RuleSet rules, int size, uint64_t index, uint64_t seed) {
+  pos_ = rules::Position::Initial(rules, size);
+  index_ = index;
+  rng_.Seed(seed);
+  no_resign_ = rng_.Uniform() < config_.no_resign_fraction;
+  resigned_ = false;
+  resign_ = ResignTracker(config_.resign_threshold, config_.resign_consecutive);
+  samples_.clear();
+  shooter_id_.fill(-1);
+  next_shooter_id_ = 0;
+  record_.clear();
+  turn_start_ = pos_;
+  turn_ = rules::Turn{};
+  full_ = cheap_ = forced_ = 0;
+}
+
+bool SelfplayGame::DrawFull() {
+  // Always draw, so that the random stream does not depend on setup_full_search.
+  const bool full = rng_.Uniform() < config_.full_search_probability;
+  return full || (config_.setup_full_search && IsSetupDecision(pos_.Pending()));
+}
+
+void SelfplayGame::RecordSample(const search::SearchResult& r) {
+  PendingSample ps;
+  Sample& s = ps.sample;
+  s.position = pos_;
+  double sum = 0;
+  for (const search::ChildInfo& c : r.children) {
+    if (c.policy > 0) sum += c.policy;
+  }
+  for (const search::ChildInfo& c : r.children) {
+    if (c.policy > 0) {
+      s.policy.push_back({static_cast<uint8_t>(c.action), static_cast<float>(c.policy / sum)});
+    }
+  }
+  std::sort(s.policy.begin(), s.policy.end(),
+            [](const PolicyEntry& a, const PolicyEntry& b) { return a.action < b.action; });
+  s.root_value = std::clamp(r.value, -1.0f, 1.0f);
+  for (int sq : pos_.AllShooters()) {
+    s.aux.push_back({static_cast<uint8_t>(sq), Owner::kNobody});
+    ps.shooter_ids.push_back(shooter_id_[sq]);
+  }
+  samples_.push_back(std::move(ps));
+}
+
+rules::Action SelfplayGame::ChooseAction(const search::SearchResult& r) {
+  if (!IsSetupDecision(pos_.Pending()) || config_.setup_temperature <= 0) return r.action;
+  // policy^(1/T), relative to the largest to stay finite.
+  float most = 0;
+  for (const search::ChildInfo& c : r.children) most = std::max(most, c.policy);
+  if (most <= 0) return r.action;
+  std::vector<double> weight(r.children.size());
+  double sum = 0;
+  for (size_t i = 0; i < r.children.size(); ++i) {
+    const float p = r.children[i].policy;
+    weight[i] = p <= 0 ? 0.0 : std::exp(std::log(p / most) / config_.setup_temperature);
+    sum += weight[i];
+  }
+  double x = rng_.Uniform() * sum;
+  for (size_t i = 0; i < r.children.size(); ++i) {
+    if (weight[i] <= 0) continue;
+    x -= weight[i];
+    if (x < 0) return r.children[i].action;
+  }
+  for (size_t i = r.children.size(); i-- > 0;) {
+    if (weight[i] > 0) return r.children[i].action;
+  }
+  return r.action;
+}
+
+bool SelfplayGame::CheckResign(float value) {
+  if (pos_.Pending() != rules::Decision::kChooseShooter) return false;
+  if (!resign_.Observe(pos_.ToMovePlayer(), value)) return false;
+  if (no_resign_) return false;
+  resigned_ = true;
+  return true;
+}
+
+void SelfplayGame::Apply(rules::Action a, bool forced) {
+  if (forced) ++forced_;
+  switch (pos_.Pending()) {
+    case rules::Decision::kSetupShooter:
+      shooter_id_[a] = static_cast<int8_t>(next_shooter_id_++);
+      break;
+    case rules::Decision::kPie:
+      if (a != pos_.PassAction()) shooter_id_[a] = static_cast<int8_t>(next_shooter_id_++);
+      break;
+    case rules::Decision::kDestination:
+      shooter_id_[a] = shooter_id_[pos_.ChosenShooter()];
+      shooter_id_[pos_.ChosenShooter()] = -1;
+      break;
+    default:
+      break;
+  }
+  turn_.Push(a);
+  pos_.Apply(a);
+  if (pos_.TurnsPlayed() != turn_start_.TurnsPlayed() || pos_.IsTerminal()) {
+    if (!record_.empty()) record_ += ' ';
+    record_ += rules::TurnToString(turn_start_, turn_);
+    turn_start_ = pos_;
+    turn_ = rules::Turn{};
+  }
+}
+
+FinishedGame SelfplayGame::Finish() {
+  FinishedGame g;
+  g.index = index_;
+  g.turns = pos_.TurnsPlayed();
+  g.resigned = resigned_;
+  g.no_resign = no_resign_;
+  // A resignation happens at a turn start of the player to move, who loses.
+  g.winner_color = resigned_ ? rules::Opponent(pos_.ToMove()) : *pos_.Winner();
+  const int black_player = pos_.BlackPlayer();
+  const auto person_of = [&](rules::Color c) {
+    return c == rules::Color::kBlack ? black_player : 1 - black_player;
+  };
+  g.winner_person = person_of(g.winner_color);
+  g.swapped = black_player == 1;
+  if (no_resign_) g.would_resign = {resign_.Fired(0), resign_.Fired(1)};
+  g.full_decisions = full_;
+  g.cheap_decisions = cheap_;
+  g.forced_decisions = forced_;
+
+  // Where each shooter identity stands at the end, and who holds its claim.
+  std::array<int, rules::kMaxSquares> final_owner{};  // by identity: person, or -1
+  final_owner.fill(-1);
+  for (int sq : pos_.AllShooters()) {
+    const int id = shooter_id_[sq];
+    if (id < 0) continue;
+    if (pos_.Claimed(rules::Color::kBlack).Test(sq))
+      final_owner[id] = person_of(rules::Color::kBlack);
+    if (pos_.Claimed(rules::Color::kWhite).Test(sq))
+      final_owner[id] = person_of(rules::Color::kWhite);
+  }
+  g.samples.reserve(samples_.size());
+  for (PendingSample& ps : samples_) {
+    Sample& s = ps.sample;
+    const int person = s.position.ToMovePlayer();
+    s.outcome = person == g.winner_person ? 1.0f : -1.0f;
+    for (size_t i = 0; i < s.aux.size(); ++i) {
+      const int id = ps.shooter_ids[i];
+      const int owner = id < 0 ? -1 : final_owner[id];
+      s.aux[i].owner = owner < 0         ? Owner::kNobody
+                       : owner == person ? Owner::kToMove
+                                         : Owner::kOpponent;
+    }
+    g.samples.push_back(std::move(s));
+  }
+  samples_.clear();
+  g.record.record = std::move(record_);
+  g.record.winner = static_cast<int8_t>(g.winner_color);
+  g.record.resigned = resigned_;
+  g.record.samples = static_cast<uint32_t>(g.samples.size());
+  return g;
+}
+
+}  // namespace veletas::selfplay

@@ -1,0 +1,130 @@
+// One self-play game in progress: the position, the record, the samples of its recorded
+// decisions, shooter identities for the auxiliary targets, and the resignation rule.
+// Driven by the engine (selfplay/selfplay_engine.h); usable alone in tests.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rules/position.h"
+#include "rules/random.h"
+#include "rules/turns.h"
+#include "search/mcts.h"
+#include "selfplay/sample.h"
+#include "selfplay/selfplay_config.h"
+
+namespace veletas::selfplay {
+
+// The seed of game `index` of generation `generation` under base seed `seed`: a
+// SplitMix64-style mix of the three, so that no two games of a run (or of two generations)
+// share a seed. Pure function.
+uint64_t GameSeed(uint64_t seed, uint64_t generation, uint64_t index);
+
+// The resignation rule of one game, for both players (persons 0 and 1). Not thread-safe.
+class ResignTracker {
+ public:
+  // Preconditions: consecutive >= 1.
+  ResignTracker(float threshold, int consecutive)
+      : threshold_(threshold), consecutive_(consecutive) {}
+  // Records `value`, the root value for `person` at one of that person's play-phase turn
+  // starts. Returns true when the rule fires: this and the person's previous
+  // consecutive - 1 values were all below the threshold. A value at or above the threshold
+  // resets that person's count.
+  bool Observe(int person, float value);
+  // Whether the rule fired for `person` at least once in this game.
+  bool Fired(int person) const { return fired_[person]; }
+
+ private:
+  float threshold_;
+  int consecutive_;
+  std::array<int, 2> low_{};
+  std::array<bool, 2> fired_{};
+};
+
+// A game that has ended (by the rules or by resignation), with its samples' targets filled
+// in.
+struct FinishedGame {
+  uint64_t index = 0;
+  std::vector<Sample> samples;
+  GameRecord record;
+  int turns = 0;          // full turns played (Position::TurnsPlayed at the end)
+  int winner_person = 0;  // 0 first player, 1 second
+  rules::Color winner_color = rules::Color::kBlack;
+  bool swapped = false;  // the pie rule's swap was taken
+  bool resigned = false;
+  bool no_resign = false;  // a game that never resigns (false-positive measurement)
+  // no_resign games: whether the resignation rule would have fired for each person.
+  std::array<bool, 2> would_resign{};
+  int full_decisions = 0;    // searched with the full budget and recorded
+  int cheap_decisions = 0;   // searched with the cheap budget, not recorded
+  int forced_decisions = 0;  // a single legal action: played without a search, not recorded
+};
+
+// Not thread-safe; one worker drives a game.
+class SelfplayGame {
+ public:
+  // `config` must outlive the game.
+  explicit SelfplayGame(const SelfplayConfig& config) : config_(config), resign_(0, 1) {}
+
+  // Starts game `index` from the empty board, its generator seeded with `seed`; draws
+  // whether it is a no-resign game.
+  void Start(rules::RuleSet rules, int size, uint64_t index, uint64_t seed);
+  const rules::Position& Pos() const { return pos_; }
+  uint64_t Index() const { return index_; }
+  bool NoResign() const { return no_resign_; }
+
+  // Draws the budget of the next decision: true = full (recorded). Setup decisions are
+  // full when config.setup_full_search.
+  bool DrawFull();
+  // Appends a sample of the current position from the finished search `r` of it (policy
+  // target, root value, shooter identities). Aux targets and outcome come at Finish.
+  void RecordSample(const search::SearchResult& r);
+  void CountDecision(bool full) { full ? ++full_ : ++cheap_; }
+  // The action to play from the search result: during setup, drawn from the policy target
+  // raised to 1/config.setup_temperature (when > 0); else r.action.
+  rules::Action ChooseAction(const search::SearchResult& r);
+  // The resignation rule at the current decision with root value `value` for the player
+  // to move. Only play-phase turn starts count. Returns true when the game ends now by
+  // resignation of the player to move (never in a no-resign game, where it is noted
+  // instead).
+  bool CheckResign(float value);
+  // Plays `a` (legal). `forced`: a single legal action played without a search.
+  void Apply(rules::Action a, bool forced = false);
+  // Over by the rules or by resignation.
+  bool Over() const { return pos_.IsTerminal() || resigned_; }
+  // Fills in outcomes and aux targets and hands the game over. Precondition: Over().
+  FinishedGame Finish();
+
+ private:
+  struct PendingSample {
+    Sample sample;
+    std::vector<int8_t> shooter_ids;  // parallel to sample.aux
+  };
+
+  const SelfplayConfig& config_;
+  rules::Position pos_;
+  uint64_t index_ = 0;
+  rules::Rng rng_;
+  bool no_resign_ = false;
+  bool resigned_ = false;
+  ResignTracker resign_;
+  std::vector<PendingSample> samples_;
+  // Shooter identity standing on each square (-1: none); identities are numbered in
+  // placement order and follow their shooter's moves.
+  std::array<int8_t, rules::kMaxSquares> shooter_id_{};
+  int next_shooter_id_ = 0;
+  std::string record_;
+  rules::Position turn_start_;
+  rules::Turn turn_;
+  int full_ = 0, cheap_ = 0, forced_ = 0;
+};
+
+// True for the setup sub-decisions (shooter and stone placement, the pie decision).
+inline bool IsSetupDecision(rules::Decision d) {
+  return d == rules::Decision::kSetupShooter || d == rules::Decision::kSetupStone ||
+         d == rules::Decision::kPie;
+}
+
+}  // namespace veletas::selfplay

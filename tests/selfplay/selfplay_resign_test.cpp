@@ -1,0 +1,166 @@
+// Resignation: the rule on its own (ResignTracker), the false-positive bookkeeping on
+// constructed games, and the engine's use of it checked against the recorded root values.
+#include <gtest/gtest.h>
+
+#include "search/fake_evaluators.h"
+#include "selfplay/selfplay_engine.h"
+#include "selfplay/selfplay_game.h"
+#include "selfplay_test_util.h"
+
+namespace veletas::selfplay {
+namespace {
+
+using testing::FileGame;
+using testing::ReadGames;
+using testing::SmallBatching;
+using testing::SmallConfig;
+using testing::TempDir;
+
+TEST(ResignTracker, FiresOnlyAfterConsecutiveLowValuesOfOnePlayer) {
+  ResignTracker t(-0.9f, 3);
+  EXPECT_FALSE(t.Observe(0, -0.95f));
+  EXPECT_FALSE(t.Observe(1, -0.99f));  // the other player's values count separately
+  EXPECT_FALSE(t.Observe(0, -0.95f));
+  EXPECT_FALSE(t.Observe(0, -0.9f));  // not below the threshold: the count restarts
+  EXPECT_FALSE(t.Observe(0, -0.95f));
+  EXPECT_FALSE(t.Observe(0, -0.95f));
+  EXPECT_FALSE(t.Fired(0));
+  EXPECT_TRUE(t.Observe(0, -0.95f));
+  EXPECT_TRUE(t.Fired(0));
+  EXPECT_FALSE(t.Fired(1));
+  EXPECT_FALSE(t.Observe(1, -0.99f));
+  EXPECT_TRUE(t.Observe(1, -0.99f));
+  EXPECT_TRUE(t.Fired(1));
+}
+
+TEST(ResignStats, FalsePositivesAreWouldBeResignersWhoWon) {
+  SelfplayStats s;
+  FinishedGame g;
+  g.no_resign = true;
+  // Game 1: the rule would have fired for the first player, who won: a false positive.
+  g.would_resign = {true, false};
+  g.winner_person = 0;
+  s.AddGame(g);
+  // Game 2: it would have fired for both; the second player won: one of two is false.
+  g.would_resign = {true, true};
+  g.winner_person = 1;
+  s.AddGame(g);
+  // Game 3: fired for the first player, who lost: correct.
+  g.would_resign = {true, false};
+  g.winner_person = 1;
+  s.AddGame(g);
+  // Game 4: a game that may resign does not count, whatever happened.
+  g.no_resign = false;
+  g.would_resign = {true, true};
+  s.AddGame(g);
+  EXPECT_EQ(s.no_resign_games, 3);
+  EXPECT_EQ(s.would_resign, 4);
+  EXPECT_EQ(s.false_positives, 2);
+  EXPECT_DOUBLE_EQ(s.FalsePositiveRate(), 0.5);
+}
+
+// Uniform priors; in the play phase the second player's positions look lost (and so the
+// first player's look won), with a strength that varies between positions so that the
+// rule's count also restarts at times.
+search::FunctionEvaluator GloomyEvaluator() {
+  return search::FunctionEvaluator([](const rules::Position& p, search::EvalOutput& out) {
+    search::FillUniformPolicy(p, out);
+    if (IsSetupDecision(p.Pending())) return;
+    const float v = (p.Hash() % 4 == 0) ? -0.3f : -0.99f;
+    out.value = p.ToMovePlayer() == 1 ? v : -v;
+  });
+}
+
+TEST(SelfplayResign, ResignsExactlyWhenTheRuleFiresAndNeverInNoResignGames) {
+  constexpr float kThreshold = -0.8f;
+  constexpr int kConsecutive = 3;
+  SelfplayConfig config = SmallConfig();
+  config.full_search_probability = 1;  // every decision recorded with its root value
+  config.resign_threshold = kThreshold;
+  config.resign_consecutive = kConsecutive;
+  config.no_resign_fraction = 0.5f;
+  config.games_per_file = 32;
+  search::FunctionEvaluator eval = GloomyEvaluator();
+  TempDir dir("out");
+  SelfplayJob job;
+  job.games = 32;
+  job.out_dir = dir.Str();
+  const auto result = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), eval, job);
+  ASSERT_TRUE(result.ok()) << result.error();
+  const SelfplayStats& stats = result.value();
+  const std::vector<FileGame> games = ReadGames(dir.Str(), 1);
+  ASSERT_EQ(games.size(), 32u);
+
+  int resigned = 0, fired_not_resigned = 0, would = 0, false_pos = 0, restarts = 0;
+  for (const FileGame& g : games) {
+    // Apply the rule to the recorded turn-start values of each player.
+    int low[2] = {0, 0};
+    bool fired[2] = {false, false};
+    int first_fire = -1;  // sample index
+    for (size_t i = 0; i < g.samples.size(); ++i) {
+      const Sample& s = g.samples[i];
+      if (s.position.Pending() != rules::Decision::kChooseShooter) continue;
+      const int p = s.position.ToMovePlayer();
+      if (s.root_value < kThreshold) {
+        ++low[p];
+      } else {
+        if (low[p] > 0) ++restarts;
+        low[p] = 0;
+      }
+      if (low[p] >= kConsecutive) {
+        if (first_fire < 0) first_fire = static_cast<int>(i);
+        fired[p] = true;
+      }
+    }
+    const auto replay = testing::ReplayRecord(rules::RuleSet::kStandard, 7, g.record.record);
+    if (g.record.resigned) {
+      ++resigned;
+      // The game ends at the decision where the rule first fired, by that player.
+      ASSERT_GE(first_fire, 0) << g.record.record;
+      EXPECT_EQ(first_fire, static_cast<int>(g.samples.size()) - 1);
+      const Sample& last = g.samples.back();
+      EXPECT_TRUE(last.position == replay.final);
+      EXPECT_EQ(last.outcome, -1.0f);
+      EXPECT_EQ(g.record.winner, static_cast<int>(rules::Opponent(last.position.ToMove())));
+    } else if (first_fire >= 0) {
+      // A game that went on although the rule fired: a no-resign game.
+      ++fired_not_resigned;
+      const int winner_person =
+          g.record.winner == 0 ? replay.final.BlackPlayer() : 1 - replay.final.BlackPlayer();
+      for (int p = 0; p < 2; ++p) {
+        if (!fired[p]) continue;
+        ++would;
+        if (p == winner_person) ++false_pos;
+      }
+    }
+  }
+  EXPECT_GT(resigned, 0);
+  EXPECT_GT(fired_not_resigned, 0);
+  EXPECT_GT(restarts, 0);
+  EXPECT_EQ(stats.resignations, resigned);
+  EXPECT_GT(stats.no_resign_games, 0);
+  EXPECT_LT(stats.no_resign_games, 32);
+  // Every game where the rule fired without resigning was a no-resign game, and the
+  // engine's false-positive counts are those of the recorded values.
+  EXPECT_LE(fired_not_resigned, stats.no_resign_games);
+  EXPECT_EQ(stats.would_resign, would);
+  EXPECT_EQ(stats.false_positives, false_pos);
+}
+
+TEST(SelfplayResign, ThresholdMinusOneNeverResigns) {
+  SelfplayConfig config = SmallConfig();
+  config.resign_threshold = -1.0f;
+  config.resign_consecutive = 1;
+  config.no_resign_fraction = 0;
+  search::FunctionEvaluator eval = GloomyEvaluator();
+  SelfplayJob job;
+  job.games = 8;
+  const auto result = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), eval, job);
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_EQ(result.value().games_finished, 8);
+  EXPECT_EQ(result.value().resignations, 0);
+  EXPECT_EQ(result.value().no_resign_games, 0);
+}
+
+}  // namespace
+}  // namespace veletas::selfplay

@@ -1,0 +1,233 @@
+// Output files and resuming: a run finds the complete files of an earlier run in its output
+// directory and plays exactly the games of the missing (or unreadable) ones, which, with a
+// deterministic evaluator, come out byte for byte as an uninterrupted run writes them.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <stdexcept>
+
+#include "search/fake_evaluators.h"
+#include "selfplay/sample_dir.h"
+#include "selfplay/selfplay_engine.h"
+#include "selfplay_test_util.h"
+#include "util/atomic_file.h"
+
+namespace veletas::selfplay {
+namespace {
+
+using testing::SmallBatching;
+using testing::SmallConfig;
+using testing::TempDir;
+namespace fs = std::filesystem;
+
+constexpr int kGames = 12;  // three files of four games
+constexpr int kFiles = 3;
+
+struct RunOutput {
+  rules::Result<SelfplayStats> result = rules::Result<SelfplayStats>::Error("not run");
+  std::vector<std::string> log;
+};
+
+RunOutput Play(const std::string& dir, search::Evaluator& eval,
+               SelfplayConfig config = SmallConfig(), rules::RuleSet rs = rules::RuleSet::kStandard,
+               int games = kGames,
+               const std::function<void(const SelfplayStats&)>& progress = nullptr,
+               const std::atomic<bool>* stop = nullptr) {
+  RunOutput run;
+  SelfplayJob job;
+  job.rules = rs;
+  job.size = 7;
+  job.games = games;
+  job.out_dir = dir;
+  SelfplayHooks hooks;
+  hooks.log = [&run](const std::string& m) { run.log.push_back(m); };
+  hooks.progress = progress;
+  hooks.progress_seconds = 0.001;
+  hooks.stop = stop;
+  run.result = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), eval, job, hooks);
+  return run;
+}
+
+std::string Bytes(const std::string& path) {
+  std::string data;
+  EXPECT_EQ(util::ReadFile(path, data), "") << path;
+  return data;
+}
+
+std::string Joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+class SelfplayResume : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const RunOutput run = Play(reference_.Str(), eval_);
+    ASSERT_TRUE(run.result.ok()) << run.result.error();
+    for (int k = 0; k < kFiles; ++k) files_.push_back(Bytes(Ref(k)));
+  }
+  std::string Ref(int k) const { return ChunkPath(reference_.Str(), "samples", k); }
+  std::string Out(int k) const { return ChunkPath(out_.Str(), "samples", k); }
+  void CopyReference() {
+    fs::create_directories(out_.Str());
+    for (int k = 0; k < kFiles; ++k) fs::copy_file(Ref(k), Out(k));
+  }
+  void ExpectSameAsReference() {
+    for (int k = 0; k < kFiles; ++k) EXPECT_EQ(Bytes(Out(k)), files_[k]) << "file " << k;
+  }
+
+  search::HashEvaluator eval_{21};
+  TempDir reference_{"reference"};
+  TempDir out_{"out"};
+  std::vector<std::string> files_;
+};
+
+TEST_F(SelfplayResume, CompleteDirectoryPlaysNothing) {
+  CopyReference();
+  const RunOutput run = Play(out_.Str(), eval_);
+  ASSERT_TRUE(run.result.ok()) << run.result.error();
+  EXPECT_EQ(run.result.value().games_resumed, kGames);
+  EXPECT_EQ(run.result.value().games_target, 0);
+  EXPECT_EQ(run.result.value().games_finished, 0);
+  EXPECT_EQ(run.result.value().files_written, 0);
+  ExpectSameAsReference();
+}
+
+TEST_F(SelfplayResume, DeletedAndCorruptFilesArePlayedAgain) {
+  CopyReference();
+  fs::remove(Out(1));
+  std::string corrupt = files_[2];
+  corrupt[corrupt.size() / 2] ^= 0x40;
+  ASSERT_EQ(util::WriteFileAtomic(Out(2), corrupt), "");
+  const RunOutput run = Play(out_.Str(), eval_);
+  ASSERT_TRUE(run.result.ok()) << run.result.error();
+  const SelfplayStats& s = run.result.value();
+  EXPECT_EQ(s.games_resumed, 4);
+  EXPECT_EQ(s.games_target, 8);
+  EXPECT_EQ(s.games_finished, 8);
+  EXPECT_EQ(s.files_written, 2);
+  const std::string log = Joined(run.log);
+  EXPECT_NE(log.find(Out(2) + ": corrupt"), std::string::npos) << log;
+  EXPECT_NE(log.find("skipped"), std::string::npos) << log;
+  EXPECT_EQ(log.find(Out(0) + ":"), std::string::npos) << log;
+  ExpectSameAsReference();
+}
+
+TEST_F(SelfplayResume, TruncatedFileIsSkippedWithItsName) {
+  CopyReference();
+  fs::resize_file(Out(0), files_[0].size() / 2);
+  const RunOutput run = Play(out_.Str(), eval_);
+  ASSERT_TRUE(run.result.ok()) << run.result.error();
+  EXPECT_EQ(run.result.value().games_finished, 4);
+  const std::string log = Joined(run.log);
+  EXPECT_NE(log.find(Out(0) + ": truncated"), std::string::npos) << log;
+  ExpectSameAsReference();
+}
+
+TEST_F(SelfplayResume, StaleTemporaryFilesAreRemovedAndOtherFilesLeftAlone) {
+  CopyReference();
+  fs::remove(Out(2));
+  const std::string stale = Out(2) + ".tmp.12345";
+  const std::string other = out_.File("notes.txt");
+  std::ofstream(stale) << "half a file";
+  std::ofstream(other) << "mine";
+  const RunOutput run = Play(out_.Str(), eval_);
+  ASSERT_TRUE(run.result.ok()) << run.result.error();
+  EXPECT_EQ(run.result.value().games_finished, 4);
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_EQ(Bytes(other), "mine");
+  EXPECT_NE(Joined(run.log).find(stale + ": removed"), std::string::npos);
+  ExpectSameAsReference();
+}
+
+TEST_F(SelfplayResume, StoppedRunResumesToTheSameFiles) {
+  std::atomic<bool> stop{false};
+  const RunOutput first = Play(
+      out_.Str(), eval_, SmallConfig(), rules::RuleSet::kStandard, kGames,
+      [&](const SelfplayStats& s) {
+        if (s.games_finished >= 3) stop = true;
+      },
+      &stop);
+  ASSERT_TRUE(first.result.ok()) << first.result.error();
+  ASSERT_TRUE(stop.load());
+  EXPECT_LT(first.result.value().games_finished, kGames);
+  const RunOutput second = Play(out_.Str(), eval_);
+  ASSERT_TRUE(second.result.ok()) << second.result.error();
+  EXPECT_EQ(second.result.value().games_resumed + second.result.value().games_finished, kGames);
+  ExpectSameAsReference();
+}
+
+TEST_F(SelfplayResume, FailingEvaluatorLosesOnlyIncompleteFiles) {
+  // The backend fails after a while (as a killed process would stop): the error is
+  // returned, the files written so far are complete, and a resumed run completes the set.
+  int calls = 0;
+  search::HashEvaluator hash(21);
+  search::FunctionEvaluator failing([&](const rules::Position& p, search::EvalOutput& out) {
+    if (++calls > 6000) throw std::runtime_error("backend failed");
+    out = hash.EvaluateOne(p);
+  });
+  const RunOutput first = Play(out_.Str(), failing);
+  ASSERT_FALSE(first.result.ok());
+  EXPECT_NE(first.result.error().find("backend failed"), std::string::npos);
+  int complete = 0;
+  for (int k = 0; k < kFiles; ++k) {
+    if (fs::exists(Out(k))) {
+      ++complete;
+      EXPECT_EQ(Bytes(Out(k)), files_[k]);
+    }
+  }
+  EXPECT_GE(complete, 1);
+  EXPECT_LT(complete, kFiles);
+  const RunOutput second = Play(out_.Str(), eval_);
+  ASSERT_TRUE(second.result.ok()) << second.result.error();
+  EXPECT_EQ(second.result.value().games_resumed, 4 * complete);
+  ExpectSameAsReference();
+}
+
+TEST_F(SelfplayResume, AnotherRunsDirectoryIsAnError) {
+  CopyReference();
+  SelfplayConfig other = SmallConfig();
+  other.games_per_file = 5;
+  const RunOutput run = Play(out_.Str(), eval_, other);
+  ASSERT_FALSE(run.result.ok());
+  EXPECT_NE(run.result.error().find(Out(0) + ": holds 4 games"), std::string::npos)
+      << run.result.error();
+  const RunOutput classic = Play(out_.Str(), eval_, SmallConfig(), rules::RuleSet::kClassic);
+  ASSERT_FALSE(classic.result.ok());
+  EXPECT_NE(classic.result.error().find("7x7 standard"), std::string::npos)
+      << classic.result.error();
+  ExpectSameAsReference();  // nothing was touched
+}
+
+TEST(SampleDir, ChunksCoverTheGamesOnce) {
+  for (int per_file : {1, 3, 4, 100}) {
+    for (int64_t games : {0, 1, 11, 12, 13}) {
+      int64_t total = 0;
+      for (int64_t k = 0; k < ChunkCount(games, per_file); ++k) {
+        const int64_t n = ChunkGames(k, games, per_file);
+        EXPECT_GE(n, 1);
+        EXPECT_LE(n, per_file);
+        total += n;
+      }
+      EXPECT_EQ(total, games);
+    }
+  }
+  EXPECT_EQ(ChunkPath("out", "samples", 12), "out/samples_12.vzs");
+}
+
+TEST(GameSeed, DistinctAcrossIndicesGenerationsAndSeeds) {
+  std::set<uint64_t> seeds;
+  for (uint64_t seed : {0, 1, 2}) {
+    for (uint64_t gen : {0, 1, 2}) {
+      for (uint64_t index = 0; index < 1000; ++index) seeds.insert(GameSeed(seed, gen, index));
+    }
+  }
+  EXPECT_EQ(seeds.size(), 9000u);
+}
+
+}  // namespace
+}  // namespace veletas::selfplay
