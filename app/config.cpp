@@ -26,6 +26,10 @@ Config Parse(ConfigSection root, const std::string& source) {
     ConfigSection s = root.Section("arena");
     ParseArenaSection(s, c.arena);
   }
+  {
+    ConfigSection s = root.Section("selfplay");
+    ParseSelfplaySection(s, c.selfplay);
+  }
   root.RejectUnknownKeys();
   c.resolved_yaml = root.ResolvedYaml();
   return c;

@@ -10,6 +10,7 @@
 #include "rules/result.h"
 #include "search/search_config.h"
 #include "selfplay/arena_settings.h"
+#include "selfplay/selfplay_config.h"
 
 namespace veletas::app {
 
@@ -26,6 +27,7 @@ struct Config {
   search::SearchConfig search;
   search::BatchingConfig evaluator;
   selfplay::ArenaSettings arena;
+  selfplay::SelfplayConfig selfplay;
 };
 
 // Reads and validates a config file. Errors name the file, line, key and allowed range.
@@ -42,5 +44,7 @@ void ParseSearchSection(ConfigSection& section, search::SearchConfig& out);
 void ParseEvaluatorSection(ConfigSection& section, search::BatchingConfig& out);
 // app/config_arena.cpp: section `arena` with nested `gate` and `ladder`.
 void ParseArenaSection(ConfigSection& section, selfplay::ArenaSettings& out);
+// app/config_selfplay.cpp: section `selfplay`.
+void ParseSelfplaySection(ConfigSection& section, selfplay::SelfplayConfig& out);
 
 }  // namespace veletas::app
