@@ -94,6 +94,7 @@ class Engine {
     s.cache_hits = e.cache_hits;
     s.batches = e.batches;
     s.network_positions = e.backend_positions;
+    s.searches = searches_.load(std::memory_order_relaxed);
     s.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     return s;
   }
@@ -141,6 +142,7 @@ class Engine {
   // The search of `s` has finished: record, resign or play.
   void Decide(Slot& s) {
     const search::SearchResult r = s.mcts->Result();
+    searches_.fetch_add(1, std::memory_order_relaxed);
     s.game.CountDecision(s.full);
     if (s.full) s.game.RecordSample(r);
     if (s.game.CheckResign(r.value)) return;  // Over() now; Prepare finishes it
@@ -241,6 +243,7 @@ class Engine {
   const size_t total_;                   // games to play
   std::atomic<size_t> next_{0};
   std::atomic<bool> failed_{false};
+  std::atomic<int64_t> searches_{0};
   Clock::time_point start_;
 
   std::mutex mutex_;

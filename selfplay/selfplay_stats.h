@@ -20,6 +20,9 @@ struct SelfplayStats {
   int64_t full_decisions = 0;
   int64_t cheap_decisions = 0;
   int64_t forced_decisions = 0;
+  // Searches finished so far, those of games still in flight included (full_decisions and
+  // cheap_decisions count finished games only).
+  int64_t searches = 0;
   int64_t wins_black = 0, wins_white = 0;   // by colour
   int64_t wins_first = 0, wins_second = 0;  // by person (second = the pie chooser)
   int64_t swaps = 0;                        // games where the pie rule's swap was taken
@@ -63,6 +66,7 @@ struct SelfplayStats {
   double FalsePositiveRate() const {
     return would_resign > 0 ? static_cast<double>(false_positives) / would_resign : 0.0;
   }
+  double SearchesPerSecond() const { return seconds > 0 ? searches / seconds : 0.0; }
   double SwapRate() const {
     return games_finished > 0 ? static_cast<double>(swaps) / games_finished : 0.0;
   }
