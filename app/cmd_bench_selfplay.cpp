@@ -1,0 +1,244 @@
+// `veletas bench-selfplay`: how much of the network's speed self-play uses. In one run it
+// measures the network's evaluations per second during self-play and the network alone at
+// the same batch size (model::NnBench::EvalRate, the bench-nn measurement), interleaved:
+// every few seconds the self-play network thread stops to measure the network alone, on the
+// same thread and under the same machine load, so that other load on the machine affects
+// both figures alike. Reports their ratio (the goal: at least 0.85), how busy the network
+// was, batch fill, cache hits and games per hour.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "app/args.h"
+#include "app/command.h"
+#include "app/config.h"
+#include "app/load_evaluator.h"
+#include "model/nn_bench.h"
+#include "selfplay/selfplay_engine.h"
+
+namespace veletas::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// The self-play network, timed, with measurements of the network alone (NnBench) run on
+// the same thread every `period` seconds before a self-play batch. Called from the batching
+// front end's thread only; Get() may be called from any thread.
+class InterleavedBench final : public search::Evaluator {
+ public:
+  struct Totals {
+    double busy = 0;            // seconds in self-play batches
+    double alone = 0;           // seconds spent measuring the network alone (self-play waits)
+    std::vector<double> rates;  // evaluations/s of each measurement of the network alone
+  };
+
+  InterleavedBench(search::Evaluator& inner, model::NnBench& bench, int batch, double period)
+      : inner_(inner), bench_(bench), batch_(batch), period_(period), next_(Clock::now()) {}
+
+  void Evaluate(std::span<const rules::Position> positions,
+                std::span<search::EvalOutput> out) override {
+    if (Clock::now() >= next_) {
+      const auto start = Clock::now();
+      const double rate = bench_.EvalRate(batch_);
+      const double took = Since(start);
+      std::lock_guard<std::mutex> lock(mutex_);
+      totals_.alone += took;
+      totals_.rates.push_back(rate);
+      next_ = Clock::now() +
+              std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(period_));
+    }
+    const auto start = Clock::now();
+    inner_.Evaluate(positions, out);
+    const double took = Since(start);
+    std::lock_guard<std::mutex> lock(mutex_);
+    totals_.busy += took;
+  }
+
+  Totals Get() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return totals_;
+  }
+
+ private:
+  search::Evaluator& inner_;
+  model::NnBench& bench_;
+  const int batch_;
+  const double period_;
+  Clock::time_point next_;
+  mutable std::mutex mutex_;
+  Totals totals_;
+};
+
+int RunBenchSelfplay(const std::vector<std::string>& argv) {
+  auto parsed = ParseArgs({{"config", true},
+                           {"model", true},
+                           {"seconds", true},
+                           {"threads", true},
+                           {"games-in-flight", true},
+                           {"leaves", true},
+                           {"max-batch", true},
+                           {"max-wait-us", true},
+                           {"cache-size", true},
+                           {"nn-threads", true}},
+                          argv, 0);
+  if (!parsed) return UsageError("bench-selfplay", parsed.error());
+  const ParsedArgs& args = parsed.value();
+  const auto config_path = args.Value("config");
+  if (!config_path) return UsageError("bench-selfplay", "expected --config FILE");
+  auto loaded = LoadConfig(*config_path);
+  if (!loaded) {
+    std::cerr << loaded.error() << "\n";
+    return 2;
+  }
+  Config c = loaded.value();
+  const auto seconds = args.Real("seconds", 60.0, 5.0, 86400.0);
+  if (!seconds) return UsageError("bench-selfplay", seconds.error());
+  const auto threads = args.Int("threads", c.selfplay.threads, 1, 256);
+  const auto in_flight = args.Int("games-in-flight", c.selfplay.games_in_flight, 1, 65536);
+  const auto leaves = args.Int("leaves", c.selfplay.leaves_per_search, 1, 1024);
+  const auto max_batch = args.Int("max-batch", c.evaluator.max_batch, 2, 65536);
+  const auto max_wait = args.Int("max-wait-us", c.evaluator.max_wait_us, 0, 10'000'000);
+  const auto cache = args.Int("cache-size", c.evaluator.cache_size, 0, 1 << 24);
+  const auto nn_threads = args.Int("nn-threads", c.model.threads, 0, 256);
+  for (const auto* r :
+       {&threads, &in_flight, &leaves, &max_batch, &max_wait, &cache, &nn_threads}) {
+    if (!*r) return UsageError("bench-selfplay", r->error());
+  }
+  c.selfplay.threads = static_cast<int>(threads.value());
+  c.selfplay.games_in_flight = static_cast<int>(in_flight.value());
+  c.selfplay.leaves_per_search = static_cast<int>(leaves.value());
+  c.evaluator.max_batch = static_cast<int>(max_batch.value());
+  c.evaluator.max_wait_us = static_cast<int>(max_wait.value());
+  c.evaluator.cache_size = static_cast<int>(cache.value());
+  c.model.threads = static_cast<int>(nn_threads.value());
+  const int batch = c.evaluator.max_batch;
+
+  // The network alone: a fresh network of the config's architecture (same speed as any
+  // weights) on positions from random games.
+  model::NnBenchOptions o;
+  o.net = c.model;
+  o.rules = c.game.rules;
+  o.size = c.game.size;
+  o.min_seconds = 1.0;
+  auto bench = model::NnBench::Create(o);
+  if (!bench) {
+    std::cerr << "veletas bench-selfplay: " << bench.error() << "\n";
+    return 1;
+  }
+  // The network of self-play: the model, or a fresh network.
+  int code = 0;
+  std::unique_ptr<model::TorchEvaluator> evaluator;
+  if (const auto ckpt = args.Value("model")) {
+    evaluator = LoadEvaluator("bench-selfplay", *ckpt, c, code);
+  } else {
+    evaluator = FreshEvaluator("bench-selfplay", c, code);
+  }
+  if (!evaluator) return code;
+
+  InterleavedBench timed(*evaluator, *bench.value(), batch, /*period=*/4.0);
+  selfplay::SelfplayJob job;
+  job.rules = c.game.rules;
+  job.size = c.game.size;
+  job.games = 1'000'000'000;  // until stopped
+  std::atomic<bool> stop{false};
+  const double warmup = std::min(10.0, seconds.value() / 5);
+  selfplay::SelfplayStats warm;
+  InterleavedBench::Totals warm_totals;
+  bool have_warm = false;
+  selfplay::SelfplayHooks hooks;
+  hooks.progress_seconds = 0.25;
+  hooks.stop = &stop;
+  hooks.progress = [&](const selfplay::SelfplayStats& s) {
+    if (!have_warm && s.seconds >= warmup) {
+      warm = s;
+      warm_totals = timed.Get();
+      have_warm = true;
+    }
+    if (s.seconds >= seconds.value()) stop = true;
+  };
+  const auto result = selfplay::RunSelfplay(c.selfplay, c.search, c.evaluator, timed, job, hooks);
+  if (!result) {
+    std::cerr << "veletas bench-selfplay: " << result.error() << "\n";
+    return 1;
+  }
+  const selfplay::SelfplayStats& end = result.value();
+  const InterleavedBench::Totals totals = timed.Get();
+
+  // Self-play figures over the window after the warm-up, without the time the network was
+  // measured alone.
+  const double window = end.seconds - warm.seconds - (totals.alone - warm_totals.alone);
+  const double busy = totals.busy - warm_totals.busy;
+  const double positions = static_cast<double>(end.network_positions - warm.network_positions);
+  const double net_rate = window > 0 ? positions / window : 0;
+  const uint64_t batches = end.batches - warm.batches;
+  const double fill = batches > 0 ? positions / static_cast<double>(batches) / batch : 0;
+  const uint64_t asked = end.evaluations - warm.evaluations;
+  const double hits = asked > 0 ? static_cast<double>(end.cache_hits - warm.cache_hits) / asked : 0;
+  const double searches_rate = window > 0 ? (end.searches - warm.searches) / window : 0;
+  double alone = 0;
+  for (double r : totals.rates) alone += r;
+  alone = totals.rates.empty() ? 0 : alone / static_cast<double>(totals.rates.size());
+  const auto [lo, hi] = std::minmax_element(totals.rates.begin(), totals.rates.end());
+
+  std::printf("bench-selfplay: %s, network %d blocks x %d channels on %s (%d intra-op threads)\n",
+              GameName(c).c_str(), c.model.blocks, c.model.channels,
+              bench.value()->DeviceName().c_str(), bench.value()->Threads());
+  std::printf(
+      "self-play: %d threads x %d games, %d leaves per search, %s %d/%d simulations "
+      "(full p=%.2f), batch %d, max wait %d us, cache %d\n",
+      c.selfplay.threads, c.selfplay.games_in_flight, c.selfplay.leaves_per_search,
+      c.search.algorithm == search::Algorithm::kGumbel ? "gumbel" : "puct",
+      c.selfplay.full_simulations, c.selfplay.cheap_simulations, c.selfplay.full_search_probability,
+      batch, c.evaluator.max_wait_us, c.evaluator.cache_size);
+  std::printf(
+      "self-play measured over %.1f s after a %.1f s warm-up; the network alone %zu "
+      "times in between\n\n",
+      window, warm.seconds, totals.rates.size());
+  std::printf("network alone, batch %-4d        %10.0f evaluations/s  (%.0f .. %.0f)\n", batch,
+              alone, totals.rates.empty() ? 0.0 : *lo, totals.rates.empty() ? 0.0 : *hi);
+  std::printf("network during self-play         %10.0f evaluations/s\n", net_rate);
+  std::printf("ratio                            %10.3f  (goal >= 0.85)\n",
+              alone > 0 ? net_rate / alone : 0.0);
+  std::printf("network busy during self-play    %9.1f%%  (%.0f evaluations/s while busy)\n",
+              window > 0 ? 100.0 * busy / window : 0.0, busy > 0 ? positions / busy : 0.0);
+  std::printf("mean batch fill                  %9.1f%%  (%.1f of %d)\n", 100.0 * fill,
+              fill * batch, batch);
+  std::printf("evaluations asked by searches    %10.0f /s (cache hits %.1f%%)\n",
+              window > 0 ? asked / window : 0.0, 100.0 * hits);
+  std::printf("searches (decisions)             %10.1f /s\n", searches_rate);
+  const int64_t searched = end.full_decisions + end.cheap_decisions;
+  if (end.games_finished > 0 && searched > 0) {
+    const double per_game = static_cast<double>(searched) / end.games_finished;
+    std::printf(
+        "games per hour                   %10.0f  (%.1f searches per game, %lld games "
+        "finished)\n",
+        3600.0 * searches_rate / per_game, per_game, static_cast<long long>(end.games_finished));
+  } else {
+    std::printf(
+        "games per hour                          n/a  (no game finished: run longer or "
+        "with fewer games in flight)\n");
+  }
+  return 0;
+}
+
+}  // namespace
+
+VELETAS_COMMAND(bench_selfplay, "bench-selfplay",
+                "--config FILE [--model CKPT] [--seconds S] [--threads T] [--games-in-flight G] "
+                "[--leaves L] [--max-batch B] [--max-wait-us W] [--cache-size C] "
+                "[--nn-threads N]",
+                "self-play speed: network evaluations/s during self-play against the network "
+                "alone at the same batch size (interleaved), batch fill, games per hour",
+                RunBenchSelfplay);
+
+}  // namespace veletas::app

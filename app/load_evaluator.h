@@ -1,0 +1,29 @@
+// Loading a network checkpoint for a command, checked against the run's config.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/config.h"
+#include "model/torch_evaluator.h"
+
+namespace veletas::app {
+
+// Loads checkpoint `ckpt` as an evaluator for the config's game (rules, size) and network
+// architecture, on the config's device and thread count. On failure prints
+// "veletas <command>: <error>" to stderr, sets `code` (2: bad input, i.e. the checkpoint is
+// missing, truncated, corrupt or does not fit the config, naming both files; 1: anything
+// else) and returns null.
+std::unique_ptr<model::TorchEvaluator> LoadEvaluator(const std::string& command,
+                                                     const std::string& ckpt, const Config& c,
+                                                     int& code);
+
+// A freshly initialised network (seed 1) for the config, as LoadEvaluator (through a
+// temporary checkpoint file).
+std::unique_ptr<model::TorchEvaluator> FreshEvaluator(const std::string& command, const Config& c,
+                                                      int& code);
+
+// "standard 7x7".
+std::string GameName(const Config& c);
+
+}  // namespace veletas::app
