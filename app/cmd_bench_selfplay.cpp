@@ -32,29 +32,48 @@ double Since(Clock::time_point t) {
 }
 
 // The self-play network, timed, with measurements of the network alone (NnBench) run on
-// the same thread every `period` seconds before a self-play batch. Called from the batching
-// front end's thread only; Get() may be called from any thread.
+// the same thread every `period` seconds before a self-play batch. Self-play between two
+// such measurements is a segment, compared with the measurements on either side of it.
+// Called from the batching front end's thread only; Get() may be called from any thread.
 class InterleavedBench final : public search::Evaluator {
  public:
+  struct Segment {
+    double start = 0;      // seconds since construction
+    double seconds = 0;    // self-play wall time
+    double positions = 0;  // positions the network evaluated for self-play
+  };
   struct Totals {
     double busy = 0;            // seconds in self-play batches
     double alone = 0;           // seconds spent measuring the network alone (self-play waits)
     std::vector<double> rates;  // evaluations/s of each measurement of the network alone
+    // segments[i] lies between rates[i] and rates[i + 1].
+    std::vector<Segment> segments;
   };
 
   InterleavedBench(search::Evaluator& inner, model::NnBench& bench, int batch, double period)
-      : inner_(inner), bench_(bench), batch_(batch), period_(period), next_(Clock::now()) {}
+      : inner_(inner),
+        bench_(bench),
+        batch_(batch),
+        period_(period),
+        created_(Clock::now()),
+        next_(created_) {}
 
   void Evaluate(std::span<const rules::Position> positions,
                 std::span<search::EvalOutput> out) override {
     if (Clock::now() >= next_) {
       const auto start = Clock::now();
       const double rate = bench_.EvalRate(batch_);
-      const double took = Since(start);
       std::lock_guard<std::mutex> lock(mutex_);
-      totals_.alone += took;
+      if (!totals_.rates.empty()) {
+        totals_.segments.push_back(
+            {std::chrono::duration<double>(segment_start_ - created_).count(),
+             std::chrono::duration<double>(start - segment_start_).count(), segment_positions_});
+      }
+      totals_.alone += Since(start);
       totals_.rates.push_back(rate);
-      next_ = Clock::now() +
+      segment_start_ = Clock::now();
+      segment_positions_ = 0;
+      next_ = segment_start_ +
               std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(period_));
     }
     const auto start = Clock::now();
@@ -62,6 +81,7 @@ class InterleavedBench final : public search::Evaluator {
     const double took = Since(start);
     std::lock_guard<std::mutex> lock(mutex_);
     totals_.busy += took;
+    segment_positions_ += static_cast<double>(positions.size());
   }
 
   Totals Get() const {
@@ -74,10 +94,21 @@ class InterleavedBench final : public search::Evaluator {
   model::NnBench& bench_;
   const int batch_;
   const double period_;
+  const Clock::time_point created_;
   Clock::time_point next_;
+  Clock::time_point segment_start_;
+  double segment_positions_ = 0;
   mutable std::mutex mutex_;
   Totals totals_;
 };
+
+// Median of `v` (0 when empty).
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 int RunBenchSelfplay(const std::vector<std::string>& argv) {
   auto parsed = ParseArgs({{"config", true},
@@ -204,11 +235,25 @@ int RunBenchSelfplay(const std::vector<std::string>& argv) {
       "self-play measured over %.1f s after a %.1f s warm-up; the network alone %zu "
       "times in between\n\n",
       window, warm.seconds, totals.rates.size());
-  std::printf("network alone, batch %-4d        %10.0f evaluations/s  (%.0f .. %.0f)\n", batch,
-              alone, totals.rates.empty() ? 0.0 : *lo, totals.rates.empty() ? 0.0 : *hi);
+  // Each self-play segment after the warm-up against the mean of the measurements of the
+  // network alone just before and after it: insensitive to slow changes of other load.
+  std::vector<double> paired;
+  const double warm_start = warm.seconds;
+  for (size_t i = 0; i + 1 < totals.rates.size() && i < totals.segments.size(); ++i) {
+    const InterleavedBench::Segment& seg = totals.segments[i];
+    const double reference = (totals.rates[i] + totals.rates[i + 1]) / 2;
+    if (seg.start < warm_start || seg.seconds <= 0 || reference <= 0) continue;
+    paired.push_back(seg.positions / seg.seconds / reference);
+  }
+  std::printf("network alone, batch %-4d        %10.0f evaluations/s  (mean; %.0f .. %.0f)\n",
+              batch, alone, totals.rates.empty() ? 0.0 : *lo, totals.rates.empty() ? 0.0 : *hi);
   std::printf("network during self-play         %10.0f evaluations/s\n", net_rate);
   std::printf("ratio                            %10.3f  (goal >= 0.85)\n",
               alone > 0 ? net_rate / alone : 0.0);
+  std::printf(
+      "ratio, median of %2zu segments     %10.3f  (each against the network alone just "
+      "before and after it)\n",
+      paired.size(), Median(paired));
   std::printf("network busy during self-play    %9.1f%%  (%.0f evaluations/s while busy)\n",
               window > 0 ? 100.0 * busy / window : 0.0, busy > 0 ? positions / busy : 0.0);
   std::printf("mean batch fill                  %9.1f%%  (%.1f of %d)\n", 100.0 * fill,
