@@ -37,6 +37,7 @@ void ParseSelfplaySection(ConfigSection& s, selfplay::SelfplayConfig& out) {
       Real(s, "full_search_probability", out.full_search_probability, 0.0, 1.0);
   out.setup_full_search = s.Bool("setup_full_search", out.setup_full_search);
   out.setup_temperature = Real(s, "setup_temperature", out.setup_temperature, 0.0, 100.0);
+  out.pie_swap_prior = Real(s, "pie_swap_prior", out.pie_swap_prior, 0.0, 0.99);
   out.games_per_file = Int(s, "games_per_file", out.games_per_file, 1, 1'000'000);
   out.resign_threshold = Real(s, "resign_threshold", out.resign_threshold, -1.0, 1.0);
   out.resign_consecutive = Int(s, "resign_consecutive", out.resign_consecutive, 1, 10'000);

@@ -33,6 +33,11 @@ struct SelfplayConfig {
   // choice. The play phase uses search.temperature / temperature_turns /
   // final_temperature (PUCT) or the sequential-halving winner (Gumbel).
   float setup_temperature = 1.0f;
+  // The pie decision is a choice between swapping (one action) and declining (a few dozen
+  // placements of White's first shooter): in every evaluation of a pie position during
+  // self-play, the swap's prior is raised to at least pie_swap_prior (the other actions
+  // scaled down), so that searches weigh the two. 0 = the network's prior as is.
+  float pie_swap_prior = 0.5f;
 
   // Games per sample file: file <prefix>_<k>.vzs holds games k*games_per_file ..
   // (k+1)*games_per_file - 1 of the run.

@@ -23,6 +23,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Raises the prior of the pie rule's swap (the pass action) to at least `floor`, scaling the
+// other actions' priors so that the sum stays one.
+void RaiseSwapPrior(const rules::Position& pos, float floor, search::EvalOutput& out) {
+  float& swap = out.policy[pos.PassAction()];
+  if (swap >= floor) return;
+  const float scale = swap < 1.0f ? (1.0f - floor) / (1.0f - swap) : 0.0f;
+  for (int a = 0; a < pos.PassAction(); ++a) out.policy[a] *= scale;
+  swap = floor;
+}
+
 // One game slot of a worker: the game and its search tree (kept across games).
 struct Slot {
   explicit Slot(const SelfplayConfig& config) : game(config) {}
@@ -180,6 +190,13 @@ class Engine {
       for (Slot* s : live) s->count = s->mcts->CollectLeaves(config_.leaves_per_search, positions);
       outputs.resize(positions.size());
       if (!positions.empty()) evaluator_.Evaluate(positions, outputs);
+      if (config_.pie_swap_prior > 0) {
+        for (size_t i = 0; i < positions.size(); ++i) {
+          if (positions[i].Pending() == rules::Decision::kPie) {
+            RaiseSwapPrior(positions[i], config_.pie_swap_prior, outputs[i]);
+          }
+        }
+      }
       size_t offset = 0;
       still.clear();
       for (Slot* s : live) {

@@ -150,7 +150,7 @@ Checked CheckAgainstRules(const std::vector<FileGame>& games, rules::RuleSet rs,
 
 TEST(SelfplayEngine, WrittenGamesAgreeWithTheRules) {
   TempDir dir("out");
-  search::FunctionEvaluator eval = testing::PieFriendlyEvaluator(11);
+  search::HashEvaluator eval(11);
   search::SearchConfig search;
   SelfplayConfig config = SmallConfig();
   const SelfplayStats stats = Play(config, search, eval, dir.Str(), 24);
@@ -246,7 +246,7 @@ TEST(SelfplayEngine, FixedSeedIsReproducibleAndSeedsDiffer) {
 
 TEST(SelfplayEngine, NoTwoGamesAreIdenticalAndOpeningsAreDiverse) {
   constexpr int kGames = 32;
-  search::FunctionEvaluator eval = testing::PieFriendlyEvaluator(4);
+  search::HashEvaluator eval(4);
   search::SearchConfig search;
   SelfplayConfig config = SmallConfig();
   config.games_per_file = kGames;
@@ -301,6 +301,42 @@ TEST(SelfplayEngine, GumbelOpeningsAreDiverse) {
     setups.insert(testing::SetupPart(g.record.record, kStd, 7));
   }
   EXPECT_GE(setups.size(), static_cast<size_t>(kGames * 7 / 8));
+}
+
+// Mean policy target of the swap over the pie decisions of a run.
+double MeanSwapTarget(const std::vector<FileGame>& games, int* count) {
+  double sum = 0;
+  *count = 0;
+  for (const FileGame& g : games) {
+    for (const Sample& s : g.samples) {
+      if (s.position.Pending() != rules::Decision::kPie) continue;
+      ++*count;
+      for (const PolicyEntry& e : s.policy) {
+        if (e.action == s.position.PassAction()) sum += e.prob;
+      }
+    }
+  }
+  return *count > 0 ? sum / *count : 0.0;
+}
+
+TEST(SelfplayEngine, PieSwapIsWeighedAgainstDeclining) {
+  // The hash evaluator gives the swap one share of prior among about 25 legal actions at the
+  // pie decision; a 16-simulation search then hardly visits it. With the swap's prior
+  // raised to 0.5 the search splits its visits between swapping and declining.
+  search::HashEvaluator eval(6);
+  SelfplayConfig config = SmallConfig();
+  config.games_per_file = 16;
+  TempDir raised("raised"), plain("plain");
+  Play(config, search::SearchConfig{}, eval, raised.Str(), 16);
+  config.pie_swap_prior = 0;
+  Play(config, search::SearchConfig{}, eval, plain.Str(), 16);
+  int n_raised = 0, n_plain = 0;
+  const double with_floor = MeanSwapTarget(ReadGames(raised.Str(), 1), &n_raised);
+  const double without = MeanSwapTarget(ReadGames(plain.Str(), 1), &n_plain);
+  EXPECT_EQ(n_raised, 16);
+  EXPECT_EQ(n_plain, 16);
+  EXPECT_GT(with_floor, 0.25);
+  EXPECT_LT(without, 0.1);
 }
 
 TEST(SelfplayEngine, PlayoutCapRecordsOnlyFullSearches) {

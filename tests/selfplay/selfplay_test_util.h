@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "rules/notation.h"
-#include "search/fake_evaluators.h"
 #include "search/search_config.h"
 #include "selfplay/sample_dir.h"
 #include "selfplay/sample_file.h"
@@ -40,18 +39,6 @@ inline search::BatchingConfig SmallBatching() {
   b.max_wait_us = 0;  // one worker: nothing else to wait for
   b.cache_size = 4096;
   return b;
-}
-
-// HashEvaluator(seed), except that at the pie decision the swap gets 30% of the prior (it
-// would otherwise get one share in about 25 on 7x7, and few games would swap).
-inline search::FunctionEvaluator PieFriendlyEvaluator(uint64_t seed) {
-  return search::FunctionEvaluator(
-      [hash = search::HashEvaluator(seed)](const rules::Position& p, search::EvalOutput& out) {
-        out = hash.EvaluateOne(p);
-        if (p.Pending() != rules::Decision::kPie) return;
-        for (float& x : out.policy) x *= 0.7f;
-        out.policy[p.PassAction()] += 0.3f;
-      });
 }
 
 // A fresh directory under the system's temporary directory, removed at destruction.
