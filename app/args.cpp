@@ -15,6 +15,11 @@ std::optional<std::string> ParsedArgs::Value(const std::string& name) const {
   return it->second;
 }
 
+std::vector<std::string> ParsedArgs::Values(const std::string& name) const {
+  auto it = all_values_.find(name);
+  return it == all_values_.end() ? std::vector<std::string>{} : it->second;
+}
+
 rules::Result<long long> ParsedArgs::Int(const std::string& name, long long fallback, long long lo,
                                          long long hi) const {
   const std::optional<std::string> v = Value(name);
@@ -76,10 +81,11 @@ rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
       } else if (!spec->takes_value && inline_value) {
         return rules::Result<ParsedArgs>::Error("option --" + name + " takes no value");
       }
-      if (parsed.values_.count(name)) {
+      if (parsed.values_.count(name) && !spec->repeatable) {
         return rules::Result<ParsedArgs>::Error("option --" + name + " given twice");
       }
-      parsed.values_[name] = value;
+      parsed.values_.emplace(name, value);
+      parsed.all_values_[name].push_back(value);
     } else {
       parsed.positional_.push_back(a);
     }

@@ -15,12 +15,15 @@ namespace veletas::app {
 struct OptionSpec {
   std::string name;  // without the leading dashes
   bool takes_value;
+  bool repeatable = false;  // may be given several times (read with Values)
 };
 
 class ParsedArgs {
  public:
   bool Has(const std::string& name) const { return values_.count(name) > 0; }
   std::optional<std::string> Value(const std::string& name) const;
+  // Every value of a repeatable option, in the order given (empty when absent).
+  std::vector<std::string> Values(const std::string& name) const;
   const std::vector<std::string>& Positional() const { return positional_; }
   // Integer option in [lo, hi]; `fallback` when absent. The error names the option.
   rules::Result<long long> Int(const std::string& name, long long fallback, long long lo,
@@ -30,7 +33,8 @@ class ParsedArgs {
  private:
   friend rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>&,
                                              const std::vector<std::string>&, size_t);
-  std::map<std::string, std::string> values_;
+  std::map<std::string, std::string> values_;  // the first value of each option
+  std::map<std::string, std::vector<std::string>> all_values_;
   std::vector<std::string> positional_;
 };
 
