@@ -1,0 +1,103 @@
+// Helpers shared by the training tests: temporary directories, a tiny network, synthetic
+// sample files and a ready-made TrainRequest.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "model/checkpoint_file.h"
+#include "model/model_files.h"
+#include "selfplay/sample_file.h"
+#include "training/synthetic_data.h"
+#include "training/trainer.h"
+
+namespace veletas::training::testing {
+
+// A fresh directory for one test, removed at the end.
+class TempDir {
+ public:
+  TempDir() {
+    static int count = 0;
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = std::filesystem::temp_directory_path() /
+            ("veletas_training_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+             std::to_string(::getpid()) + "_" + std::to_string(count++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  std::string File(const std::string& name) const { return (path_ / name).string(); }
+  const std::filesystem::path& Path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A small network so the tests stay fast.
+inline model::NetConfig TinyArch() {
+  model::NetConfig c;
+  c.blocks = 1;
+  c.channels = 16;
+  c.head_channels = 8;
+  c.value_hidden = 16;
+  return c;
+}
+
+inline model::ModelSpec TinySpec(int size = 7) {
+  return model::ModelSpec{rules::RuleSet::kStandard, size, TinyArch()};
+}
+
+// Writes one sample file of `games` random games; returns its sample count.
+inline int64_t WriteGames(const std::string& path, int games, uint64_t seed, int size = 7,
+                          double played_weight = 0.5) {
+  const selfplay::SampleFile f =
+      RandomGameSamples(rules::RuleSet::kStandard, size, games, seed, played_weight);
+  EXPECT_EQ(selfplay::WriteSampleFile(path, f), "");
+  return static_cast<int64_t>(f.samples.size());
+}
+
+// A config for quick runs: small batches, single-threaded Torch, no warm-up.
+inline TrainingConfig QuickConfig() {
+  TrainingConfig c;
+  c.batch_size = 16;
+  c.learning_rate = 0.02;
+  c.warmup_steps = 0;
+  c.window_min = 100'000;
+  c.window_max = 100'000;
+  c.checkpoint_every = 4;
+  c.metrics_every = 3;
+  c.threads = 1;
+  return c;
+}
+
+// A request training a fresh tiny network (written to <dir>/init.ckpt) on <dir>/data.
+inline TrainRequest QuickRequest(const TempDir& dir, uint64_t init_seed = 1) {
+  TrainRequest r;
+  r.config = QuickConfig();
+  r.spec = TinySpec();
+  r.input_checkpoint = dir.File("init.ckpt");
+  if (!std::filesystem::exists(r.input_checkpoint)) {
+    EXPECT_TRUE(model::CreateInitialCheckpoint(r.input_checkpoint, r.spec, init_seed).ok());
+  }
+  r.data = {dir.File("data")};
+  r.output_checkpoint = dir.File("out/gen1.ckpt");
+  r.plot_path = "-";
+  return r;
+}
+
+}  // namespace veletas::training::testing

@@ -1,0 +1,267 @@
+// TrainGeneration end to end on a tiny real network: the loss falls on a fixed data set,
+// metrics lines carry every field, generations chain (step count, optimiser state, data
+// bookkeeping), and bad data, checkpoints and configs give clear errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "model/checkpoint.h"
+#include "model/torch_evaluator.h"
+#include "tests/training/test_util.h"
+#include "training/call_plan.h"
+#include "training/lr_schedule.h"
+#include "training/metrics.h"
+#include "training/replay_window.h"
+
+namespace veletas::training {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::QuickRequest;
+using testing::TempDir;
+using testing::WriteGames;
+
+// A small solved data set: positions of random games whose targets are functions of the
+// position that the network can represent: the policy is uniform over the legal actions,
+// the value is +1 when Black is to move and -1 otherwise, each shooter's aux target is its
+// claim state (own, opponent, unclaimed). The loss can fall to the policy's entropy.
+selfplay::SampleFile SolvedSamples(int games, uint64_t seed) {
+  selfplay::SampleFile f = RandomGameSamples(rules::RuleSet::kStandard, 7, games, seed, 0.0);
+  for (selfplay::Sample& s : f.samples) {
+    const rules::Position& p = s.position;
+    s.outcome = p.ToMove() == rules::Color::kBlack ? 1.0f : -1.0f;
+    for (selfplay::AuxTarget& t : s.aux) {
+      t.owner = p.Claimed(p.ToMove()).Test(t.square)                    ? selfplay::Owner::kToMove
+                : p.Claimed(rules::Opponent(p.ToMove())).Test(t.square) ? selfplay::Owner::kOpponent
+                                                                        : selfplay::Owner::kNobody;
+    }
+  }
+  return f;
+}
+
+TEST(Trainer, LossFallsOnAFixedDataSet) {
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  for (int k = 0; k < 2; ++k) {
+    ASSERT_EQ(selfplay::WriteSampleFile(dir.File("data/s_" + std::to_string(k) + ".vzs"),
+                                        SolvedSamples(2, 100 + k)),
+              "");
+  }
+  TrainRequest r = QuickRequest(dir);
+  r.config.batch_size = 32;
+  r.config.learning_rate = 0.05;
+  r.config.aux_weight = 0.5;
+  r.config.metrics_every = 10;
+  r.config.checkpoint_every = 1000;
+  r.steps = 100;
+  const TrainResult result = TrainGeneration(r);
+  ASSERT_TRUE(result.ok()) << result.error;
+  auto lines = ReadMetrics(dir.File("out/metrics.jsonl"));
+  ASSERT_TRUE(lines.ok()) << lines.error();
+  ASSERT_EQ(lines.value().size(), 10u);
+  const MetricsLine& first = lines.value().front();
+  const MetricsLine& last = lines.value().back();
+  // Well on the way down to the floor, the target entropy (which varies with the batches),
+  // in every term.
+  auto excess = [](const MetricsLine& m) { return m.loss_total - m.policy_target_entropy; };
+  EXPECT_LT(excess(last), 0.3 * excess(first)) << first.loss_total << " " << last.loss_total;
+  EXPECT_LT(last.loss_value, 0.3 * first.loss_value);
+  EXPECT_LT(last.loss_aux, 0.3 * first.loss_aux);
+  EXPECT_LT(last.loss_policy - last.policy_target_entropy,
+            0.5 * (first.loss_policy - first.policy_target_entropy));
+  EXPECT_GT(last.value_accuracy, 0.9);
+  EXPECT_NEAR(result.stats.loss_total, last.loss_total, 1e-12);
+}
+
+TEST(Trainer, MetricsLinesCarryEveryField) {
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  WriteGames(dir.File("data/s_0.vzs"), 2, 7);
+  TrainRequest r = QuickRequest(dir);
+  r.config.warmup_steps = 4;  // the rate changes from step to step
+  r.config.metrics_every = 3;
+  r.config.checkpoint_every = 5;
+  r.steps = 8;
+  int progress_calls = 0;
+  r.progress = [&](const TrainProgress& p) {
+    ++progress_calls;
+    EXPECT_EQ(p.steps, 8);
+    EXPECT_GE(p.step, 1);
+    EXPECT_TRUE(std::isfinite(p.loss_total));
+  };
+  ASSERT_TRUE(TrainGeneration(r).ok());
+  EXPECT_GE(progress_calls, 4);  // at least once per metrics line
+  std::ifstream in(dir.File("out/metrics.jsonl"));
+  std::string text;
+  std::vector<int64_t> steps;
+  while (std::getline(in, text)) {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    for (const std::string& field : MetricsFieldNames()) {
+      ASSERT_TRUE(j.contains(field)) << field << " missing in " << text;
+      ASSERT_TRUE(j[field].is_number()) << field;
+      ASSERT_TRUE(std::isfinite(j[field].get<double>())) << field;
+    }
+    EXPECT_EQ(j.size(), MetricsFieldNames().size()) << text;
+    const int64_t step = j["step"].get<int64_t>();
+    EXPECT_EQ(j["generation"].get<int64_t>(), 1);
+    EXPECT_DOUBLE_EQ(j["learning_rate"].get<double>(), LearningRate(r.config, step - 1));
+    EXPECT_GT(j["samples_per_second"].get<double>(), 0);
+    EXPECT_GE(j["value_accuracy"].get<double>(), 0);
+    EXPECT_LE(j["value_accuracy"].get<double>(), 1);
+    EXPECT_GT(j["loss_l2"].get<double>(), 0);
+    const double total = j["loss_policy"].get<double>() + j["loss_value"].get<double>() +
+                         0.1 * j["loss_aux"].get<double>() + j["loss_l2"].get<double>();
+    EXPECT_NEAR(j["loss_total"].get<double>(), total, 1e-9);
+    // The target entropy bounds the policy cross-entropy from below.
+    EXPECT_LE(j["policy_target_entropy"].get<double>(), j["loss_policy"].get<double>() + 1e-6);
+    steps.push_back(step);
+  }
+  // Windows end at multiples of metrics_every, at the checkpoint (5) and at the end (8).
+  EXPECT_EQ(steps, (std::vector<int64_t>{3, 5, 6, 8}));
+}
+
+TEST(Trainer, GenerationsChainStepsOptimiserAndData) {
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  const int64_t a = WriteGames(dir.File("data/s_0.vzs"), 2, 1);
+  TrainRequest r = QuickRequest(dir);
+  r.config.max_sample_reuse = 1.0;
+  auto first = TrainGeneration(r);
+  ASSERT_TRUE(first.ok()) << first.error;
+  EXPECT_EQ(first.stats.new_files, 1);
+  EXPECT_EQ(first.stats.new_samples, a);
+  EXPECT_EQ(first.stats.steps, a / r.config.batch_size);  // one use per sample on average
+  auto meta1 = model::ReadCheckpointMeta(r.output_checkpoint);
+  ASSERT_TRUE(meta1.ok());
+  EXPECT_EQ(meta1.value().generation, 1);
+  EXPECT_EQ(meta1.value().training_steps, first.stats.steps);
+  EXPECT_EQ(meta1.value().optimizer, "sgd");
+  EXPECT_FALSE(fs::exists(TrainingStatePath(r.output_checkpoint)));
+
+  // Generation 2 from generation 1 with one more file: only that file is new.
+  const int64_t b = WriteGames(dir.File("data/s_1.vzs"), 2, 2);
+  TrainRequest r2 = r;
+  r2.input_checkpoint = r.output_checkpoint;
+  r2.output_checkpoint = dir.File("out/gen2.ckpt");
+  auto second = TrainGeneration(r2);
+  ASSERT_TRUE(second.ok()) << second.error;
+  EXPECT_EQ(second.stats.generation, 2);
+  EXPECT_EQ(second.stats.new_files, 1);
+  EXPECT_EQ(second.stats.new_samples, b);
+  EXPECT_EQ(second.stats.total_samples, a + b);
+  auto meta2 = model::ReadCheckpointMeta(r2.output_checkpoint);
+  ASSERT_TRUE(meta2.ok());
+  EXPECT_EQ(meta2.value().training_steps, first.stats.steps + second.stats.steps);
+  auto data = DataStateFromJson(meta2.value().extra.at(kExtraData), "gen2");
+  ASSERT_TRUE(data.ok()) << data.error();
+  EXPECT_EQ(data.value().files.size(), 2u);
+  EXPECT_EQ(data.value().batches_drawn, first.stats.steps + second.stats.steps);
+  EXPECT_EQ(data.value().samples_consumed,
+            (first.stats.steps + second.stats.steps) * r.config.batch_size);
+
+  // Generation 3 with no new data trains no step (the reuse limit) but still writes.
+  TrainRequest r3 = r2;
+  r3.input_checkpoint = r2.output_checkpoint;
+  r3.output_checkpoint = dir.File("out/gen3.ckpt");
+  auto third = TrainGeneration(r3);
+  ASSERT_TRUE(third.ok()) << third.error;
+  EXPECT_EQ(third.stats.new_files, 0);
+  EXPECT_EQ(third.stats.steps, 0);
+  EXPECT_TRUE(fs::exists(r3.output_checkpoint));
+
+  // The optimiser state went along: generation 2's momentum buffers are not zero.
+  model::VeletasNet net = model::MakeNet(r.spec.arch);
+  torch::optim::SGD sgd(net->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
+  ASSERT_TRUE(model::LoadCheckpointInto(r2.output_checkpoint, r.spec, net, &sgd).ok());
+  double momentum = 0;
+  for (const auto& [key, state] : sgd.state()) {
+    momentum += static_cast<torch::optim::SGDParamState&>(*state)
+                    .momentum_buffer()
+                    .abs()
+                    .sum()
+                    .item<double>();
+  }
+  EXPECT_GT(momentum, 0);
+
+  // An evaluator loads the trained network into its own module.
+  auto evaluator = model::TorchEvaluator::Load(r2.output_checkpoint, r.spec, model::NetConfig{});
+  ASSERT_TRUE(evaluator.ok()) << evaluator.error();
+
+  // Running a finished call again does nothing and leaves the output alone.
+  const std::string before = testing::ReadAll(r2.output_checkpoint);
+  auto again = TrainGeneration(r2);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again.stats.already_done);
+  EXPECT_EQ(testing::ReadAll(r2.output_checkpoint), before);
+}
+
+TEST(Trainer, CorruptFileIsSkippedWithItsName) {
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  WriteGames(dir.File("data/s_0.vzs"), 1, 3);
+  std::ofstream(dir.File("data/s_1.vzs"), std::ios::binary) << "VELZSMPL garbage";
+  TrainRequest r = QuickRequest(dir);
+  r.steps = 2;
+  std::vector<std::string> notes;
+  r.log = [&](const std::string& n) { notes.push_back(n); };
+  const TrainResult result = TrainGeneration(r);
+  ASSERT_TRUE(result.ok()) << result.error;
+  ASSERT_EQ(result.stats.skipped.size(), 1u);
+  EXPECT_NE(result.stats.skipped[0].find("s_1.vzs"), std::string::npos);
+  EXPECT_EQ(result.stats.new_files, 1);
+  ASSERT_FALSE(notes.empty());
+  EXPECT_NE(notes[0].find("s_1.vzs"), std::string::npos) << notes[0];
+}
+
+TEST(Trainer, NoDataMissingDataAndBadCheckpointsAreBadInput) {
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  TrainRequest r = QuickRequest(dir);
+  // An empty directory: no data at all.
+  TrainResult empty = TrainGeneration(r);
+  EXPECT_EQ(empty.status, TrainStatus::kBadInput);
+  EXPECT_NE(empty.error.find("no usable sample data"), std::string::npos) << empty.error;
+  // Only corrupt files: still no usable data.
+  std::ofstream(dir.File("data/bad.vzs"), std::ios::binary) << "not a sample file";
+  TrainResult corrupt = TrainGeneration(r);
+  EXPECT_EQ(corrupt.status, TrainStatus::kBadInput);
+  EXPECT_NE(corrupt.error.find("no usable sample data"), std::string::npos) << corrupt.error;
+  ASSERT_EQ(corrupt.stats.skipped.size(), 1u);
+  EXPECT_NE(corrupt.stats.skipped[0].find("bad.vzs"), std::string::npos);
+  // A missing directory.
+  TrainRequest missing = r;
+  missing.data = {dir.File("data"), dir.File("nowhere")};
+  TrainResult m = TrainGeneration(missing);
+  EXPECT_EQ(m.status, TrainStatus::kBadInput);
+  EXPECT_NE(m.error.find("nowhere"), std::string::npos) << m.error;
+
+  WriteGames(dir.File("data/good.vzs"), 1, 4);
+  // A truncated input checkpoint.
+  const std::string bytes = testing::ReadAll(r.input_checkpoint);
+  TrainRequest truncated = r;
+  truncated.input_checkpoint = dir.File("cut.ckpt");
+  std::ofstream(truncated.input_checkpoint, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size() - 10));
+  TrainResult t = TrainGeneration(truncated);
+  EXPECT_EQ(t.status, TrainStatus::kBadInput);
+  EXPECT_NE(t.error.find("cut.ckpt"), std::string::npos) << t.error;
+  EXPECT_NE(t.error.find("truncated"), std::string::npos) << t.error;
+  // A checkpoint of another architecture than the config's.
+  TrainRequest other = r;
+  other.spec.arch.channels = 24;
+  TrainResult o = TrainGeneration(other);
+  EXPECT_EQ(o.status, TrainStatus::kBadInput);
+  EXPECT_NE(o.error.find("architecture mismatch"), std::string::npos) << o.error;
+  // A sample file of another board size.
+  WriteGames(dir.File("data/nine.vzs"), 1, 5, 9);
+  TrainResult n = TrainGeneration(r);
+  EXPECT_EQ(n.status, TrainStatus::kBadInput);
+  EXPECT_NE(n.error.find("nine.vzs"), std::string::npos) << n.error;
+  EXPECT_FALSE(fs::exists(r.output_checkpoint));
+}
+
+}  // namespace
+}  // namespace veletas::training

@@ -1,0 +1,51 @@
+// Training metrics: one JSON object per line in metrics.jsonl (one line per window of
+// steps), and a PNG chart of the losses over steps. Torch-free.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rules/result.h"
+
+namespace veletas::training {
+
+// One line of metrics.jsonl: averages over `steps` training steps ending at global step
+// `step` (loss_l2 and learning_rate as at the last step of the window).
+struct MetricsLine {
+  int64_t generation = 0;
+  int64_t step = 0;   // global training steps after the window
+  int64_t steps = 0;  // steps averaged in this line
+  double loss_policy = 0;
+  double loss_value = 0;
+  double loss_aux = 0;
+  double loss_l2 = 0;  // weight_decay / 2 * sum of squared parameters
+  double loss_total =
+      0;  // loss_policy + value_weight * loss_value + aux_weight * loss_aux + loss_l2
+  double policy_entropy = 0;         // of the network's policy over legal actions
+  double policy_target_entropy = 0;  // of the targets (the floor of loss_policy)
+  double value_accuracy = 0;         // fraction with sign(value) == sign(value target)
+  double learning_rate = 0;
+  double samples_per_second = 0;  // training samples per second of wall time in the window
+  int64_t window_samples = 0;
+  double time = 0;  // seconds since the epoch at the end of the window
+};
+
+// The field names of every line, in order.
+const std::vector<std::string>& MetricsFieldNames();
+
+// The line as compact JSON text (no newline).
+std::string MetricsToJson(const MetricsLine& line);
+
+// Appends the line and a newline to `path` (created if missing). Returns "" or an error
+// naming the file.
+std::string AppendMetrics(const std::string& path, const MetricsLine& line);
+
+// Reads every line of a metrics file. Errors name the file and line.
+rules::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path);
+
+// Writes a chart of loss_total, loss_policy, loss_value and loss_aux against the step to
+// `png` (atomically). Returns "" or an error naming the file.
+std::string WriteLossPlot(const std::vector<MetricsLine>& lines, const std::string& png);
+
+}  // namespace veletas::training

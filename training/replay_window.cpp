@@ -1,0 +1,216 @@
+#include "training/replay_window.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "rules/notation.h"
+
+namespace veletas::training {
+namespace fs = std::filesystem;
+
+int64_t WindowSize(const TrainingConfig& c, int64_t total) {
+  if (total <= c.window_min) return std::min(total, c.window_max);
+  const double n = static_cast<double>(total) / static_cast<double>(c.window_min);
+  const double a = c.window_exponent;
+  const double w =
+      static_cast<double>(c.window_min) * (1.0 + c.window_growth * (std::pow(n, a) - 1.0) / a);
+  return std::min<int64_t>({c.window_max, total, static_cast<int64_t>(std::floor(w))});
+}
+
+std::string DataStateToJson(const DataState& s) {
+  nlohmann::json j;
+  j["total_samples"] = s.total_samples;
+  j["batches_drawn"] = s.batches_drawn;
+  j["samples_consumed"] = s.samples_consumed;
+  j["reuse_credit"] = s.reuse_credit;
+  nlohmann::json files = nlohmann::json::array();
+  for (const IngestedFile& f : s.files) files.push_back({f.path, f.samples});
+  j["files"] = std::move(files);
+  return j.dump();
+}
+
+rules::Result<DataState> DataStateFromJson(const std::string& text, const std::string& source) {
+  using R = rules::Result<DataState>;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    DataState s;
+    s.total_samples = j.at("total_samples").get<int64_t>();
+    s.batches_drawn = j.at("batches_drawn").get<int64_t>();
+    s.samples_consumed = j.at("samples_consumed").get<int64_t>();
+    s.reuse_credit = j.at("reuse_credit").get<double>();
+    int64_t sum = 0;
+    for (const auto& f : j.at("files")) {
+      IngestedFile file{f.at(0).get<std::string>(), f.at(1).get<int64_t>()};
+      if (file.samples < 0) return R::Error(source + ": training data state: negative count");
+      sum += file.samples;
+      s.files.push_back(std::move(file));
+    }
+    if (sum != s.total_samples || s.batches_drawn < 0 || s.samples_consumed < 0) {
+      return R::Error(source + ": training data state is inconsistent (file counts sum to " +
+                      std::to_string(sum) + ", total says " + std::to_string(s.total_samples) +
+                      ")");
+    }
+    return s;
+  } catch (const std::exception& e) {
+    return R::Error(source + ": training data state: " + e.what());
+  }
+}
+
+bool NaturalLess(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+    const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+    if (da && db) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      // Compare the numbers without leading zeros: by length, then digit by digit.
+      size_t is = i, js = j;
+      while (is + 1 < ie && a[is] == '0') ++is;
+      while (js + 1 < je && b[js] == '0') ++js;
+      if (ie - is != je - js) return ie - is < je - js;
+      const int c = a.compare(is, ie - is, b, js, je - js);
+      if (c != 0) return c < 0;
+      if (ie - i != je - j) return ie - i < je - j;  // "07" after "7"
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+rules::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::string>& data) {
+  using R = rules::Result<std::vector<std::string>>;
+  if (data.empty()) return R::Error("no sample data given (expected directories or files)");
+  std::vector<std::string> result;
+  std::set<std::string> seen;
+  auto add = [&](const fs::path& p) {
+    std::error_code ec;
+    fs::path c = fs::weakly_canonical(fs::absolute(p, ec), ec);
+    const std::string s = (ec ? fs::absolute(p) : c).string();
+    if (seen.insert(s).second) result.push_back(s);
+  };
+  for (const std::string& entry : data) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(entry, ec);
+    if (ec || !fs::exists(st)) {
+      return R::Error(entry + ": sample data directory or file does not exist");
+    }
+    if (fs::is_regular_file(st)) {
+      add(entry);
+      continue;
+    }
+    if (!fs::is_directory(st)) return R::Error(entry + ": not a directory or file");
+    std::vector<std::string> relative;
+    fs::recursive_directory_iterator it(entry, fs::directory_options::skip_permission_denied, ec);
+    if (ec) return R::Error(entry + ": cannot read directory: " + ec.message());
+    for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
+      if (ec) return R::Error(entry + ": cannot read directory: " + ec.message());
+      const fs::path& p = it->path();
+      if (p.extension() == ".vzs" && it->is_regular_file(ec)) {
+        relative.push_back(fs::relative(p, entry, ec).generic_string());
+      }
+    }
+    std::sort(relative.begin(), relative.end(), NaturalLess);
+    for (const std::string& r : relative) add(fs::path(entry) / r);
+  }
+  return result;
+}
+
+namespace {
+
+std::string CheckGame(const std::string& path, const selfplay::SampleFile& f, rules::RuleSet rs,
+                      int size) {
+  if (f.rules == rs && f.size == size) return "";
+  return path + ": sample file is for " + rules::RuleSetName(f.rules) + " " +
+         std::to_string(f.size) + "x" + std::to_string(f.size) + ", the model is for " +
+         rules::RuleSetName(rs) + " " + std::to_string(size) + "x" + std::to_string(size);
+}
+
+}  // namespace
+
+rules::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::string>& listed,
+                                        rules::RuleSet rs, int size) {
+  using R = rules::Result<IngestReport>;
+  std::set<std::string> known;
+  for (const IngestedFile& f : state.files) known.insert(f.path);
+  IngestReport report;
+  std::vector<IngestedFile> added;
+  for (const std::string& path : listed) {
+    if (known.count(path)) continue;
+    auto file = selfplay::ReadSampleFile(path);
+    if (!file) {
+      report.skipped.push_back(file.error());
+      continue;
+    }
+    if (std::string why = CheckGame(path, file.value(), rs, size); !why.empty()) {
+      return R::Error(why);
+    }
+    const auto n = static_cast<int64_t>(file.value().samples.size());
+    added.push_back({path, n});
+    report.new_samples += n;
+    report.loaded.emplace(path, std::move(file.value()));
+    known.insert(path);
+  }
+  report.new_files = static_cast<int64_t>(added.size());
+  state.files.insert(state.files.end(), added.begin(), added.end());
+  state.total_samples += report.new_samples;
+  return report;
+}
+
+rules::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t window,
+                                               rules::RuleSet rs, int size,
+                                               std::map<std::string, selfplay::SampleFile> loaded,
+                                               std::vector<std::string>& skipped) {
+  using R = rules::Result<ReplayWindow>;
+  // The newest files that cover `window` samples, by their ingested counts.
+  size_t first = state.files.size();
+  int64_t covered = 0;
+  while (first > 0 && covered < window) {
+    --first;
+    covered += state.files[first].samples;
+  }
+  ReplayWindow w;
+  w.samples_.reserve(static_cast<size_t>(std::min(window, covered)));
+  for (size_t i = first; i < state.files.size(); ++i) {
+    const IngestedFile& f = state.files[i];
+    selfplay::SampleFile file;
+    if (auto it = loaded.find(f.path); it != loaded.end()) {
+      file = std::move(it->second);
+    } else {
+      auto read = selfplay::ReadSampleFile(f.path);
+      if (!read) {
+        skipped.push_back(read.error() + " (ingested earlier; left out of the window)");
+        continue;
+      }
+      file = std::move(read.value());
+      if (std::string why = CheckGame(f.path, file, rs, size); !why.empty()) return R::Error(why);
+    }
+    auto& samples = file.samples;
+    // The oldest file may be only partly inside the window: keep its newest samples.
+    size_t skip = 0;
+    if (i == first && covered > window) {
+      skip = static_cast<size_t>(
+          std::min<int64_t>(covered - window, static_cast<int64_t>(samples.size())));
+    }
+    if (static_cast<int64_t>(samples.size()) != f.samples) {
+      skipped.push_back(f.path + ": now holds " + std::to_string(samples.size()) + " samples, " +
+                        std::to_string(f.samples) + " when ingested (file replaced?)");
+    }
+    w.samples_.insert(w.samples_.end(), std::make_move_iterator(samples.begin() + skip),
+                      std::make_move_iterator(samples.end()));
+    ++w.files_;
+  }
+  return w;
+}
+
+}  // namespace veletas::training

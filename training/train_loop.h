@@ -1,0 +1,32 @@
+// Internal to the training layer: the training loop of TrainGeneration (training/trainer.h).
+// Torch-free header; the implementation uses LibTorch.
+#pragma once
+
+#include <string>
+
+#include "training/call_plan.h"
+#include "training/replay_window.h"
+#include "training/trainer.h"
+
+namespace veletas::training {
+
+struct LoopSetup {
+  const TrainRequest* request = nullptr;
+  const ReplayWindow* window = nullptr;
+  CallPlan* plan = nullptr;   // steps_done, metrics_offset and complete are updated
+  DataState* data = nullptr;  // batches_drawn and samples_consumed are updated
+  std::string load_from;      // checkpoint holding the weights (and optimiser state) to start
+  // The optimiser kind stored in the input checkpoint ("", "sgd", "adamw"); its state is
+  // restored only when it is the configured kind. Ignored when resuming (always restored).
+  std::string input_optimizer;
+  std::string state_path;    // training-state file written every checkpoint_every steps
+  std::string metrics_path;  // metrics.jsonl
+};
+
+// Builds the network and optimiser, loads `load_from`, trains plan->steps - plan->steps_done
+// steps writing metrics lines and training-state files, and writes the output checkpoint
+// (plan->complete = true). Fills the loss, speed and loader fields of `stats`. The
+// returned result carries only the status and error.
+TrainResult RunTrainingLoop(const LoopSetup& setup, TrainStats& stats);
+
+}  // namespace veletas::training

@@ -1,0 +1,278 @@
+// TrainGeneration: planning, resume and the output (the training loop is in train_loop.cpp).
+#include "training/trainer.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "model/checkpoint_file.h"
+#include "training/call_plan.h"
+#include "training/metrics.h"
+#include "training/replay_window.h"
+#include "training/train_loop.h"
+#include "util/atomic_file.h"
+
+namespace veletas::training {
+namespace fs = std::filesystem;
+
+std::string TrainingStatePath(const std::string& output_checkpoint) {
+  return output_checkpoint + ".state";
+}
+
+std::string ValidateTrainingConfig(const TrainingConfig& c) {
+  auto bad = [](const std::string& what) { return "training config: " + what; };
+  if (c.batch_size < 1) return bad("batch_size must be at least 1");
+  if (!(c.learning_rate > 0)) return bad("learning_rate must be positive");
+  if (!(c.momentum >= 0 && c.momentum < 1)) return bad("momentum must be in [0, 1)");
+  if (!(c.weight_decay >= 0)) return bad("weight_decay must be >= 0");
+  if (c.optimizer == Optimizer::kSgd && c.nesterov && c.momentum <= 0) {
+    return bad("nesterov needs a positive momentum");
+  }
+  for (size_t i = 1; i < c.lr_step_boundaries.size(); ++i) {
+    if (c.lr_step_boundaries[i] <= c.lr_step_boundaries[i - 1]) {
+      return bad("lr_step_boundaries must be increasing");
+    }
+  }
+  if (c.lr_cosine_steps < 1) return bad("lr_cosine_steps must be at least 1");
+  if (!(c.lr_min >= 0 && c.lr_min <= c.learning_rate)) {
+    return bad("lr_min must be in [0, learning_rate]");
+  }
+  if (c.warmup_steps < 0) return bad("warmup_steps must be >= 0");
+  if (!(c.value_weight >= 0) || !(c.aux_weight >= 0)) return bad("loss weights must be >= 0");
+  if (!(c.root_value_weight >= 0 && c.root_value_weight <= 1)) {
+    return bad("root_value_weight must be in [0, 1]");
+  }
+  if (c.window_min < 1 || c.window_max < c.window_min) {
+    return bad("window_min must be at least 1 and at most window_max");
+  }
+  if (!(c.window_exponent > 0 && c.window_exponent <= 1)) {
+    return bad("window_exponent must be in (0, 1]");
+  }
+  if (!(c.window_growth > 0)) return bad("window_growth must be positive");
+  if (!(c.max_sample_reuse > 0)) return bad("max_sample_reuse must be positive");
+  if (c.max_steps_per_generation < 0) return bad("max_steps_per_generation must be >= 0");
+  if (c.checkpoint_every < 1 || c.metrics_every < 1) {
+    return bad("checkpoint_every and metrics_every must be at least 1");
+  }
+  if (c.threads < 0 || c.prefetch_batches < 1) return bad("bad threads or prefetch_batches");
+  return "";
+}
+
+namespace {
+
+TrainResult Failure(TrainStatus status, std::string error) {
+  TrainResult r;
+  r.status = status;
+  r.error = std::move(error);
+  return r;
+}
+
+// A hex checksum of the file's bytes.
+rules::Result<std::string> Fingerprint(const std::string& path) {
+  std::string bytes;
+  if (std::string err = util::ReadFile(path, bytes); !err.empty()) {
+    return rules::Result<std::string>::Error(err);
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(model::Checksum64(bytes.data(), bytes.size())));
+  return std::string(hex);
+}
+
+int64_t FileSize(const std::string& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  return ec ? 0 : static_cast<int64_t>(size);
+}
+
+// The plan and data state stored in a training checkpoint's metadata.
+struct StoredTraining {
+  CallPlan plan;
+  DataState data;
+};
+
+rules::Result<StoredTraining> ReadStoredTraining(const model::CheckpointMeta& meta,
+                                                 const std::string& path) {
+  using R = rules::Result<StoredTraining>;
+  const auto call = meta.extra.find(kExtraCall);
+  const auto data = meta.extra.find(kExtraData);
+  if (call == meta.extra.end() || data == meta.extra.end()) {
+    return R::Error(path + ": no training state in the metadata");
+  }
+  auto plan = CallPlanFromJson(call->second, path);
+  if (!plan) return R::Error(plan.error());
+  auto state = DataStateFromJson(data->second, path);
+  if (!state) return R::Error(state.error());
+  return StoredTraining{plan.value(), state.value()};
+}
+
+void FillFromPlan(const CallPlan& plan, const DataState& data, TrainStats& s) {
+  s.generation = plan.generation;
+  s.steps = plan.steps;
+  s.global_steps = plan.start_step + plan.steps_done;
+  s.new_files = plan.new_files;
+  s.new_samples = plan.new_samples;
+  s.total_samples = data.total_samples;
+  s.window_samples = plan.window_samples;
+}
+
+}  // namespace
+
+TrainResult TrainGeneration(const TrainRequest& r) {
+  const auto start = std::chrono::steady_clock::now();
+  auto note = [&](const std::string& message) {
+    if (r.log) r.log(message);
+  };
+  if (std::string why = ValidateTrainingConfig(r.config); !why.empty()) {
+    return Failure(TrainStatus::kBadInput, why);
+  }
+  if (r.input_checkpoint.empty() || r.output_checkpoint.empty()) {
+    return Failure(TrainStatus::kBadInput, "an input and an output checkpoint are needed");
+  }
+  {
+    std::error_code ec;
+    if (fs::exists(r.output_checkpoint, ec) &&
+        fs::equivalent(r.input_checkpoint, r.output_checkpoint, ec)) {
+      return Failure(TrainStatus::kBadInput,
+                     r.output_checkpoint + ": the output checkpoint must differ from the input");
+    }
+  }
+  auto input_meta = model::ReadCheckpointMeta(r.input_checkpoint);
+  if (!input_meta) return Failure(TrainStatus::kBadInput, input_meta.error());
+  if (std::string why = model::DescribeMismatch(input_meta.value(), r.spec); !why.empty()) {
+    return Failure(TrainStatus::kBadInput, r.input_checkpoint + ": " + why);
+  }
+  auto fingerprint = Fingerprint(r.input_checkpoint);
+  if (!fingerprint) return Failure(TrainStatus::kBadInput, fingerprint.error());
+  const int64_t generation = r.generation >= 0 ? r.generation : input_meta.value().generation + 1;
+  const fs::path out_dir = fs::absolute(r.output_checkpoint).parent_path();
+  const std::string metrics_path =
+      r.metrics_path.empty() ? (out_dir / "metrics.jsonl").string() : r.metrics_path;
+  const std::string plot_path =
+      r.plot_path.empty() ? (out_dir / "training_loss.png").string() : r.plot_path;
+  const std::string state_path = TrainingStatePath(r.output_checkpoint);
+  auto matches = [&](const CallPlan& p) {
+    return p.input_fingerprint == fingerprint.value() && p.generation == generation;
+  };
+
+  TrainResult result;
+  TrainStats& stats = result.stats;
+  // Already done: the output exists for this input and generation.
+  if (fs::exists(r.output_checkpoint)) {
+    auto meta = model::ReadCheckpointMeta(r.output_checkpoint);
+    if (meta) {
+      auto stored = ReadStoredTraining(meta.value(), r.output_checkpoint);
+      if (stored && stored.value().plan.complete && matches(stored.value().plan)) {
+        FillFromPlan(stored.value().plan, stored.value().data, stats);
+        stats.already_done = true;
+        note(r.output_checkpoint + ": already trained from this input; nothing to do");
+        return result;
+      }
+    }
+  }
+
+  // Resume from the training-state file, or plan a new call.
+  CallPlan plan;
+  DataState data;
+  bool resume = false;
+  if (fs::exists(state_path)) {
+    auto meta = model::ReadCheckpointMeta(state_path);
+    auto stored = meta ? ReadStoredTraining(meta.value(), state_path)
+                       : rules::Result<StoredTraining>::Error(meta.error());
+    if (stored && matches(stored.value().plan)) {
+      plan = stored.value().plan;
+      data = stored.value().data;
+      resume = true;
+      note("resuming from " + state_path + " at step " + std::to_string(plan.steps_done) + " of " +
+           std::to_string(plan.steps));
+    } else {
+      note("ignoring " + state_path + " (" +
+           (stored ? std::string("another input or generation") : stored.error()) + ")");
+    }
+  }
+  std::map<std::string, selfplay::SampleFile> loaded;
+  if (!resume) {
+    if (const auto it = input_meta.value().extra.find(kExtraData);
+        it != input_meta.value().extra.end()) {
+      auto parsed = DataStateFromJson(it->second, r.input_checkpoint);
+      if (!parsed) return Failure(TrainStatus::kBadInput, parsed.error());
+      data = parsed.value();
+    }
+    auto listed = ListSampleFiles(r.data);
+    if (!listed) return Failure(TrainStatus::kBadInput, listed.error());
+    auto ingest = IngestFiles(data, listed.value(), r.spec.rules, r.spec.size);
+    if (!ingest) return Failure(TrainStatus::kBadInput, ingest.error());
+    for (const std::string& s : ingest.value().skipped) {
+      note("skipping " + s);
+      stats.skipped.push_back(s);
+    }
+    plan.input_fingerprint = fingerprint.value();
+    plan.generation = generation;
+    plan.start_step = input_meta.value().training_steps;
+    plan.steps = PlanSteps(r.config, ingest.value().new_samples, r.steps, data);
+    plan.first_batch = data.batches_drawn;
+    plan.seed = r.config.seed;
+    plan.metrics_offset = FileSize(metrics_path);
+    plan.new_files = ingest.value().new_files;
+    plan.new_samples = ingest.value().new_samples;
+    plan.window_samples = WindowSize(r.config, data.total_samples);
+    loaded = std::move(ingest.value().loaded);
+  }
+  std::vector<std::string> window_skipped;
+  auto window = ReplayWindow::Load(data, plan.window_samples, r.spec.rules, r.spec.size,
+                                   std::move(loaded), window_skipped);
+  if (!window) return Failure(TrainStatus::kBadInput, window.error());
+  for (const std::string& s : window_skipped) {
+    note("skipping " + s);
+    stats.skipped.push_back(s);
+  }
+  if (window.value().Size() == 0) {
+    std::string where;
+    for (const std::string& d : r.data) where += (where.empty() ? "" : ", ") + d;
+    result.status = TrainStatus::kBadInput;
+    result.error = "no usable sample data in " + where;
+    return result;
+  }
+  FillFromPlan(plan, data, stats);
+  stats.window_files = window.value().Files();
+  stats.resumed = resume;
+  stats.resumed_from_step = resume ? plan.steps_done : 0;
+
+  std::error_code ec;
+  if (!out_dir.empty()) fs::create_directories(out_dir, ec);
+  if (resume && FileSize(metrics_path) > plan.metrics_offset) {
+    fs::resize_file(metrics_path, static_cast<uintmax_t>(plan.metrics_offset), ec);
+    if (ec) {
+      return Failure(TrainStatus::kFailed,
+                     metrics_path + ": cannot cut back to the last checkpoint: " + ec.message());
+    }
+  }
+
+  LoopSetup setup;
+  setup.request = &r;
+  setup.window = &window.value();
+  setup.plan = &plan;
+  setup.data = &data;
+  setup.load_from = resume ? state_path : r.input_checkpoint;
+  setup.input_optimizer = resume ? "" : input_meta.value().optimizer;
+  setup.state_path = state_path;
+  setup.metrics_path = metrics_path;
+  if (TrainResult loop = RunTrainingLoop(setup, stats); !loop.ok()) {
+    result.status = loop.status;
+    result.error = std::move(loop.error);
+    return result;
+  }
+
+  // Final output: the plan is complete; the state file is no longer needed.
+  fs::remove(state_path, ec);
+  if (plot_path != "-") {
+    if (auto lines = ReadMetrics(metrics_path); lines && !lines.value().empty()) {
+      if (std::string err = WriteLossPlot(lines.value(), plot_path); !err.empty()) note(err);
+    }
+  }
+  FillFromPlan(plan, data, stats);
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace veletas::training

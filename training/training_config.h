@@ -1,0 +1,70 @@
+// Settings of the learner (training/trainer.h). Plain data with defaults; the YAML mapping
+// (section `training`) and the allowed ranges are in app/config_training.cpp. Torch-free.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace veletas::training {
+
+enum class Optimizer { kSgd, kAdamW };
+enum class LrSchedule { kConstant, kStep, kCosine };
+
+struct TrainingConfig {
+  // --- Optimisation. ---
+  int batch_size = 256;
+  Optimizer optimizer = Optimizer::kSgd;
+  double learning_rate = 0.02;  // the base rate (before warm-up and schedule)
+  // SGD: momentum. AdamW: beta1 (beta2 is 0.999, eps 1e-8).
+  double momentum = 0.9;
+  bool nesterov = true;  // SGD only
+  // SGD: L2 regularisation, weight_decay * w added to every gradient (the loss term
+  // weight_decay / 2 * |w|^2). AdamW: decoupled decay, w -= lr * weight_decay * w.
+  double weight_decay = 1e-4;
+
+  // --- Learning-rate schedule, a function of the global step s (training steps of all
+  // generations so far; see training/lr_schedule.h). ---
+  LrSchedule lr_schedule = LrSchedule::kConstant;
+  // kStep: the rate is multiplied by lr_step_gamma at each of these global steps (increasing).
+  std::vector<int64_t> lr_step_boundaries;
+  double lr_step_gamma = 0.1;
+  // kCosine: from learning_rate at the end of warm-up down to lr_min over lr_cosine_steps
+  // steps, then lr_min.
+  int64_t lr_cosine_steps = 100'000;
+  double lr_min = 0.0;
+  // Linear warm-up over the first warmup_steps global steps: rate * (s + 1) / warmup_steps.
+  int64_t warmup_steps = 100;
+
+  // --- Loss: policy cross-entropy + value_weight * value MSE + aux_weight * aux CE
+  // (+ L2 through weight_decay). ---
+  double value_weight = 1.0;
+  double aux_weight = 0.1;
+  // Value target = (1 - w) * game outcome + w * search root value.
+  double root_value_weight = 0.0;
+
+  // --- Replay window (training/replay_window.h): the newest W(N) samples of the N seen,
+  // W(N) = N for N <= window_min, else
+  // min(window_max, window_min * (1 + window_growth * ((N / window_min)^window_exponent - 1)
+  //                                    / window_exponent)).
+  int64_t window_min = 50'000;
+  int64_t window_max = 500'000;
+  double window_exponent = 0.75;
+  double window_growth = 0.4;
+
+  // --- Steps per generation. Each call may train on max_sample_reuse samples per new
+  // sample ingested (sampling is uniform over the window, so a sample is used
+  // max_sample_reuse times on average over its stay in the window); unused allowance is
+  // carried to the next call. At most max_steps_per_generation steps per call (excess
+  // allowance is dropped). ---
+  double max_sample_reuse = 4.0;
+  int64_t max_steps_per_generation = 2000;
+
+  // --- Bookkeeping. ---
+  int64_t checkpoint_every = 500;  // steps between resumable training-state files
+  int64_t metrics_every = 100;     // steps per metrics.jsonl line
+  int threads = 0;                 // Torch intra-op threads; 0 = all cores
+  int prefetch_batches = 2;        // batches the loader thread prepares ahead
+  uint64_t seed = 1;               // sampling and augmentation stream
+};
+
+}  // namespace veletas::training
