@@ -30,6 +30,10 @@ Config Parse(ConfigSection root, const std::string& source) {
     ConfigSection s = root.Section("selfplay");
     ParseSelfplaySection(s, c.selfplay);
   }
+  {
+    ConfigSection s = root.Section("training");
+    ParseTrainingSection(s, c.training);
+  }
   root.RejectUnknownKeys();
   c.resolved_yaml = root.ResolvedYaml();
   return c;

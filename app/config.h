@@ -11,6 +11,7 @@
 #include "search/search_config.h"
 #include "selfplay/arena_settings.h"
 #include "selfplay/selfplay_config.h"
+#include "training/training_config.h"
 
 namespace veletas::app {
 
@@ -28,6 +29,7 @@ struct Config {
   search::BatchingConfig evaluator;
   selfplay::ArenaSettings arena;
   selfplay::SelfplayConfig selfplay;
+  training::TrainingConfig training;
 };
 
 // Reads and validates a config file. Errors name the file, line, key and allowed range.
@@ -46,5 +48,7 @@ void ParseEvaluatorSection(ConfigSection& section, search::BatchingConfig& out);
 void ParseArenaSection(ConfigSection& section, selfplay::ArenaSettings& out);
 // app/config_selfplay.cpp: section `selfplay`.
 void ParseSelfplaySection(ConfigSection& section, selfplay::SelfplayConfig& out);
+// app/config_training.cpp: section `training`.
+void ParseTrainingSection(ConfigSection& section, training::TrainingConfig& out);
 
 }  // namespace veletas::app
