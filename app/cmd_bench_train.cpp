@@ -1,15 +1,18 @@
 // `veletas bench-train`: the speed of the real training loop (sampling from the window,
 // augmentation, encoding in the loader thread, forward, losses, backward, optimiser step,
 // metrics, training-state files) against the raw forward + backward rate of the same
-// network and batch size (model/nn_bench.h TrainRate), in one run. The raw rate is measured
-// before and after the loop and averaged, which evens out slow drifts of the machine.
+// network and batch size (model/nn_bench.h TrainRate), in one run: a few rounds, each
+// measuring the raw rate and then the loop right after it (so both see the same machine
+// load), for about `seconds` in all.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "app/args.h"
 #include "app/command.h"
@@ -26,14 +29,17 @@ namespace {
 namespace fs = std::filesystem;
 
 int RunBenchTrain(const std::vector<std::string>& argv) {
-  auto parsed =
-      ParseArgs({{"config", true}, {"seconds", true}, {"threads", true}, {"work", true}}, argv, 0);
+  auto parsed = ParseArgs(
+      {{"config", true}, {"seconds", true}, {"rounds", true}, {"threads", true}, {"work", true}},
+      argv, 0);
   if (!parsed) return UsageError("bench-train", parsed.error());
   const ParsedArgs& args = parsed.value();
   const auto config_path = args.Value("config");
   if (!config_path) return UsageError("bench-train", "expected --config FILE");
-  auto seconds = args.Real("seconds", 10.0, 0.1, 3600.0);
+  auto seconds = args.Real("seconds", 20.0, 0.1, 3600.0);
   if (!seconds) return UsageError("bench-train", seconds.error());
+  auto rounds_arg = args.Int("rounds", 3, 1, 100);
+  if (!rounds_arg) return UsageError("bench-train", rounds_arg.error());
   auto config = LoadConfig(*config_path);
   if (!config) {
     std::cerr << "veletas bench-train: " << config.error() << "\n";
@@ -46,27 +52,27 @@ int RunBenchTrain(const std::vector<std::string>& argv) {
   const int batch = c.training.batch_size;
   const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
 
-  // Raw rate: the same network and batch size, the same thread count.
+  // Raw rate: the same network, batch size and thread count.
   model::NnBenchOptions o;
   o.net = c.model;
   o.net.threads = c.training.threads;
   o.rules = c.game.rules;
   o.size = c.game.size;
-  o.min_seconds = std::max(1.0, seconds.value() / 4);
+  const int rounds = static_cast<int>(rounds_arg.value());
+  const double chunk = seconds.value() / (2.0 * rounds);  // per measurement
+  o.min_seconds = chunk;
   auto bench = model::NnBench::Create(o);
   if (!bench) {
     std::cerr << "veletas bench-train: " << bench.error() << "\n";
     return 1;
   }
   std::printf(
-      "network: %d blocks x %d channels (heads %d, value %d); %s %dx%d; batch %d; "
+      "network: %d blocks x %d channels (heads %d, value %d); %s %dx%d; batch %d; optimizer %s; "
       "device %s; intra-op threads %d\n",
       c.model.blocks, c.model.channels, c.model.head_channels, c.model.value_hidden,
       rules::RuleSetName(c.game.rules), c.game.size, c.game.size, batch,
+      c.training.optimizer == training::Optimizer::kAdamW ? "adamw" : "sgd",
       bench.value()->DeviceName().c_str(), bench.value()->Threads());
-  std::fflush(stdout);
-  const double raw_before = bench.value()->TrainRate(batch);
-  std::printf("raw forward+backward (model::NnBench::TrainRate): %.0f samples/s\n", raw_before);
   std::fflush(stdout);
 
   // Synthetic sample files from random games, and a fresh network.
@@ -87,35 +93,49 @@ int RunBenchTrain(const std::vector<std::string>& argv) {
     std::cerr << "veletas bench-train: " << s.error() << "\n";
     return 1;
   }
-  training::TrainRequest request;
-  request.config = c.training;
-  request.spec = spec;
-  request.device = c.model.device;
-  request.input_checkpoint = init;
-  request.data = {(work / "data").string()};
-  request.output_checkpoint = (work / "out.ckpt").string();
-  request.plot_path = "-";
-  request.steps =
-      2 +
-      std::max<int64_t>(10, static_cast<int64_t>(std::ceil(raw_before * seconds.value() / batch)));
-  const training::TrainResult result = training::TrainGeneration(request);
-  if (!result.ok()) {
-    std::cerr << "veletas bench-train: " << result.error << "\n";
-    fs::remove_all(work, ec);
-    return 1;
+
+  // Rounds of (raw, loop) measured back to back, so that both see the same machine.
+  std::printf("%6s %14s %14s %8s %14s %10s\n", "round", "raw samples/s", "loop samples/s", "ratio",
+              "loader wait s", "loop steps");
+  double raw_sum = 0, loop_sum = 0;
+  std::vector<double> ratios;
+  for (int round = 0; round < rounds; ++round) {
+    const double raw = bench.value()->TrainRate(batch);
+    training::TrainRequest request;
+    request.config = c.training;
+    request.spec = spec;
+    request.device = c.model.device;
+    request.input_checkpoint = init;
+    request.data = {(work / "data").string()};
+    request.output_checkpoint = (work / ("out_" + std::to_string(round) + ".ckpt")).string();
+    request.plot_path = "-";
+    // Two warm-up steps (not timed, as TrainRate's) and about `chunk` seconds of steps.
+    request.steps = 2 + std::max<int64_t>(3, static_cast<int64_t>(std::ceil(raw * chunk / batch)));
+    const training::TrainResult result = training::TrainGeneration(request);
+    if (!result.ok()) {
+      std::cerr << "veletas bench-train: " << result.error << "\n";
+      fs::remove_all(work, ec);
+      return 1;
+    }
+    const training::TrainStats& s = result.stats;
+    const double ratio = s.loop_samples_per_second / raw;
+    std::printf("%6d %14.1f %14.1f %8.3f %14.3f %10lld\n", round + 1, raw,
+                s.loop_samples_per_second, ratio, s.loader_wait_seconds,
+                static_cast<long long>(s.steps - 2));
+    std::fflush(stdout);
+    raw_sum += raw;
+    loop_sum += s.loop_samples_per_second;
+    ratios.push_back(ratio);
   }
-  const training::TrainStats& s = result.stats;
+  std::sort(ratios.begin(), ratios.end());
+  std::printf("raw forward+backward (model::NnBench::TrainRate): %.1f samples/s (mean)\n",
+              raw_sum / rounds);
   std::printf(
-      "training loop (window sampling, augmentation, encoding, forward+backward, "
-      "optimiser, metrics, checkpoints): %.0f samples/s over %lld steps; loader wait "
-      "%.2f s; window %lld samples\n",
-      s.loop_samples_per_second, static_cast<long long>(s.steps - 2), s.loader_wait_seconds,
-      static_cast<long long>(s.window_samples));
-  std::fflush(stdout);
-  const double raw_after = bench.value()->TrainRate(batch);
-  const double raw = 0.5 * (raw_before + raw_after);
-  std::printf("raw forward+backward again: %.0f samples/s (mean %.0f)\n", raw_after, raw);
-  std::printf("ratio loop / raw: %.3f (goal >= 0.9)\n", s.loop_samples_per_second / raw);
+      "training loop (window sampling, augmentation, encoding in the loader thread, "
+      "forward+backward, optimiser step, metrics, checkpoints): %.1f samples/s (mean)\n",
+      loop_sum / rounds);
+  std::printf("ratio loop / raw: %.3f (means), median of rounds %.3f (goal >= 0.9)\n",
+              loop_sum / raw_sum, ratios[ratios.size() / 2]);
   if (!args.Has("work")) fs::remove_all(work, ec);
   return 0;
 }
@@ -123,7 +143,7 @@ int RunBenchTrain(const std::vector<std::string>& argv) {
 }  // namespace
 
 VELETAS_COMMAND(bench_train, "bench-train",
-                "--config FILE [--seconds S] [--threads T] [--work DIR]",
+                "--config FILE [--seconds S] [--rounds R] [--threads T] [--work DIR]",
                 "training-loop samples/s against raw forward+backward samples/s (same network "
                 "and batch size)",
                 RunBenchTrain);

@@ -168,9 +168,10 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
     }
 
     const model::LossWeights weights{1.0, c.value_weight, c.aux_weight};
-    const int64_t remaining = plan.steps - plan.steps_done;
-    BatchLoader loader(*s.window, plan.seed, plan.first_batch + plan.steps_done, remaining,
-                       c.batch_size, c.root_value_weight, c.prefetch_batches);
+    const int64_t first_step = plan.steps_done;  // plan.steps_done moves at checkpoints
+    const int64_t remaining = plan.steps - first_step;
+    BatchLoader loader(*s.window, plan.seed, plan.first_batch + first_step, remaining, c.batch_size,
+                       c.root_value_weight, c.prefetch_batches);
     Accumulator window_acc, report_acc;
     window_acc.Reset(device.value());
     report_acc.Reset(device.value());
@@ -179,7 +180,7 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
     int64_t warm_steps = 0;
     double warm_wait = 0;
 
-    for (int64_t step = plan.steps_done; step < plan.steps; ++step) {
+    for (int64_t step = first_step; step < plan.steps; ++step) {
       const int64_t global = plan.start_step + step;
       const double lr = LearningRate(c, global);
       for (auto& group : optimizer->param_groups()) group.options().set_lr(lr);
@@ -202,7 +203,7 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
       const int64_t done = step + 1;
       data.batches_drawn = plan.first_batch + done;
       data.samples_consumed += c.batch_size;
-      if (done - plan.steps_done == 2 || (remaining < 2 && done == plan.steps_done + 1)) {
+      if (done - first_step == std::min<int64_t>(2, remaining)) {
         warm_start = Clock::now();
         warm_steps = done;
         warm_wait = loader.WaitSeconds();
@@ -265,7 +266,7 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
         p.learning_rate = lr;
         p.samples_per_second =
             static_cast<double>(report_acc.steps * c.batch_size) / Since(report_acc.since);
-        const double per_step = Since(loop_start) / static_cast<double>(done - plan.steps_done);
+        const double per_step = Since(loop_start) / static_cast<double>(done - first_step);
         p.eta_seconds = per_step * static_cast<double>(plan.steps - done);
         p.metrics_line = metrics;
         r.progress(p);

@@ -82,8 +82,8 @@ TEST(Trainer, MetricsLinesCarryEveryField) {
   WriteGames(dir.File("data/s_0.vzs"), 2, 7);
   TrainRequest r = QuickRequest(dir);
   r.config.warmup_steps = 4;  // the rate changes from step to step
-  r.config.metrics_every = 3;
-  r.config.checkpoint_every = 5;
+  r.config.metrics_every = 4;
+  r.config.checkpoint_every = 3;
   r.steps = 8;
   int progress_calls = 0;
   r.progress = [&](const TrainProgress& p) {
@@ -91,8 +91,16 @@ TEST(Trainer, MetricsLinesCarryEveryField) {
     EXPECT_EQ(p.steps, 8);
     EXPECT_GE(p.step, 1);
     EXPECT_TRUE(std::isfinite(p.loss_total));
+    EXPECT_GE(p.eta_seconds, 0);
+    if (p.step == p.steps) {
+      EXPECT_EQ(p.eta_seconds, 0);
+    }
+    EXPECT_GT(p.samples_per_second, 0);
   };
-  ASSERT_TRUE(TrainGeneration(r).ok());
+  const TrainResult result = TrainGeneration(r);
+  ASSERT_TRUE(result.ok()) << result.error;
+  // Timed from the third step to the end, across the checkpoints at steps 3 and 6.
+  EXPECT_GT(result.stats.loop_samples_per_second, 0);
   EXPECT_GE(progress_calls, 4);  // at least once per metrics line
   std::ifstream in(dir.File("out/metrics.jsonl"));
   std::string text;
@@ -119,8 +127,9 @@ TEST(Trainer, MetricsLinesCarryEveryField) {
     EXPECT_LE(j["policy_target_entropy"].get<double>(), j["loss_policy"].get<double>() + 1e-6);
     steps.push_back(step);
   }
-  // Windows end at multiples of metrics_every, at the checkpoint (5) and at the end (8).
-  EXPECT_EQ(steps, (std::vector<int64_t>{3, 5, 6, 8}));
+  // Windows end at multiples of metrics_every (4, 8), at the checkpoints (3, 6) and at the
+  // end (8).
+  EXPECT_EQ(steps, (std::vector<int64_t>{3, 4, 6, 8}));
 }
 
 TEST(Trainer, GenerationsChainStepsOptimiserAndData) {
