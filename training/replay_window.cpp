@@ -139,12 +139,14 @@ std::string CheckGame(const std::string& path, const selfplay::SampleFile& f, ru
 }  // namespace
 
 rules::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::string>& listed,
-                                        rules::RuleSet rs, int size) {
+                                        rules::RuleSet rs, int size, int64_t keep_samples) {
   using R = rules::Result<IngestReport>;
   std::set<std::string> known;
   for (const IngestedFile& f : state.files) known.insert(f.path);
   IngestReport report;
   std::vector<IngestedFile> added;
+  std::deque<IngestedFile> kept;  // the files in report.loaded, oldest first
+  int64_t kept_samples = 0;
   for (const std::string& path : listed) {
     if (known.count(path)) continue;
     auto file = selfplay::ReadSampleFile(path);
@@ -159,6 +161,13 @@ rules::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std:
     added.push_back({path, n});
     report.new_samples += n;
     report.loaded.emplace(path, std::move(file.value()));
+    kept.push_back({path, n});
+    kept_samples += n;
+    while (kept.size() > 1 && kept_samples - kept.front().samples >= keep_samples) {
+      kept_samples -= kept.front().samples;
+      report.loaded.erase(kept.front().path);
+      kept.pop_front();
+    }
     known.insert(path);
   }
   report.new_files = static_cast<int64_t>(added.size());

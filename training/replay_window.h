@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -67,16 +68,20 @@ struct IngestReport {
   int64_t new_files = 0;
   int64_t new_samples = 0;
   std::vector<std::string> skipped;  // "<file>: <why>" for each unreadable or corrupt file
-  // Files read while ingesting (path -> contents), to spare re-reading them for the window.
+  // The newest files read while ingesting (path -> contents), at least `keep_samples`
+  // samples' worth when there are that many, to spare re-reading them for the window.
   std::map<std::string, selfplay::SampleFile> loaded;
 };
 
 // Appends the files of `listed` that are not yet in `state` (in order), reading and
 // validating each. A truncated or corrupt file is reported in `skipped` and not ingested
 // (a later call tries it again). Errors (bad input, `state` unchanged): a readable file of
-// another rule set or board size than `rules`/`size`.
+// another rule set or board size than `rules`/`size`. Older files are dropped from
+// report.loaded once the newer ones hold `keep_samples` (e.g. window_max) samples, which
+// bounds the memory used by a large backlog.
 rules::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::string>& listed,
-                                        rules::RuleSet rules, int size);
+                                        rules::RuleSet rules, int size,
+                                        int64_t keep_samples = INT64_MAX);
 
 // The samples of the window, oldest first, immutable once loaded. Thread-safe to read.
 class ReplayWindow {

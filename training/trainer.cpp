@@ -165,6 +165,8 @@ TrainResult TrainGeneration(const TrainRequest& r) {
       if (stored && stored.value().plan.complete && matches(stored.value().plan)) {
         FillFromPlan(stored.value().plan, stored.value().data, stats);
         stats.already_done = true;
+        std::error_code ec;
+        fs::remove(state_path, ec);  // left behind by a kill right after the output was written
         note(r.output_checkpoint + ": already trained from this input; nothing to do");
         return result;
       }
@@ -200,7 +202,7 @@ TrainResult TrainGeneration(const TrainRequest& r) {
     }
     auto listed = ListSampleFiles(r.data);
     if (!listed) return Failure(TrainStatus::kBadInput, listed.error());
-    auto ingest = IngestFiles(data, listed.value(), r.spec.rules, r.spec.size);
+    auto ingest = IngestFiles(data, listed.value(), r.spec.rules, r.spec.size, r.config.window_max);
     if (!ingest) return Failure(TrainStatus::kBadInput, ingest.error());
     for (const std::string& s : ingest.value().skipped) {
       note("skipping " + s);

@@ -199,12 +199,16 @@ TEST(Trainer, GenerationsChainStepsOptimiserAndData) {
   auto evaluator = model::TorchEvaluator::Load(r2.output_checkpoint, r.spec, model::NetConfig{});
   ASSERT_TRUE(evaluator.ok()) << evaluator.error();
 
-  // Running a finished call again does nothing and leaves the output alone.
+  // Running a finished call again does nothing and leaves the output alone; a state file
+  // left by a kill just after the output was written is cleared away.
   const std::string before = testing::ReadAll(r2.output_checkpoint);
+  fs::copy_file(r2.output_checkpoint, TrainingStatePath(r2.output_checkpoint));
   auto again = TrainGeneration(r2);
   ASSERT_TRUE(again.ok());
   EXPECT_TRUE(again.stats.already_done);
+  EXPECT_EQ(again.stats.steps, second.stats.steps);
   EXPECT_EQ(testing::ReadAll(r2.output_checkpoint), before);
+  EXPECT_FALSE(fs::exists(TrainingStatePath(r2.output_checkpoint)));
 }
 
 TEST(Trainer, CorruptFileIsSkippedWithItsName) {

@@ -163,6 +163,33 @@ TEST(IngestFiles, CorruptFilesAreSkippedByNameAndRetriedLater) {
   EXPECT_EQ(state.total_samples, good + replaced);
 }
 
+TEST(IngestFiles, KeepsOnlyTheNewestFilesInMemory) {
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  int64_t counts[3];
+  for (int k = 0; k < 3; ++k) {
+    counts[k] = WriteGames(dir.File("data/s_" + std::to_string(k) + ".vzs"), 1, 70 + k);
+  }
+  auto listed = ListSampleFiles({dir.File("data")});
+  ASSERT_TRUE(listed.ok());
+  // Enough to need the last file and part of the middle one: those two are kept.
+  DataState state;
+  auto two = IngestFiles(state, listed.value(), rules::RuleSet::kStandard, 7, counts[2] + 1);
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(two.value().loaded.size(), 2u);
+  EXPECT_EQ(two.value().loaded.count(listed.value()[0]), 0u);
+  EXPECT_EQ(state.total_samples, counts[0] + counts[1] + counts[2]);  // all still counted
+  DataState other;
+  auto one = IngestFiles(other, listed.value(), rules::RuleSet::kStandard, 7, 1);
+  ASSERT_TRUE(one.ok());
+  ASSERT_EQ(one.value().loaded.size(), 1u);
+  EXPECT_EQ(one.value().loaded.count(listed.value()[2]), 1u);
+  DataState all;
+  auto three = IngestFiles(all, listed.value(), rules::RuleSet::kStandard, 7);
+  ASSERT_TRUE(three.ok());
+  EXPECT_EQ(three.value().loaded.size(), 3u);
+}
+
 TEST(IngestFiles, AnotherBoardSizeIsAnError) {
   TempDir dir;
   WriteGames(dir.File("nine.vzs"), 1, 5, 9);
