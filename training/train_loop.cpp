@@ -1,6 +1,7 @@
 #include "training/train_loop.h"
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <memory>
@@ -235,6 +236,13 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
             static_cast<double>(window_acc.steps * c.batch_size) / Since(window_acc.since);
         line.window_samples = s.window->Size();
         line.time = static_cast<double>(std::time(nullptr));
+        if (!std::isfinite(line.loss_total)) {
+          // Diverged (e.g. a learning rate too high): keep the last good training state.
+          return Failure(TrainStatus::kFailed,
+                         "the loss is not finite at step " + std::to_string(global + 1) +
+                             " (learning rate " + std::to_string(lr) +
+                             "); nothing written after the last training-state file");
+        }
         if (std::string err = AppendMetrics(s.metrics_path, line); !err.empty()) {
           return Failure(TrainStatus::kFailed, err);
         }

@@ -211,6 +211,21 @@ TEST(Trainer, GenerationsChainStepsOptimiserAndData) {
   EXPECT_FALSE(fs::exists(TrainingStatePath(r2.output_checkpoint)));
 }
 
+TEST(Trainer, DivergenceFailsWithoutWritingTheOutput) {
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  WriteGames(dir.File("data/s_0.vzs"), 1, 8);
+  TrainRequest r = QuickRequest(dir);
+  r.config.learning_rate = 1e30;
+  r.config.momentum = 0;
+  r.config.nesterov = false;
+  r.steps = 6;
+  const TrainResult result = TrainGeneration(r);
+  EXPECT_EQ(result.status, TrainStatus::kFailed);
+  EXPECT_NE(result.error.find("not finite"), std::string::npos) << result.error;
+  EXPECT_FALSE(fs::exists(r.output_checkpoint));
+}
+
 TEST(Trainer, CorruptFileIsSkippedWithItsName) {
   TempDir dir;
   fs::create_directories(dir.File("data"));
