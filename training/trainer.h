@@ -22,8 +22,10 @@
 // Resume: every checkpoint_every steps the call writes TrainingStatePath(output) (the same
 // checkpoint format, with the plan's progress). Run after a kill, the same call (same input
 // checkpoint and generation) continues from that file with the same weights, optimiser
-// state, step count, window and sampling stream; metrics.jsonl is cut back to where it was
-// then, so no line is doubled. After the output is written the state file is removed; a
+// state, step count, window and sampling stream (the request's data and steps are not
+// looked at again: files that arrived meanwhile go to the next call); metrics.jsonl is cut
+// back to where it was then, so no line is doubled. The state file is also written at step
+// 0, so a kill at any moment after planning resumes the same plan. After the output is written the state file is removed; a
 // call whose output already exists for the same input and generation does nothing.
 //
 // The learner has its own network: self-play and the arena load the checkpoints it writes
