@@ -101,14 +101,15 @@ int RunTrain(const std::vector<std::string>& argv) {
   }
   std::printf(
       "%s: generation %lld, %lld steps (global %lld)%s; loss %.4f (policy %.4f value %.4f aux "
-      "%.4f); %lld new files, %lld new samples, window %lld of %lld samples; %.0f samples/s; "
-      "%.1f s\n",
+      "%.4f l2 %.4f); %lld new files, %lld new samples, window %lld of %lld samples; %.0f "
+      "samples/s; %.1f s\n",
       out->c_str(), static_cast<long long>(s.generation), static_cast<long long>(s.steps),
       static_cast<long long>(s.global_steps),
       s.resumed ? (" resumed at step " + std::to_string(s.resumed_from_step)).c_str() : "",
-      s.loss_total, s.loss_policy, s.loss_value, s.loss_aux, static_cast<long long>(s.new_files),
-      static_cast<long long>(s.new_samples), static_cast<long long>(s.window_samples),
-      static_cast<long long>(s.total_samples), s.loop_samples_per_second, s.seconds);
+      s.loss_total, s.loss_policy, s.loss_value, s.loss_aux, s.loss_l2,
+      static_cast<long long>(s.new_files), static_cast<long long>(s.new_samples),
+      static_cast<long long>(s.window_samples), static_cast<long long>(s.total_samples),
+      s.loop_samples_per_second, s.seconds);
   if (!s.skipped.empty()) {
     std::printf("%zu sample file(s) skipped (see above)\n", s.skipped.size());
   }

@@ -250,6 +250,7 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
         stats.loss_value = line.loss_value;
         stats.loss_aux = line.loss_aux;
         stats.loss_total = line.loss_total;
+        stats.loss_l2 = line.loss_l2;
         window_acc.Reset(device.value());
       }
       if (checkpoint) {

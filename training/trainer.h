@@ -25,8 +25,9 @@
 // state, step count, window and sampling stream (the request's data and steps are not
 // looked at again: files that arrived meanwhile go to the next call); metrics.jsonl is cut
 // back to where it was then, so no line is doubled. The state file is also written at step
-// 0, so a kill at any moment after planning resumes the same plan. After the output is written the state file is removed; a
-// call whose output already exists for the same input and generation does nothing.
+// 0, so a kill at any moment after planning resumes the same plan. After the output is written the
+// state file is removed; a call whose output already exists for the same input and generation does
+// nothing.
 //
 // The learner has its own network: self-play and the arena load the checkpoints it writes
 // into their own TorchEvaluator, so it never trains a module an evaluator is using.
@@ -48,7 +49,8 @@ struct TrainProgress {
   int64_t step = 0;         // steps of this call done
   int64_t steps = 0;        // steps of this call in all
   int64_t global_step = 0;  // training steps of all generations done
-  // Averages over the steps since the previous report.
+  // Averages over the steps since the previous report; loss_total is policy + value_weight
+  // * value + aux_weight * aux, without the L2 term (which metrics.jsonl adds).
   double loss_total = 0, loss_policy = 0, loss_value = 0, loss_aux = 0;
   double learning_rate = 0;
   double samples_per_second = 0;  // since the previous report
@@ -91,8 +93,9 @@ struct TrainStats {
   bool resumed = false;              // continued from the training-state file
   int64_t resumed_from_step = 0;     // steps of this call already done then
   bool already_done = false;         // the output existed for this input and generation
-  // Averages over the last metrics window.
-  double loss_total = 0, loss_policy = 0, loss_value = 0, loss_aux = 0;
+  // Averages over the last metrics window (as its metrics.jsonl line: loss_total includes
+  // loss_l2).
+  double loss_total = 0, loss_policy = 0, loss_value = 0, loss_aux = 0, loss_l2 = 0;
   double seconds = 0;  // wall time of the call
   // The training loop after its first two steps (warm-up): samples per second including
   // waiting for batches, and the time spent waiting for the loader.
