@@ -34,6 +34,10 @@ Config Parse(ConfigSection root, const std::string& source) {
     ConfigSection s = root.Section("training");
     ParseTrainingSection(s, c.training);
   }
+  {
+    ConfigSection s = root.Section("pipeline");
+    ParsePipelineSection(s, c.pipeline);
+  }
   root.RejectUnknownKeys();
   c.resolved_yaml = root.ResolvedYaml();
   return c;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/config_reader.h"
+#include "app/pipeline_config.h"
 #include "model/net_config.h"
 #include "rules/position.h"
 #include "rules/result.h"
@@ -30,6 +31,7 @@ struct Config {
   selfplay::ArenaSettings arena;
   selfplay::SelfplayConfig selfplay;
   training::TrainingConfig training;
+  PipelineConfig pipeline;
 };
 
 // Reads and validates a config file. Errors name the file, line, key and allowed range.
@@ -50,5 +52,7 @@ void ParseArenaSection(ConfigSection& section, selfplay::ArenaSettings& out);
 void ParseSelfplaySection(ConfigSection& section, selfplay::SelfplayConfig& out);
 // app/config_training.cpp: section `training`.
 void ParseTrainingSection(ConfigSection& section, training::TrainingConfig& out);
+// app/config_pipeline.cpp: section `pipeline`.
+void ParsePipelineSection(ConfigSection& section, PipelineConfig& out);
 
 }  // namespace veletas::app

@@ -1,0 +1,120 @@
+// `veletas report RUN_DIR`: a summary of a pipeline run: one line per generation (self-play,
+// training losses, gate decision, Elo with its 95% interval), the anchors' ratings, and PNG
+// plots of Elo by generation and of the training losses, written to RUN_DIR/report/.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "app/args.h"
+#include "app/command.h"
+#include "app/pipeline_state.h"
+#include "app/run_ratings.h"
+#include "app/status_line.h"
+#include "training/metrics.h"
+#include "util/atomic_file.h"
+
+namespace veletas::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+int RunReport(const std::vector<std::string>& argv) {
+  auto parsed = ParseArgs({}, argv, 1);
+  if (!parsed) return UsageError("report", parsed.error());
+  if (parsed.value().Positional().size() != 1) return UsageError("report", "expected RUN_DIR");
+  const std::string run = parsed.value().Positional()[0];
+  if (!fs::is_directory(run)) return UsageError("report", run + ": no such run directory");
+  auto state = ReadPipelineState(StatePath(run));
+  if (!state) return UsageError("report", state.error());
+  const PipelineState& s = state.value();
+  const fs::path out_dir = fs::path(run) / "report";
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) return UsageError("report", out_dir.string() + ": " + ec.message());
+
+  std::ostringstream text;
+  std::ostringstream warnings;
+  auto rated = RateRun(run, 1.0, warnings);
+  std::map<std::string, const selfplay::PlayerRating*> elo;
+  if (rated) {
+    for (const selfplay::PlayerRating& p : rated.value().ladder.players) elo[p.name] = &p;
+  }
+  text << "run " << run << ": "
+       << (s.stage == PipelineStage::kFinished
+               ? "finished (" + s.finished_reason + ")"
+               : std::string("in progress (generation ") + std::to_string(s.iteration + 1) + ", " +
+                     StageName(s.stage) + ")")
+       << ", best network gen " << s.best_generation << ", run time "
+       << FormatDuration(s.elapsed_seconds) << "\n\n";
+  char line[400];
+  std::snprintf(line, sizeof line, "%4s %7s %8s %6s %7s %7s %7s  %-18s %-26s\n", "gen", "games",
+                "samples", "steps", "loss", "policy", "value", "gate", "Elo (random = 0)");
+  text << line;
+  for (const GenerationSummary& g : s.generations) {
+    char gate[64] = "-";
+    if (g.gated_against >= 0) {
+      std::snprintf(gate, sizeof gate, "%s %d/%d vs %lld", g.promoted ? "promoted" : "rejected",
+                    g.gate_wins, g.gate_games, static_cast<long long>(g.gated_against));
+    } else if (g.promoted) {
+      std::snprintf(gate, sizeof gate, "promoted");
+    }
+    char rating[64] = "-";
+    auto it = elo.find("gen_" + std::to_string(g.generation));
+    if (it != elo.end() && it->second->rated) {
+      std::snprintf(rating, sizeof rating, "%+.0f [%+.0f, %+.0f]", it->second->elo,
+                    it->second->ci_low, it->second->ci_high);
+    }
+    std::snprintf(line, sizeof line, "%4lld %7lld %8lld %6lld %7.3f %7.3f %7.3f  %-18s %-26s\n",
+                  static_cast<long long>(g.generation), static_cast<long long>(g.selfplay_games),
+                  static_cast<long long>(g.selfplay_samples), static_cast<long long>(g.train_steps),
+                  g.loss_total, g.loss_policy, g.loss_value, gate, rating);
+    text << line;
+  }
+  if (rated) {
+    text << "\nrating ladder (" << rated.value().matches << " matches):\n";
+    PrintLadderTable(rated.value().ladder, text);
+    const std::string elo_png = (out_dir / "elo.png").string();
+    if (std::string e = selfplay::WriteChartPng(elo_png, RatingsChart(rated.value().ladder));
+        !e.empty()) {
+      std::cerr << "veletas report: " << e << "\n";
+      return 1;
+    }
+    text << "\nwrote " << elo_png << "\n";
+  } else {
+    text << "\nno ratings yet: " << rated.error() << "\n";
+  }
+  const std::string metrics_path = (fs::path(run) / "train" / "metrics.jsonl").string();
+  if (fs::exists(metrics_path)) {
+    auto metrics = training::ReadMetrics(metrics_path);
+    if (!metrics) {
+      text << "training metrics unreadable: " << metrics.error() << "\n";
+    } else if (!metrics.value().empty()) {
+      const std::string loss_png = (out_dir / "losses.png").string();
+      if (std::string e = training::WriteLossPlot(metrics.value(), loss_png); !e.empty()) {
+        std::cerr << "veletas report: " << e << "\n";
+        return 1;
+      }
+      text << "wrote " << loss_png << "\n";
+    }
+  }
+  const std::string summary = (out_dir / "summary.txt").string();
+  if (std::string e = util::WriteFileAtomic(summary, text.str()); !e.empty()) {
+    std::cerr << "veletas report: " << e << "\n";
+    return 1;
+  }
+  std::cout << text.str() << "wrote " << summary << "\n";
+  std::istringstream w(warnings.str());
+  for (std::string l; std::getline(w, l);) std::cerr << "veletas report: " << l << "\n";
+  return 0;
+}
+
+}  // namespace
+
+VELETAS_COMMAND(
+    report, "report", "RUN_DIR",
+    "summary of a pipeline run with plots (Elo by generation, losses) in RUN_DIR/report/",
+    RunReport);
+
+}  // namespace veletas::app

@@ -1,0 +1,461 @@
+#include "app/pipeline.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "app/arena_models.h"
+#include "app/load_evaluator.h"
+#include "app/pipeline_state.h"
+#include "app/run_ratings.h"
+#include "app/status_line.h"
+#include "model/model_files.h"
+#include "rules/notation.h"
+#include "selfplay/gate.h"
+#include "selfplay/ladder.h"
+#include "selfplay/selfplay_engine.h"
+#include "training/trainer.h"
+#include "util/atomic_file.h"
+
+namespace veletas::app {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::string Numbered(const std::string& prefix, long long n) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%s%04lld", prefix.c_str(), n);
+  return buf;
+}
+
+// The first line where two texts differ, for the config-changed error.
+std::string FirstDifference(const std::string& a, const std::string& b) {
+  std::istringstream sa(a), sb(b);
+  std::string la, lb;
+  for (int line = 1;; ++line) {
+    const bool ga = static_cast<bool>(std::getline(sa, la));
+    const bool gb = static_cast<bool>(std::getline(sb, lb));
+    if (!ga && !gb) return "";
+    if (!ga) la = "(end)";
+    if (!gb) lb = "(end)";
+    if (la != lb) {
+      return "line " + std::to_string(line) + ": run has \"" + la + "\", config has \"" + lb + "\"";
+    }
+  }
+}
+
+class Pipeline {
+ public:
+  Pipeline(const Config& config, const PipelineOptions& options)
+      : c_(config), p_(config.pipeline), run_(options.run_dir), options_(options) {}
+
+  int Run();
+
+ private:
+  std::string ModelPath(long long gen) const { return GenerationModelPath(run_, gen); }
+  std::string SamplesDir(long long iteration) const {
+    return (fs::path(run_) / "samples" / Numbered("iter_", iteration)).string();
+  }
+  std::string Header() const {
+    return "gen " + std::to_string(state_.iteration + 1) + " | " + StageName(state_.stage);
+  }
+  double Elapsed() const {
+    return state_.elapsed_seconds +
+           std::chrono::duration<double>(Clock::now() - session_start_).count();
+  }
+  // Saves state.json with the elapsed time; false (after printing) on failure.
+  bool Save();
+  void Log(const std::string& line);
+  int Fail(int code, const std::string& message);
+
+  int Prepare();
+  bool BudgetAllowsAnotherIteration(std::string& why) const;
+  int StageSelfplay();
+  int StageTrain();
+  int StageGate();
+  int StageLadder(long long generation);
+  int Finish(const std::string& reason);
+  GenerationSummary& Current();
+
+  const Config& c_;
+  const PipelineConfig& p_;
+  std::string run_;
+  PipelineOptions options_;
+  PipelineState state_;
+  Clock::time_point session_start_ = Clock::now();
+  Clock::time_point iteration_start_ = Clock::now();
+  StatusLine status_;
+};
+
+bool Pipeline::Save() {
+  PipelineState s = state_;
+  s.elapsed_seconds = Elapsed();
+  const std::string err = WritePipelineState(StatePath(run_), s);
+  if (!err.empty()) {
+    status_.Clear();
+    std::cerr << "veletas pipeline: " << err << "\n";
+    return false;
+  }
+  return true;
+}
+
+void Pipeline::Log(const std::string& line) {
+  status_.Clear();
+  std::cout << line << std::endl;
+  std::ofstream log(fs::path(run_) / "logs" / "pipeline.log", std::ios::app);
+  log << line << "\n";
+}
+
+int Pipeline::Fail(int code, const std::string& message) {
+  status_.Clear();
+  std::cerr << "veletas pipeline: " << message << "\n";
+  std::ofstream log(fs::path(run_) / "logs" / "pipeline.log", std::ios::app);
+  log << "error: " << message << "\n";
+  return code;
+}
+
+GenerationSummary& Pipeline::Current() {
+  const long long gen = state_.iteration + 1;
+  if (state_.generations.empty() || state_.generations.back().generation != gen) {
+    GenerationSummary g;
+    g.generation = gen;
+    state_.generations.push_back(g);
+  }
+  return state_.generations.back();
+}
+
+int Pipeline::Prepare() {
+  std::error_code ec;
+  for (const char* sub : {"models", "samples", "train", "matches", "logs"}) {
+    fs::create_directories(fs::path(run_) / sub, ec);
+    if (ec) return Fail(1, run_ + ": cannot create " + sub + "/: " + ec.message());
+  }
+  const std::string resolved_path = (fs::path(run_) / "config.resolved.yaml").string();
+  std::string previous;
+  if (fs::exists(resolved_path) && util::ReadFile(resolved_path, previous).empty() &&
+      previous != c_.resolved_yaml && !options_.allow_config_change) {
+    return Fail(2, c_.source + " differs from the config this run was started with (" +
+                       resolved_path + "; " + FirstDifference(previous, c_.resolved_yaml) +
+                       "); use the same config, or --allow-config-change to replace it");
+  }
+  if (std::string e = util::WriteFileAtomic(resolved_path, c_.resolved_yaml); !e.empty()) {
+    return Fail(1, e);
+  }
+  if (fs::exists(StatePath(run_))) {
+    auto state = ReadPipelineState(StatePath(run_));
+    if (!state) return Fail(2, state.error());
+    state_ = state.value();
+    Log("resuming " + run_ + ": generation " + std::to_string(state_.iteration + 1) + ", stage " +
+        StageName(state_.stage) + ", best generation " + std::to_string(state_.best_generation) +
+        ", " + FormatDuration(state_.elapsed_seconds) + " run so far");
+    if (state_.stage == PipelineStage::kFinished && options_.allow_config_change) {
+      state_.stage = PipelineStage::kSelfplay;
+      state_.finished_reason.clear();
+    }
+  } else {
+    Log("new run in " + run_ + " (" + GameName(c_) + ", " + std::to_string(c_.model.blocks) +
+        " blocks x " + std::to_string(c_.model.channels) + " channels)");
+  }
+  if (!fs::exists(ModelPath(0))) {
+    model::ModelSpec spec{c_.game.rules, c_.game.size, c_.model};
+    auto status = model::CreateInitialCheckpoint(ModelPath(0), spec, p_.init_seed);
+    if (!status) return Fail(1, status.error());
+    Log("created the initial network " + ModelPath(0));
+  }
+  return Save() ? 0 : 1;
+}
+
+bool Pipeline::BudgetAllowsAnotherIteration(std::string& why) const {
+  if (state_.iteration >= p_.generations) {
+    why = "trained " + std::to_string(p_.generations) + " generations";
+    return false;
+  }
+  if (p_.time_budget_minutes <= 0) return true;
+  const double budget = p_.time_budget_minutes * 60.0;
+  double mean = 0;
+  int n = 0;
+  for (const GenerationSummary& g : state_.generations) {
+    if (g.iteration_seconds > 0) {
+      mean += g.iteration_seconds;
+      ++n;
+    }
+  }
+  if (n > 0) mean /= n;
+  if (Elapsed() + mean > budget) {
+    why = "time budget of " + FormatDuration(budget) + " spent (" + FormatDuration(Elapsed()) +
+          " run, a generation takes about " + FormatDuration(mean) + ")";
+    return false;
+  }
+  return true;
+}
+
+int Pipeline::StageSelfplay() {
+  const long long iteration = state_.iteration;
+  const int64_t games = iteration == 0 && p_.first_generation_games > 0 ? p_.first_generation_games
+                                                                        : p_.games_per_generation;
+  int code = 0;
+  auto evaluator = LoadEvaluator("pipeline", ModelPath(state_.best_generation), c_, code);
+  if (!evaluator) return code;
+  selfplay::SelfplayJob job;
+  job.rules = c_.game.rules;
+  job.size = c_.game.size;
+  job.games = games;
+  job.out_dir = SamplesDir(iteration);
+  job.generation = static_cast<uint64_t>(iteration);
+  selfplay::SelfplayHooks hooks;
+  hooks.progress_seconds = status_.IsTerminal() ? 1.0 : 10.0;
+  hooks.progress = [&](const selfplay::SelfplayStats& s) {
+    status_.Update(Header() + " | best gen " + std::to_string(state_.best_generation) + " | " +
+                   selfplay::FormatProgress(s));
+  };
+  hooks.log = [&](const std::string& m) { Log("  self-play: " + m); };
+  const auto start = Clock::now();
+  auto result = selfplay::RunSelfplay(c_.selfplay, c_.search, c_.evaluator, *evaluator, job, hooks);
+  if (!result) return Fail(1, result.error());
+  const selfplay::SelfplayStats& s = result.value();
+  GenerationSummary& g = Current();
+  g.selfplay_games = s.games_resumed + s.games_finished;
+  g.selfplay_samples += s.samples;
+  g.selfplay_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "gen %lld self-play: %lld games by gen %lld (%lld resumed), %lld samples, "
+                "%.1f turns/game, %.0f evals/s, batch fill %.0f%%, swaps %.0f%%, first player "
+                "won %lld, %s",
+                iteration + 1, static_cast<long long>(g.selfplay_games),
+                static_cast<long long>(state_.best_generation),
+                static_cast<long long>(s.games_resumed), static_cast<long long>(s.samples),
+                s.MeanTurns(), s.NetworkEvaluationsPerSecond(), 100 * s.MeanBatchFill(),
+                100 * s.SwapRate(), static_cast<long long>(s.wins_first),
+                FormatDuration(g.selfplay_seconds).c_str());
+  Log(line);
+  state_.stage = PipelineStage::kTrain;
+  return Save() ? 0 : 1;
+}
+
+int Pipeline::StageTrain() {
+  const long long iteration = state_.iteration;
+  training::TrainRequest req;
+  req.config = c_.training;
+  req.spec = model::ModelSpec{c_.game.rules, c_.game.size, c_.model};
+  req.device = c_.model.device;
+  req.input_checkpoint = ModelPath(iteration);
+  for (long long i = 0; i <= iteration; ++i) req.data.push_back(SamplesDir(i));
+  req.output_checkpoint = ModelPath(iteration + 1);
+  req.generation = iteration + 1;
+  req.metrics_path = (fs::path(run_) / "train" / "metrics.jsonl").string();
+  req.plot_path = (fs::path(run_) / "train" / "training_loss.png").string();
+  req.progress = [&](const training::TrainProgress& t) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  " | step %lld/%lld | loss %.3f (policy %.3f value %.3f aux %.3f) | %.0f "
+                  "samples/s | ETA %s",
+                  static_cast<long long>(t.step), static_cast<long long>(t.steps), t.loss_total,
+                  t.loss_policy, t.loss_value, t.loss_aux, t.samples_per_second,
+                  FormatDuration(t.eta_seconds).c_str());
+    status_.Update(Header() + buf);
+  };
+  req.log = [&](const std::string& m) { Log("  training: " + m); };
+  const training::TrainResult result = training::TrainGeneration(req);
+  if (!result.ok()) {
+    return Fail(result.status == training::TrainStatus::kBadInput ? 2 : 1, result.error);
+  }
+  const training::TrainStats& t = result.stats;
+  GenerationSummary& g = Current();
+  g.train_steps = t.steps;
+  g.loss_total = t.loss_total;
+  g.loss_policy = t.loss_policy;
+  g.loss_value = t.loss_value;
+  g.train_seconds = t.seconds;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "gen %lld training: %lld steps (%lld in all), window %lld of %lld samples, loss "
+                "%.3f (policy %.3f, value %.3f, aux %.3f), %.0f samples/s, %s",
+                iteration + 1, static_cast<long long>(t.steps),
+                static_cast<long long>(t.global_steps), static_cast<long long>(t.window_samples),
+                static_cast<long long>(t.total_samples), t.loss_total, t.loss_policy, t.loss_value,
+                t.loss_aux, t.loop_samples_per_second, FormatDuration(t.seconds).c_str());
+  Log(line);
+  for (const std::string& s : t.skipped) Log("  training skipped " + s);
+  state_.stage = PipelineStage::kGate;
+  return Save() ? 0 : 1;
+}
+
+int Pipeline::StageGate() {
+  const long long candidate = state_.iteration + 1;
+  GenerationSummary& g = Current();
+  if (!p_.gate) {
+    g.promoted = true;
+    g.gated_against = -1;
+    g.gate_reason = "gate off: always promoted";
+  } else {
+    ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
+    auto cand = models.Get(ModelPath(candidate));
+    if (!cand) return Fail(2, cand.error());
+    auto best = models.Get(ModelPath(state_.best_generation));
+    if (!best) return Fail(2, best.error());
+    const int sims = c_.arena.arena.simulations;
+    const selfplay::ArenaPlayer a = selfplay::MakeGenerationPlayer(
+        candidate, ModelPath(candidate), cand.value()->Evaluator(), c_.search, sims);
+    const selfplay::ArenaPlayer b =
+        selfplay::MakeGenerationPlayer(state_.best_generation, ModelPath(state_.best_generation),
+                                       best.value()->Evaluator(), c_.search, sims);
+    const auto start = Clock::now();
+    auto result = selfplay::RunGate(
+        a, b, c_.game.rules, c_.game.size, c_.arena.gate, c_.arena.arena, run_, "",
+        [&](const selfplay::ArenaProgress& p) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf, " | gen %lld vs gen %lld | %d games, %d-%d", candidate,
+                        static_cast<long long>(state_.best_generation), p.games_done, p.a_wins,
+                        p.b_wins);
+          status_.Update(Header() + buf);
+        });
+    if (!result) return Fail(1, result.error());
+    const selfplay::GateResult& r = result.value();
+    g.promoted = r.promoted;
+    g.gated_against = state_.best_generation;
+    g.gate_games = r.evidence.games;
+    g.gate_wins = r.evidence.wins;
+    g.gate_reason = r.evidence.reason;
+    g.gate_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  std::string line = "gen " + std::to_string(candidate) + " gate: ";
+  if (g.gated_against >= 0) {
+    line += std::string(g.promoted ? "promoted" : "rejected") + " against gen " +
+            std::to_string(g.gated_against) + " after " + std::to_string(g.gate_games) +
+            " games (" + std::to_string(g.gate_wins) + " won): " + g.gate_reason;
+  } else {
+    line += g.gate_reason;
+  }
+  if (g.promoted) state_.best_generation = candidate;
+  Log(line);
+  state_.stage = PipelineStage::kLadder;
+  return Save() ? 0 : 1;
+}
+
+int Pipeline::StageLadder(long long generation) {
+  ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
+  const int sims = c_.arena.arena.simulations;
+  auto newcomer = models.Get(ModelPath(generation));
+  if (!newcomer) return Fail(2, newcomer.error());
+  const selfplay::ArenaPlayer player = selfplay::MakeGenerationPlayer(
+      generation, ModelPath(generation), newcomer.value()->Evaluator(), c_.search, sims);
+  std::vector<selfplay::ArenaPlayer> previous;
+  for (long long gen : selfplay::PreviousGenerationsToPlay(generation, state_.rated_generations,
+                                                           c_.arena.ladder.previous_generations)) {
+    auto m = models.Get(ModelPath(gen));
+    if (!m) return Fail(2, m.error());
+    previous.push_back(selfplay::MakeGenerationPlayer(gen, ModelPath(gen), m.value()->Evaluator(),
+                                                      c_.search, sims));
+  }
+  const auto start = Clock::now();
+  auto round = selfplay::RunLadderRound(
+      run_, c_.game.rules, c_.game.size, player, previous, c_.arena.arena, c_.arena.ladder,
+      [&](const std::string& match, const selfplay::ArenaProgress& p) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, " | %s | %d/%d games, %d-%d", match.c_str(), p.games_done,
+                      p.games_total, p.a_wins, p.b_wins);
+        status_.Update(Header() + buf);
+      });
+  if (!round) return Fail(1, round.error());
+  for (const selfplay::LadderMatchReport& m : round.value().matches) {
+    Log("  " + m.name + ": " + std::to_string(m.a_wins) + "-" + std::to_string(m.b_wins) +
+        (m.existed ? " (played before)" : ""));
+  }
+  std::ostringstream warnings;
+  auto rated = RateRun(run_, 1.0, warnings);
+  if (!rated) return Fail(1, rated.error());
+  std::ostringstream table;
+  PrintLadderTable(rated.value().ladder, table);
+  std::istringstream lines(table.str());
+  Log("ratings after gen " + std::to_string(generation) + " (random = 0; best is gen " +
+      std::to_string(state_.best_generation) + "):");
+  for (std::string l; std::getline(lines, l);) Log("  " + l);
+  state_.rated_generations.push_back(generation);
+  if (generation == state_.iteration + 1 && !state_.generations.empty()) {
+    Current().ladder_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  return 0;
+}
+
+int Pipeline::Finish(const std::string& reason) {
+  const long long best = state_.best_generation;
+  if (p_.final_ladder && best > 0 &&
+      std::find(state_.rated_generations.begin(), state_.rated_generations.end(), best) ==
+          state_.rated_generations.end()) {
+    Log("final rating of the best network, gen " + std::to_string(best));
+    if (int code = StageLadder(best); code != 0) return code;
+  }
+  state_.stage = PipelineStage::kFinished;
+  state_.finished_reason = reason;
+  if (!Save()) return 1;
+  Log("finished: " + reason + "; best network: gen " + std::to_string(best) + " (" +
+      ModelPath(best) + "), " + FormatDuration(Elapsed()) + " in all");
+  Log("next: veletas report " + run_ + "   |   veletas play --model " + ModelPath(best));
+  return 0;
+}
+
+int Pipeline::Run() {
+  if (int code = Prepare(); code != 0) return code;
+  for (;;) {
+    int code = 0;
+    switch (state_.stage) {
+      case PipelineStage::kFinished:
+        Log("the run is finished (" + state_.finished_reason + "); best network: gen " +
+            std::to_string(state_.best_generation) +
+            ". To train further, raise pipeline.generations or the time budget and pass "
+            "--allow-config-change.");
+        return 0;
+      case PipelineStage::kSelfplay: {
+        std::string why;
+        if (!BudgetAllowsAnotherIteration(why)) return Finish(why);
+        iteration_start_ = Clock::now();
+        code = StageSelfplay();
+        break;
+      }
+      case PipelineStage::kTrain:
+        code = StageTrain();
+        break;
+      case PipelineStage::kGate:
+        code = StageGate();
+        break;
+      case PipelineStage::kLadder: {
+        const long long gen = state_.iteration + 1;
+        if (p_.ladder_every > 0 && gen % p_.ladder_every == 0 &&
+            std::find(state_.rated_generations.begin(), state_.rated_generations.end(), gen) ==
+                state_.rated_generations.end()) {
+          code = StageLadder(gen);
+          if (code != 0) break;
+        }
+        GenerationSummary& g = Current();
+        g.iteration_seconds =
+            g.selfplay_seconds + g.train_seconds + g.gate_seconds + g.ladder_seconds;
+        Log("=== generation " + std::to_string(gen) + " done in " +
+            FormatDuration(g.iteration_seconds) + "; best network: gen " +
+            std::to_string(state_.best_generation) + "; run time " + FormatDuration(Elapsed()));
+        state_.iteration += 1;
+        state_.stage = PipelineStage::kSelfplay;
+        if (!Save()) return 1;
+        break;
+      }
+    }
+    if (code != 0) return code;
+  }
+}
+
+}  // namespace
+
+std::string GenerationModelPath(const std::string& run_dir, long long generation) {
+  return (fs::path(run_dir) / "models" / (Numbered("gen_", generation) + ".ckpt")).string();
+}
+
+int RunPipeline(const Config& config, const PipelineOptions& options) {
+  Pipeline pipeline(config, options);
+  return pipeline.Run();
+}
+
+}  // namespace veletas::app

@@ -1,0 +1,114 @@
+#include "app/pipeline_state.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "util/atomic_file.h"
+
+namespace veletas::app {
+namespace {
+
+constexpr const char* kStageNames[] = {"selfplay", "train", "gate", "ladder", "finished"};
+
+nlohmann::json ToJson(const GenerationSummary& g) {
+  return {{"generation", g.generation},
+          {"selfplay_games", g.selfplay_games},
+          {"selfplay_samples", g.selfplay_samples},
+          {"selfplay_seconds", g.selfplay_seconds},
+          {"train_steps", g.train_steps},
+          {"loss_total", g.loss_total},
+          {"loss_policy", g.loss_policy},
+          {"loss_value", g.loss_value},
+          {"train_seconds", g.train_seconds},
+          {"gated_against", g.gated_against},
+          {"promoted", g.promoted},
+          {"gate_games", g.gate_games},
+          {"gate_wins", g.gate_wins},
+          {"gate_reason", g.gate_reason},
+          {"gate_seconds", g.gate_seconds},
+          {"ladder_seconds", g.ladder_seconds},
+          {"iteration_seconds", g.iteration_seconds}};
+}
+
+GenerationSummary FromJson(const nlohmann::json& j) {
+  GenerationSummary g;
+  g.generation = j.at("generation").get<int64_t>();
+  g.selfplay_games = j.at("selfplay_games").get<int64_t>();
+  g.selfplay_samples = j.at("selfplay_samples").get<int64_t>();
+  g.selfplay_seconds = j.at("selfplay_seconds").get<double>();
+  g.train_steps = j.at("train_steps").get<int64_t>();
+  g.loss_total = j.at("loss_total").get<double>();
+  g.loss_policy = j.at("loss_policy").get<double>();
+  g.loss_value = j.at("loss_value").get<double>();
+  g.train_seconds = j.at("train_seconds").get<double>();
+  g.gated_against = j.at("gated_against").get<int64_t>();
+  g.promoted = j.at("promoted").get<bool>();
+  g.gate_games = j.at("gate_games").get<int>();
+  g.gate_wins = j.at("gate_wins").get<int>();
+  g.gate_reason = j.at("gate_reason").get<std::string>();
+  g.gate_seconds = j.at("gate_seconds").get<double>();
+  g.ladder_seconds = j.at("ladder_seconds").get<double>();
+  g.iteration_seconds = j.at("iteration_seconds").get<double>();
+  return g;
+}
+
+}  // namespace
+
+const char* StageName(PipelineStage stage) { return kStageNames[static_cast<int>(stage)]; }
+
+std::string StatePath(const std::string& run_dir) {
+  return (std::filesystem::path(run_dir) / "state.json").string();
+}
+
+rules::Result<PipelineState> ReadPipelineState(const std::string& path) {
+  using R = rules::Result<PipelineState>;
+  std::string text;
+  if (std::string e = util::ReadFile(path, text); !e.empty()) return R::Error(e);
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    if (j.at("format").get<std::string>() != "veletas-pipeline-state" ||
+        j.at("version").get<int>() != 1) {
+      return R::Error(path + ": not a version 1 pipeline state");
+    }
+    PipelineState s;
+    s.iteration = j.at("iteration").get<int64_t>();
+    const std::string stage = j.at("stage").get<std::string>();
+    bool known = false;
+    for (int i = 0; i < 5; ++i) {
+      if (stage == kStageNames[i]) {
+        s.stage = static_cast<PipelineStage>(i);
+        known = true;
+      }
+    }
+    if (!known) return R::Error(path + ": unknown stage \"" + stage + "\"");
+    s.best_generation = j.at("best_generation").get<int64_t>();
+    s.elapsed_seconds = j.at("elapsed_seconds").get<double>();
+    s.finished_reason = j.at("finished_reason").get<std::string>();
+    for (const nlohmann::json& g : j.at("generations")) s.generations.push_back(FromJson(g));
+    s.rated_generations = j.at("rated_generations").get<std::vector<long long>>();
+    if (s.iteration < 0 || s.best_generation < 0 || s.best_generation > s.iteration + 1 ||
+        s.elapsed_seconds < 0) {
+      return R::Error(path + ": inconsistent values");
+    }
+    return s;
+  } catch (const nlohmann::json::exception& e) {
+    return R::Error(path + ": corrupt pipeline state: " + e.what());
+  }
+}
+
+std::string WritePipelineState(const std::string& path, const PipelineState& s) {
+  nlohmann::json gens = nlohmann::json::array();
+  for (const GenerationSummary& g : s.generations) gens.push_back(ToJson(g));
+  const nlohmann::json j = {{"format", "veletas-pipeline-state"},
+                            {"version", 1},
+                            {"iteration", s.iteration},
+                            {"stage", StageName(s.stage)},
+                            {"best_generation", s.best_generation},
+                            {"elapsed_seconds", s.elapsed_seconds},
+                            {"finished_reason", s.finished_reason},
+                            {"generations", gens},
+                            {"rated_generations", s.rated_generations}};
+  return util::WriteFileAtomic(path, j.dump(1) + "\n");
+}
+
+}  // namespace veletas::app

@@ -1,0 +1,57 @@
+// The state of a pipeline run (RUN_DIR/state.json), rewritten atomically after every stage so
+// that a restarted run continues exactly where the last finished stage left it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rules/result.h"
+
+namespace veletas::app {
+
+enum class PipelineStage { kSelfplay, kTrain, kGate, kLadder, kFinished };
+const char* StageName(PipelineStage stage);
+
+// What one generation's iteration produced (generation g = trained in iteration g-1).
+struct GenerationSummary {
+  int64_t generation = 0;
+  // Self-play of the iteration that trained it (played by the best network then).
+  int64_t selfplay_games = 0;
+  int64_t selfplay_samples = 0;
+  double selfplay_seconds = 0;
+  // Training.
+  int64_t train_steps = 0;
+  double loss_total = 0;
+  double loss_policy = 0;
+  double loss_value = 0;
+  double train_seconds = 0;
+  // Gate against the best network of the time.
+  int64_t gated_against = -1;  // -1: not gated (gate off)
+  bool promoted = false;
+  int gate_games = 0;
+  int gate_wins = 0;
+  std::string gate_reason;
+  double gate_seconds = 0;
+  double ladder_seconds = 0;
+  double iteration_seconds = 0;  // selfplay to ladder
+};
+
+struct PipelineState {
+  int64_t iteration = 0;  // iteration in progress: trains generation iteration + 1
+  PipelineStage stage = PipelineStage::kSelfplay;  // next stage to run in that iteration
+  int64_t best_generation = 0;
+  double elapsed_seconds = 0;   // run time of all sessions
+  std::string finished_reason;  // why the run ended ("" while running)
+  std::vector<GenerationSummary> generations;
+  std::vector<long long> rated_generations;  // generations that played a ladder round
+};
+
+// RUN_DIR/state.json.
+std::string StatePath(const std::string& run_dir);
+// Reads the state; errors name the file and what is wrong.
+rules::Result<PipelineState> ReadPipelineState(const std::string& path);
+// Writes atomically; "" or an error naming the file.
+std::string WritePipelineState(const std::string& path, const PipelineState& state);
+
+}  // namespace veletas::app
