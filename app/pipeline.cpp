@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include "app/arena_models.h"
 #include "app/load_evaluator.h"
@@ -19,6 +20,7 @@
 #include "selfplay/selfplay_engine.h"
 #include "training/trainer.h"
 #include "util/atomic_file.h"
+#include "util/run_dir.h"
 
 namespace veletas::app {
 namespace {
@@ -89,6 +91,7 @@ class Pipeline {
   Clock::time_point session_start_ = Clock::now();
   Clock::time_point iteration_start_ = Clock::now();
   StatusLine status_;
+  util::DirectoryLock lock_;
 };
 
 bool Pipeline::Save() {
@@ -134,6 +137,14 @@ int Pipeline::Prepare() {
     fs::create_directories(fs::path(run_) / sub, ec);
     if (ec) return Fail(1, run_ + ": cannot create " + sub + "/: " + ec.message());
   }
+  if (std::string e = lock_.Acquire(run_); !e.empty()) return Fail(1, e);
+  // A session killed while writing leaves "<file>.tmp.<pid>" files; nothing else writes
+  // here while the lock is held, so every one of them is stale.
+  std::vector<std::string> errors;
+  for (const std::string& path : util::RemoveStaleTemporaries(run_, &errors)) {
+    Log(path + ": removed (incomplete file of a killed session)");
+  }
+  if (!errors.empty()) return Fail(1, errors.front());
   const std::string resolved_path = (fs::path(run_) / "config.resolved.yaml").string();
   std::string previous;
   if (fs::exists(resolved_path) && util::ReadFile(resolved_path, previous).empty() &&

@@ -1,6 +1,5 @@
 #include "model/export.h"
 
-#include <unistd.h>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -11,6 +10,7 @@
 #include "model/model_files.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
+#include "util/run_dir.h"
 
 namespace veletas::model {
 namespace {
@@ -171,7 +171,7 @@ Status ExportModel(const std::string& checkpoint, const std::string& out_dir) {
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return Status::Error(out_dir + ": cannot create directory: " + ec.message());
   const std::string model_path = out_dir + "/model.pt";
-  const std::string tmp = model_path + ".tmp." + std::to_string(::getpid());
+  const std::string tmp = util::TemporaryPath(model_path);
   const std::string description = DescribeExport(loaded.value().meta);
   try {
     torch::jit::Module module = BuildScriptModule(loaded.value().net);

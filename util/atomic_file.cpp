@@ -10,10 +10,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/run_dir.h"
+
 namespace veletas::util {
 
 std::string WriteFileAtomic(const std::string& path, std::string_view data) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const std::string tmp = TemporaryPath(path);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return path + ": cannot create " + tmp + ": " + std::strerror(errno);
   size_t done = 0;

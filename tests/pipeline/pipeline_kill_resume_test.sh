@@ -3,7 +3,8 @@
 # SIGKILL in the middle several times (as soon as given files appear), resumed with the
 # same command each time, and the finished run is checked: every generation trained once,
 # every gate decided once and recorded, every self-play iteration holds exactly its games,
-# the ratings and the report exist, and running the command again changes nothing.
+# the ratings and the report exist, no temporary file is left, running the command again
+# changes nothing, and a second process cannot start on a run that is in use.
 # Usage: pipeline_kill_resume_test.sh VELETAS CONFIG WORK_DIR
 set -u
 VELETAS=$1
@@ -38,8 +39,11 @@ run_until "$RUN/models/gen_0001.ckpt"
 run_until "$RUN/matches/gate_gen_1*.json"
 run_until "$RUN/samples/iter_0001/samples_*.vzs"
 run_until "$RUN/matches/ladder_gen_2*.json"
+# What a writer killed before its rename leaves behind (whether or not a kill above hit one).
+echo "half a checkpoint" >"$RUN/models/gen_0009.ckpt.tmp.999999"
 "$VELETAS" pipeline --config "$CONFIG" --run "$RUN" >>"$WORK/out.log" 2>>"$WORK/err.log" ||
   fail "final resume failed: $(tail -5 "$WORK/err.log")"
+grep -q "gen_0009.ckpt.tmp.999999: removed" "$WORK/out.log" || fail "stale temporary not reported"
 
 /usr/bin/python3 - "$RUN" <<'PY' || exit 1
 import glob, json, os, struct, sys
@@ -80,6 +84,13 @@ before=$(strip_time)
 "$VELETAS" pipeline --config "$CONFIG" --run "$RUN" >"$WORK/again.log" 2>&1 || fail "rerun failed"
 grep -q "the run is finished" "$WORK/again.log" || fail "rerun did not say the run is finished"
 [ "$before" = "$(strip_time)" ] || fail "rerunning a finished run changed its state"
+# While another process holds the run's lock, a second pipeline refuses to start.
+if command -v flock >/dev/null; then
+  flock "$RUN/.lock" "$VELETAS" pipeline --config "$CONFIG" --run "$RUN" >"$WORK/locked.log" 2>&1
+  rc=$?
+  [ $rc -eq 1 ] || fail "a locked run started anyway (rc $rc)"
+  grep -q "in use by another veletas process" "$WORK/locked.log" || fail "no lock message"
+fi
 "$VELETAS" report "$RUN" >"$WORK/report.log" 2>&1 || fail "report failed"
 for f in report/elo.png report/losses.png report/summary.txt; do
   [ -s "$RUN/$f" ] || fail "report did not write $f"

@@ -1,0 +1,93 @@
+#include "util/run_dir.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace veletas::util {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path FreshDir(const std::string& name) {
+  const fs::path p =
+      fs::temp_directory_path() / ("veletas_run_dir_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+TEST(RunDir, TemporaryNamesAreRecognised) {
+  EXPECT_TRUE(IsTemporaryName("state.json.tmp.123"));
+  EXPECT_TRUE(IsTemporaryName("samples_0.vzs.tmp.9"));
+  EXPECT_FALSE(IsTemporaryName("state.json"));
+  EXPECT_FALSE(IsTemporaryName(".tmp.123"));
+  EXPECT_FALSE(IsTemporaryName("a.tmp."));
+  EXPECT_FALSE(IsTemporaryName("a.tmp.12x"));
+  EXPECT_FALSE(IsTemporaryName("a.tmp"));
+  const std::string own = TemporaryPath("dir/x.ckpt");
+  EXPECT_EQ(own, "dir/x.ckpt.tmp." + std::to_string(::getpid()));
+  EXPECT_TRUE(IsTemporaryName(fs::path(own).filename().string()));
+}
+
+TEST(RunDir, StaleTemporariesAreRemovedRecursivelyAndNothingElse) {
+  const fs::path dir = FreshDir("stale");
+  fs::create_directories(dir / "models");
+  fs::create_directories(dir / "samples" / "iter_0000");
+  for (const fs::path& p :
+       {dir / "state.json.tmp.41", dir / "models" / "gen_0001.ckpt.tmp.7",
+        dir / "samples" / "iter_0000" / "samples_1.vzs.tmp.99", dir / "state.json",
+        dir / "models" / "gen_0000.ckpt", dir / "notes.tmp.txt"}) {
+    std::ofstream(p) << "x";
+  }
+  std::vector<std::string> errors;
+  std::vector<std::string> removed = RemoveStaleTemporaries(dir.string(), &errors);
+  std::sort(removed.begin(), removed.end());
+  EXPECT_TRUE(errors.empty());
+  ASSERT_EQ(removed.size(), 3u);
+  EXPECT_EQ(removed[0], (dir / "models" / "gen_0001.ckpt.tmp.7").string());
+  EXPECT_EQ(removed[1], (dir / "samples" / "iter_0000" / "samples_1.vzs.tmp.99").string());
+  EXPECT_EQ(removed[2], (dir / "state.json.tmp.41").string());
+  EXPECT_TRUE(fs::exists(dir / "state.json"));
+  EXPECT_TRUE(fs::exists(dir / "models" / "gen_0000.ckpt"));
+  EXPECT_TRUE(fs::exists(dir / "notes.tmp.txt"));
+  EXPECT_FALSE(fs::exists(dir / "state.json.tmp.41"));
+  fs::remove_all(dir);
+}
+
+TEST(RunDir, AMissingDirectoryIsReported) {
+  std::vector<std::string> errors;
+  const std::string missing = (fs::temp_directory_path() / "veletas_no_such_dir_x").string();
+  EXPECT_TRUE(RemoveStaleTemporaries(missing, &errors).empty());
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find(missing), std::string::npos);
+}
+
+TEST(RunDir, ALockIsExclusiveUntilReleased) {
+  const fs::path dir = FreshDir("lock");
+  {
+    DirectoryLock first;
+    ASSERT_EQ(first.Acquire(dir.string()), "");
+    DirectoryLock second;  // flock locks of separate open files conflict in one process too
+    const std::string err = second.Acquire(dir.string());
+    EXPECT_NE(err.find("in use by another veletas process"), std::string::npos) << err;
+    EXPECT_NE(err.find("pid " + std::to_string(::getpid())), std::string::npos) << err;
+    EXPECT_NE(err.find(dir.string()), std::string::npos) << err;
+  }
+  DirectoryLock again;
+  EXPECT_EQ(again.Acquire(dir.string()), "");
+  fs::remove_all(dir);
+}
+
+TEST(RunDir, ALockInAMissingDirectoryFailsWithItsPath) {
+  DirectoryLock lock;
+  const std::string err = lock.Acquire("/nonexistent_veletas_dir/run");
+  EXPECT_NE(err.find("/nonexistent_veletas_dir/run/.lock"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace veletas::util
