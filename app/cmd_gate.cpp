@@ -35,21 +35,9 @@ int RunGate(const std::vector<std::string>& argv) {
   if (!args.Has("candidate") || !args.Has("best") || !args.Has("run")) {
     return UsageError(kCmd, "expected --candidate CKPT --best CKPT --run DIR");
   }
-  Config config;
-  if (const auto file = args.Value("config")) {
-    auto loaded = LoadConfig(*file);
-    if (!loaded) {
-      std::cerr << "veletas gate: " << loaded.error() << "\n";
-      return 2;
-    }
-    config = loaded.value();
-  } else {
-    config.game.size = 10;
-  }
-  auto game = ParseGameOptions(args);
-  if (!game) return UsageError(kCmd, game.error());
-  if (args.Has("rules")) config.game.rules = game.value().rules;
-  if (args.Has("size")) config.game.size = game.value().size;
+  auto loaded_config = ConfigFromArgs(args);
+  if (!loaded_config) return UsageError(kCmd, loaded_config.error());
+  const Config& config = loaded_config.value();
   const rules::RuleSet rs = config.game.rules;
   const int size = config.game.size;
 
@@ -93,6 +81,7 @@ int RunGate(const std::vector<std::string>& argv) {
     return 1;
   }
   const selfplay::GateResult& r = result.value();
+  for (const std::string& note : r.notes) std::cerr << "veletas gate: " << note << "\n";
   if (json_out) {
     nlohmann::json j;
     j["candidate"] = {{"name", players[0].name}, {"spec", players[0].spec.ToString()}};

@@ -49,21 +49,9 @@ int RunLadder(const std::vector<std::string>& argv) {
   if (!args.Has("run") || !args.Has("model")) {
     return UsageError(kCmd, "expected --run DIR --model CKPT");
   }
-  Config config;
-  if (const auto file = args.Value("config")) {
-    auto loaded = LoadConfig(*file);
-    if (!loaded) {
-      std::cerr << "veletas ladder: " << loaded.error() << "\n";
-      return 2;
-    }
-    config = loaded.value();
-  } else {
-    config.game.size = 10;
-  }
-  auto game = ParseGameOptions(args);
-  if (!game) return UsageError(kCmd, game.error());
-  if (args.Has("rules")) config.game.rules = game.value().rules;
-  if (args.Has("size")) config.game.size = game.value().size;
+  auto loaded_config = ConfigFromArgs(args);
+  if (!loaded_config) return UsageError(kCmd, loaded_config.error());
+  const Config& config = loaded_config.value();
   const rules::RuleSet rs = config.game.rules;
   const int size = config.game.size;
   const int sims = config.arena.arena.simulations;
@@ -118,6 +106,9 @@ int RunLadder(const std::vector<std::string>& argv) {
   }
   const selfplay::LadderRoundResult& r = result.value();
   for (const std::string& s : r.skipped_files) std::cerr << "veletas ladder: skipped " << s << "\n";
+  for (const auto& m : r.matches) {
+    for (const std::string& note : m.notes) std::cerr << "veletas ladder: " << note << "\n";
+  }
   if (json_out) {
     nlohmann::json j;
     nlohmann::json matches = nlohmann::json::array();

@@ -327,6 +327,7 @@ int Pipeline::StageGate() {
         });
     if (!result) return Fail(1, result.error());
     const selfplay::GateResult& r = result.value();
+    for (const std::string& note : r.notes) Log(note);
     g.promoted = r.promoted;
     g.gated_against = state_.best_generation;
     g.gate_games = r.evidence.games;
@@ -374,6 +375,7 @@ int Pipeline::StageLadder(long long generation) {
       });
   if (!round) return Fail(1, round.error());
   for (const selfplay::LadderMatchReport& m : round.value().matches) {
+    for (const std::string& note : m.notes) Log(note);
     Log("  " + m.name + ": " + std::to_string(m.a_wins) + "-" + std::to_string(m.b_wins) +
         (m.existed ? " (played before)" : ""));
   }

@@ -306,7 +306,12 @@ ArenaGame Arena::FinishGame(const Slot& s) const {
   return g;
 }
 
-void Arena::Play(int count, const ArenaProgressFn& progress) {
+void Arena::Restore(const std::vector<ArenaGame>& games) {
+  for (const ArenaGame& g : games) restored_[g.index] = g;
+}
+
+void Arena::Play(int count, const ArenaProgressFn& progress,
+                 const std::function<void(const ArenaGame&)>& on_game) {
   const double start = Now();
   int next = GamesPlayed();
   const int end = next + std::max(0, count);
@@ -338,7 +343,16 @@ void Arena::Play(int count, const ArenaProgressFn& progress) {
 
   while (next < end || !active.empty()) {
     while (static_cast<int>(active.size()) < config_.games_in_parallel && next < end) {
-      active.push_back(StartGame(next++));
+      const auto restored = restored_.find(next);
+      if (restored == restored_.end()) {
+        active.push_back(StartGame(next++));
+        continue;
+      }
+      finished.push_back(restored->second);
+      restored_.erase(restored);
+      ++next;
+      (finished.back().a_won ? a_wins : b_wins)++;
+      if (progress) progress({a_wins + b_wins, end, a_wins, b_wins, Now() - created_});
     }
     // Idle games: random players move at once, UCT players go to the workers, neural
     // players start a search for the pending sub-decision.
@@ -375,6 +389,7 @@ void Arena::Play(int count, const ArenaProgressFn& progress) {
       finished.push_back(FinishGame(s));
       (finished.back().a_won ? a_wins : b_wins)++;
       active.erase(active.begin() + static_cast<long>(i));
+      if (on_game) on_game(finished.back());
       if (progress) {
         progress({a_wins + b_wins, end, a_wins, b_wins, Now() - created_});
       }

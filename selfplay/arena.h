@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -134,9 +135,17 @@ class Arena {
   Arena& operator=(const Arena&) = delete;
 
   // Plays the next `count` games (indices GamesPlayed() .. GamesPlayed() + count - 1) and
-  // appends them to Games(). Calls `progress` (on this thread) after each finished game.
-  // Rethrows an exception of an evaluator. Not thread-safe: one Play at a time.
-  void Play(int count, const ArenaProgressFn& progress = {});
+  // appends them to Games(). Calls `on_game` with each newly played game as it finishes
+  // (in finishing order) and then `progress`, both on this thread. Restored games in the
+  // range are taken instead of being played (no on_game call). Rethrows an exception of an
+  // evaluator. Not thread-safe: one Play at a time.
+  void Play(int count, const ArenaProgressFn& progress = {},
+            const std::function<void(const ArenaGame&)>& on_game = {});
+
+  // Games of this match finished by an earlier, interrupted run (arena_journal.h): Play
+  // takes them when it reaches their indices. Precondition: they were played with the same
+  // players, seed and opening turns; indices >= GamesPlayed() and distinct.
+  void Restore(const std::vector<ArenaGame>& games);
 
   const std::vector<ArenaGame>& Games() const { return games_; }
   int GamesPlayed() const { return static_cast<int>(games_.size()); }
@@ -165,6 +174,7 @@ class Arena {
   ArenaConfig config_;
   OpeningBook openings_;
   std::vector<ArenaGame> games_;
+  std::map<int, ArenaGame> restored_;  // by index
   ArenaStats stats_;
   double created_ = 0;  // steady clock seconds at construction
 };

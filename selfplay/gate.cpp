@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "selfplay/arena_journal.h"
 #include "selfplay/arena_record.h"
 
 namespace veletas::selfplay {
@@ -57,9 +58,19 @@ rules::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlaye
     q.games_total = planned == std::numeric_limits<int>::max() ? p.games_total : planned;
     progress(q);
   };
+  std::vector<ArenaGame> restored;
+  auto journal = MatchJournal::Open(run_dir, name, arena, arena_config, restored, out.notes);
+  if (!journal) return R::Error(journal.error());
+  arena.Restore(restored);
+  std::string journal_error;
+  const auto keep = [&](const ArenaGame& g) {
+    if (journal_error.empty()) journal_error = journal.value().Append(g);
+  };
+  // The decisions are taken at the same batch ends as in an uninterrupted run.
   do {
     const int batch = std::min(settings.batch_games, planned - arena.GamesPlayed());
-    arena.Play(batch, report);
+    arena.Play(batch, report, keep);
+    if (!journal_error.empty()) return R::Error(journal_error);
     out.evidence = EvaluateGate(gc, arena.AWins(), arena.BWins());
   } while (out.evidence.decision == GateDecision::kContinue && arena.GamesPlayed() < planned);
   out.promoted = out.evidence.decision == GateDecision::kPromote;
@@ -68,6 +79,7 @@ rules::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlaye
   if (std::string e = SaveMatch(run_dir, out.record, arena.Games()); !e.empty()) {
     return R::Error(e);
   }
+  journal.value().Remove();
   return out;
 }
 

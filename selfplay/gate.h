@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "rules/position.h"
 #include "rules/result.h"
@@ -21,6 +22,8 @@ struct GateResult {
   MatchRecord record;      // the match as written (gate field set)
   std::string match_file;  // RUN_DIR/matches/<name>.json
   ArenaStats stats;        // of the games played now (empty when resumed)
+  // What the match's journal (arena_journal.h) gave back or dropped, one line each.
+  std::vector<std::string> notes;
 };
 
 // Plays `candidate` (player A) against `best` (player B) in batches of

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "selfplay/arena_journal.h"
 #include "selfplay/arena_record.h"
 #include "selfplay/match_record.h"
 #include "util/atomic_file.h"
@@ -62,11 +63,23 @@ rules::Result<bool> PlayLadderMatch(const std::string& run_dir, rules::RuleSet r
   }
   const std::string started = UtcTimestamp();
   Arena arena(a, b, rules, size, config);
-  arena.Play(games, [&](const ArenaProgress& p) {
-    if (progress) progress(name, p);
-  });
+  std::vector<ArenaGame> restored;
+  auto journal = MatchJournal::Open(run_dir, name, arena, config, restored, report.notes);
+  if (!journal) return R::Error(journal.error());
+  arena.Restore(restored);
+  std::string journal_error;
+  arena.Play(
+      games,
+      [&](const ArenaProgress& p) {
+        if (progress) progress(name, p);
+      },
+      [&](const ArenaGame& g) {
+        if (journal_error.empty()) journal_error = journal.value().Append(g);
+      });
+  if (!journal_error.empty()) return R::Error(journal_error);
   const MatchRecord record = MakeMatchRecord(name, arena, std::nullopt, started, UtcTimestamp());
   if (std::string e = SaveMatch(run_dir, record, arena.Games()); !e.empty()) return R::Error(e);
+  journal.value().Remove();
   report.a_wins = arena.AWins();
   report.b_wins = arena.BWins();
   report.elo = arena.Elo();

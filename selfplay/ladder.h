@@ -45,6 +45,8 @@ struct LadderMatchReport {
   EloEstimate elo;       // A minus B from this match
   bool existed = false;  // the file was there already; not played now
   ArenaStats stats;      // of the games played now
+  // What the match's journal (arena_journal.h) gave back or dropped, one line each.
+  std::vector<std::string> notes;
 };
 
 struct LadderRoundResult {

@@ -106,10 +106,26 @@ rules::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& 
     ++plan.files_done;
   }
   for (int64_t k = 0; k < chunks; ++k) {
-    if (done[static_cast<size_t>(k)]) continue;
+    const std::string journal = JournalPath(dir, prefix, k);
+    if (done[static_cast<size_t>(k)]) {
+      // Killed between writing the file and removing its journal.
+      if (fs::remove(journal, ec))
+        plan.notes.push_back(journal + ": removed (its file is complete)");
+      continue;
+    }
     const int64_t n = ChunkGames(k, games, games_per_file);
+    const uint64_t first = static_cast<uint64_t>(k * games_per_file);
+    JournalContents taken = ReadJournal(journal, rules, size, first, static_cast<uint64_t>(n));
+    if (!taken.note.empty()) plan.notes.push_back(taken.note);
+    std::vector<bool> have(static_cast<size_t>(n), false);
+    for (const JournalGame& g : taken.games) have[g.index - first] = true;
+    if (!taken.games.empty()) {
+      plan.notes.push_back(journal + ": " + std::to_string(taken.games.size()) +
+                           " finished games taken back");
+    }
+    for (JournalGame& g : taken.games) plan.recovered.push_back(std::move(g));
     for (int64_t i = 0; i < n; ++i) {
-      plan.indices.push_back(static_cast<uint64_t>(k * games_per_file + i));
+      if (!have[static_cast<size_t>(i)]) plan.indices.push_back(first + static_cast<uint64_t>(i));
     }
   }
   return plan;

@@ -15,6 +15,7 @@
 
 #include "rules/position.h"
 #include "rules/result.h"
+#include "selfplay/game_journal.h"
 
 namespace veletas::selfplay {
 
@@ -28,10 +29,14 @@ int64_t ChunkGames(int64_t chunk, int64_t games, int games_per_file);
 struct ResumePlan {
   std::vector<uint64_t> indices;  // game indices still to play, increasing
   int64_t games_done = 0;         // games in the complete files found
+  // Finished games of incomplete files, taken back from their journals (game_journal.h);
+  // their indices are not in `indices`.
+  std::vector<JournalGame> recovered;
   int64_t files_done = 0;
   // One line per file that could not be used (unreadable or corrupt: it is skipped, its
   // games are played again and the file is replaced) or that was ignored (a chunk number
-  // past this run's last file), and per stale temporary file removed.
+  // past this run's last file), per stale temporary file or journal removed, and per
+  // journal games were taken back from.
   std::vector<std::string> notes;
 };
 

@@ -182,7 +182,7 @@ std::string ReadSample(Reader& r, rules::RuleSet rules, int size, Sample& s) {
 
 }  // namespace
 
-std::string WriteSampleFile(const std::string& path, const SampleFile& file) {
+std::string EncodeSampleFile(const SampleFile& file, std::string& out) {
   Writer payload;
   for (const Sample& s : file.samples) WriteSample(payload, s);
   for (const GameRecord& g : file.games) {
@@ -195,7 +195,7 @@ std::string WriteSampleFile(const std::string& path, const SampleFile& file) {
   const std::string& raw = payload.str();
   std::string compressed(ZSTD_compressBound(raw.size()), '\0');
   const size_t n = ZSTD_compress(compressed.data(), compressed.size(), raw.data(), raw.size(), 3);
-  if (ZSTD_isError(n)) return path + ": compression failed: " + ZSTD_getErrorName(n);
+  if (ZSTD_isError(n)) return std::string("compression failed: ") + ZSTD_getErrorName(n);
   compressed.resize(n);
 
   Writer header;
@@ -211,19 +211,32 @@ std::string WriteSampleFile(const std::string& path, const SampleFile& file) {
   header.U64(util::Fnv1a64(raw));
   header.U64(util::Fnv1a64(compressed));
   header.U64(util::Fnv1a64(header.str()));
-  return util::WriteFileAtomic(path, header.str() + compressed);
+  out = header.str() + compressed;
+  return "";
+}
+
+std::string WriteSampleFile(const std::string& path, const SampleFile& file) {
+  std::string data;
+  if (std::string err = EncodeSampleFile(file, data); !err.empty()) return path + ": " + err;
+  return util::WriteFileAtomic(path, data);
 }
 
 rules::Result<SampleFile> ReadSampleFile(const std::string& path) {
-  using R = rules::Result<SampleFile>;
   std::string data;
-  if (std::string err = util::ReadFile(path, data); !err.empty()) return R::Error(err);
+  if (std::string err = util::ReadFile(path, data); !err.empty()) {
+    return rules::Result<SampleFile>::Error(err);
+  }
+  return DecodeSampleFile(data, path);
+}
+
+rules::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path) {
+  using R = rules::Result<SampleFile>;
   if (data.size() < kHeaderSize) {
     return R::Error(path + ": truncated: " + std::to_string(data.size()) +
                     " bytes, shorter than the 64-byte header");
   }
   if (std::memcmp(data.data(), kMagic, 8) != 0) return R::Error(path + ": not a sample file");
-  Reader h(std::string_view(data).substr(0, kHeaderSize));
+  Reader h(data.substr(0, kHeaderSize));
   h.Bytes(8);
   const uint64_t version = h.U32();
   const uint64_t rules_id = h.U8(), size = h.U8();
@@ -231,7 +244,7 @@ rules::Result<SampleFile> ReadSampleFile(const std::string& path) {
   const uint64_t num_samples = h.U32(), num_games = h.U32();
   const uint64_t raw_len = h.U64(), zlen = h.U64(), raw_sum = h.U64(), zsum = h.U64();
   const uint64_t header_sum = h.U64();
-  if (util::Fnv1a64(std::string_view(data).substr(0, kHeaderSize - 8)) != header_sum) {
+  if (util::Fnv1a64(data.substr(0, kHeaderSize - 8)) != header_sum) {
     return R::Error(path + ": corrupt header (checksum mismatch)");
   }
   if (version != kSampleFormatVersion) {
@@ -246,7 +259,7 @@ rules::Result<SampleFile> ReadSampleFile(const std::string& path) {
     return R::Error(path + ": truncated: header says " + std::to_string(zlen) +
                     " compressed bytes, file has " + std::to_string(data.size() - kHeaderSize));
   }
-  const std::string_view compressed = std::string_view(data).substr(kHeaderSize);
+  const std::string_view compressed = data.substr(kHeaderSize);
   if (util::Fnv1a64(compressed) != zsum) {
     return R::Error(path + ": corrupt data (checksum mismatch)");
   }

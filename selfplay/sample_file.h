@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rules/position.h"
@@ -29,5 +30,11 @@ std::string WriteSampleFile(const std::string& path, const SampleFile& file);
 // one) and aux target. Errors name the file and what is wrong (e.g. "samples_3.vzs:
 // truncated: header says 81234 compressed bytes, file has 4096"). Never crashes.
 rules::Result<SampleFile> ReadSampleFile(const std::string& path);
+
+// The bytes of a sample file in memory (what WriteSampleFile writes): EncodeSampleFile
+// returns "" or an error; DecodeSampleFile validates like ReadSampleFile, naming `path` in
+// its errors. Thread-safe.
+std::string EncodeSampleFile(const SampleFile& file, std::string& out);
+rules::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path);
 
 }  // namespace veletas::selfplay

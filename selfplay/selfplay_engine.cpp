@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <filesystem>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "search/batching_evaluator.h"
 #include "search/mcts.h"
+#include "selfplay/game_journal.h"
 #include "selfplay/sample_dir.h"
 #include "selfplay/sample_file.h"
 #include "selfplay/selfplay_game.h"
@@ -47,7 +49,8 @@ class Engine {
  public:
   Engine(const SelfplayConfig& config, const search::SearchConfig& search,
          const search::BatchingConfig& batching, search::Evaluator& backend, const SelfplayJob& job,
-         const SelfplayHooks& hooks, std::vector<uint64_t> indices, int64_t total, int64_t resumed)
+         const SelfplayHooks& hooks, std::vector<uint64_t> indices, int64_t total, int64_t resumed,
+         std::vector<JournalGame> recovered)
       : config_(config),
         job_(job),
         hooks_(hooks),
@@ -58,12 +61,32 @@ class Engine {
         total_(static_cast<size_t>(total)) {
     cheap_search_.root_noise = false;
     stats_.games_target = total;
-    stats_.games_resumed = resumed;
+    stats_.games_resumed = resumed + static_cast<int64_t>(recovered.size());
     stats_.max_batch = batching.max_batch;
+    for (JournalGame& g : recovered) {
+      FinishedGame f;
+      f.index = g.index;
+      f.samples = std::move(g.game.samples);
+      f.record = std::move(g.game.games.front());
+      chunks_[ChunkOf(f.index)].push_back(std::move(f));
+    }
   }
 
   rules::Result<SelfplayStats> Run() {
     start_ = Clock::now();
+    // Files whose every game was in the journal (killed before the file was written).
+    for (auto it = chunks_.begin(); it != chunks_.end();) {
+      if (static_cast<int64_t>(it->second.size()) <
+          ChunkGames(it->first, job_.games, config_.games_per_file)) {
+        ++it;
+        continue;
+      }
+      std::vector<FinishedGame> games = std::move(it->second);
+      const int64_t chunk = it->first;
+      it = chunks_.erase(it);
+      WriteChunk(chunk, std::move(games));
+    }
+    if (failed_) return rules::Result<SelfplayStats>::Error(error_);
     std::vector<std::thread> threads;
     workers_left_ = config_.threads;
     for (int t = 0; t < config_.threads; ++t) threads.emplace_back([this] { Worker(); });
@@ -214,7 +237,7 @@ class Engine {
     }
   }
 
-  // Counts a finished game and writes its file once complete.
+  // Counts a finished game, and journals it or writes its file once complete.
   void Output(FinishedGame game) {
     std::vector<FinishedGame> complete;
     int64_t chunk = 0;
@@ -222,16 +245,39 @@ class Engine {
       std::lock_guard<std::mutex> lock(mutex_);
       stats_.AddGame(game);
       if (job_.out_dir.empty()) return;
-      chunk = static_cast<int64_t>(game.index) / config_.games_per_file;
+      chunk = ChunkOf(game.index);
       std::vector<FinishedGame>& games = chunks_[chunk];
-      games.push_back(std::move(game));
-      if (static_cast<int64_t>(games.size()) <
+      if (static_cast<int64_t>(games.size()) + 1 <
           ChunkGames(chunk, job_.games, config_.games_per_file)) {
+        // The file is not complete yet: the game goes to its journal now, so that a kill
+        // before the file is written loses no finished game.
+        SampleFile one;
+        one.rules = job_.rules;
+        one.size = job_.size;
+        one.samples = game.samples;
+        one.games.push_back(game.record);
+        const std::string error =
+            AppendJournalGame(JournalPath(job_.out_dir, job_.prefix, chunk), game.index, one);
+        games.push_back(std::move(game));
+        if (!error.empty()) {
+          if (!failed_) error_ = error;
+          failed_ = true;
+        }
         return;
       }
+      games.push_back(std::move(game));
       complete = std::move(games);
       chunks_.erase(chunk);
     }
+    WriteChunk(chunk, std::move(complete));
+  }
+
+  int64_t ChunkOf(uint64_t index) const {
+    return static_cast<int64_t>(index) / config_.games_per_file;
+  }
+
+  // Writes the sample file of `chunk` from its games and removes the chunk's journal.
+  void WriteChunk(int64_t chunk, std::vector<FinishedGame> complete) {
     std::sort(complete.begin(), complete.end(),
               [](const FinishedGame& a, const FinishedGame& b) { return a.index < b.index; });
     SampleFile file;
@@ -246,6 +292,8 @@ class Engine {
       Fail(error);
       return;
     }
+    std::error_code ec;
+    std::filesystem::remove(JournalPath(job_.out_dir, job_.prefix, chunk), ec);
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.files_written;
   }
@@ -279,6 +327,7 @@ rules::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
                                          search::Evaluator& backend, const SelfplayJob& job,
                                          const SelfplayHooks& hooks) {
   std::vector<uint64_t> indices;
+  std::vector<JournalGame> recovered;
   int64_t total = job.games;
   int64_t resumed = 0;
   if (!job.out_dir.empty()) {
@@ -295,10 +344,12 @@ rules::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
       }
     }
     indices = std::move(plan.value().indices);
+    recovered = std::move(plan.value().recovered);
     total = static_cast<int64_t>(indices.size());
     resumed = plan.value().games_done;
   }
-  Engine engine(config, search, batching, backend, job, hooks, std::move(indices), total, resumed);
+  Engine engine(config, search, batching, backend, job, hooks, std::move(indices), total, resumed,
+                std::move(recovered));
   return engine.Run();
 }
 

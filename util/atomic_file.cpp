@@ -51,6 +51,24 @@ std::string WriteFileAtomic(const std::string& path, std::string_view data) {
   return "";
 }
 
+std::string AppendFile(const std::string& path, std::string_view data) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return path + ": cannot open for appending: " + std::strerror(errno);
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const std::string err = std::strerror(errno);
+      ::close(fd);
+      return path + ": append failed: " + err;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) return path + ": append failed: " + std::strerror(errno);
+  return "";
+}
+
 std::string ReadFile(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return path + ": cannot open: " + std::strerror(errno);

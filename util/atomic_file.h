@@ -13,6 +13,11 @@ namespace veletas::util {
 // message naming the file. Thread-safe for distinct paths.
 std::string WriteFileAtomic(const std::string& path, std::string_view data);
 
+// Appends `data` to `path` (created if missing) in one write, as journals do: a kill can
+// tear only this append. Returns "" or an error naming the file. Callers serialise appends
+// to one path.
+std::string AppendFile(const std::string& path, std::string_view data);
+
 // Reads the whole file into `out`. Returns an empty string on success, else an error
 // message naming the file.
 std::string ReadFile(const std::string& path, std::string& out);

@@ -72,6 +72,7 @@ for it in (0, 1):
         games += struct.unpack("<I", head[20:24])[0]
     if games != 8: fail("iteration %d holds %d games, expected 8" % (it, games))
 if glob.glob(os.path.join(run, "**", "*.tmp.*"), recursive=True): fail("temporary files left behind")
+if glob.glob(os.path.join(run, "**", "*.part"), recursive=True): fail("journals left behind")
 for f in ("models/gen_0000.ckpt", "models/gen_0001.ckpt", "models/gen_0002.ckpt", "ratings.json",
           "ratings.png", "config.resolved.yaml", "train/metrics.jsonl"):
     if not os.path.exists(os.path.join(run, f)): fail("missing " + f)

@@ -190,6 +190,9 @@ TEST_F(RunDirTest, LadderRatesStrongerPlayersHigher) {
     EXPECT_TRUE(fs::exists(MatchFilePath(dir_, m.name)));
     EXPECT_EQ(Lines(RecordsFileName(m.name)).size(), 16u);
   }
+  for (const auto& e : fs::directory_iterator(MatchesDir(dir_))) {
+    EXPECT_NE(e.path().extension(), ".part") << "journal left behind: " << e.path();
+  }
   // The ratings, as `veletas ratings` computes them, from the files alone.
   const RunMatches run = LoadRunMatches(dir_);
   EXPECT_TRUE(run.skipped.empty());

@@ -1,5 +1,6 @@
-// Output files and resuming: a run finds the complete files of an earlier run in its output
-// directory and plays exactly the games of the missing (or unreadable) ones, which, with a
+// Output files and resuming: a run finds the complete files (and the journals of incomplete
+// ones) of an earlier run in its output directory and plays exactly the games of the
+// missing (or unreadable) ones, which, with a
 // deterministic evaluator, come out byte for byte as an uninterrupted run writes them.
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include <stdexcept>
 
 #include "search/fake_evaluators.h"
+#include "selfplay/game_journal.h"
 #include "selfplay/sample_dir.h"
 #include "selfplay/selfplay_engine.h"
 #include "selfplay_test_util.h"
@@ -61,6 +63,45 @@ std::string Joined(const std::vector<std::string>& lines) {
   std::string out;
   for (const std::string& l : lines) out += l + "\n";
   return out;
+}
+
+// The games of a sample file, each as a sample file of its own (what a journal holds).
+std::vector<SampleFile> SplitGames(const SampleFile& file) {
+  std::vector<SampleFile> out;
+  size_t next = 0;
+  for (const GameRecord& g : file.games) {
+    SampleFile one;
+    one.rules = file.rules;
+    one.size = file.size;
+    one.games.push_back(g);
+    for (uint32_t i = 0; i < g.samples; ++i) one.samples.push_back(file.samples[next++]);
+    out.push_back(std::move(one));
+  }
+  EXPECT_EQ(next, file.samples.size());
+  return out;
+}
+
+// Finished games a stopped run kept: 4 per complete file plus the journals' games.
+int64_t KeptGames(const std::string& dir) {
+  int64_t kept = 0;
+  for (int k = 0; k < kFiles; ++k) {
+    if (fs::exists(ChunkPath(dir, "samples", k))) {
+      kept += 4;
+    } else {
+      const JournalContents j =
+          ReadJournal(JournalPath(dir, "samples", k), rules::RuleSet::kStandard, 7, 4 * k, 4);
+      EXPECT_EQ(j.note, "") << k;
+      kept += static_cast<int64_t>(j.games.size());
+    }
+  }
+  return kept;
+}
+
+bool AnyJournal(const std::string& dir) {
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() == ".part") return true;
+  }
+  return false;
 }
 
 class SelfplayResume : public ::testing::Test {
@@ -155,10 +196,101 @@ TEST_F(SelfplayResume, StoppedRunResumesToTheSameFiles) {
   ASSERT_TRUE(first.result.ok()) << first.result.error();
   ASSERT_TRUE(stop.load());
   EXPECT_LT(first.result.value().games_finished, kGames);
+  // Every finished game was kept: in a complete file or in its file's journal.
+  EXPECT_EQ(KeptGames(out_.Str()), first.result.value().games_finished);
   const RunOutput second = Play(out_.Str(), eval_);
   ASSERT_TRUE(second.result.ok()) << second.result.error();
+  EXPECT_EQ(second.result.value().games_resumed, first.result.value().games_finished);
   EXPECT_EQ(second.result.value().games_resumed + second.result.value().games_finished, kGames);
+  EXPECT_FALSE(AnyJournal(out_.Str()));
   ExpectSameAsReference();
+}
+
+TEST_F(SelfplayResume, JournalGamesAreTakenBackAndATornEntryIsPlayedAgain) {
+  CopyReference();
+  fs::remove(Out(1));
+  const auto file = ReadSampleFile(Ref(1));
+  ASSERT_TRUE(file.ok()) << file.error();
+  const std::vector<SampleFile> games = SplitGames(file.value());
+  ASSERT_EQ(games.size(), 4u);
+  const std::string journal = JournalPath(out_.Str(), "samples", 1);
+  // Appended out of order, as threads finish them; the last entry is torn by a kill.
+  for (int g : {2, 0, 3}) ASSERT_EQ(AppendJournalGame(journal, 4 + g, games[g]), "");
+  fs::resize_file(journal, fs::file_size(journal) - 10);
+  const RunOutput run = Play(out_.Str(), eval_);
+  ASSERT_TRUE(run.result.ok()) << run.result.error();
+  EXPECT_EQ(run.result.value().games_resumed, 8 + 2);
+  EXPECT_EQ(run.result.value().games_finished, 2);
+  const std::string log = Joined(run.log);
+  EXPECT_NE(log.find(journal + ": entry 3 (byte "), std::string::npos) << log;
+  EXPECT_NE(log.find("truncated"), std::string::npos) << log;
+  EXPECT_NE(log.find(journal + ": 2 finished games taken back"), std::string::npos) << log;
+  EXPECT_FALSE(fs::exists(journal));
+  ExpectSameAsReference();
+}
+
+TEST_F(SelfplayResume, AJournalWhollyTakenBackIsWrittenWithoutPlaying) {
+  CopyReference();
+  fs::remove(Out(2));
+  const auto file = ReadSampleFile(Ref(2));
+  ASSERT_TRUE(file.ok()) << file.error();
+  const std::vector<SampleFile> games = SplitGames(file.value());
+  const std::string journal = JournalPath(out_.Str(), "samples", 2);
+  for (int g = 0; g < 4; ++g) ASSERT_EQ(AppendJournalGame(journal, 8 + g, games[g]), "");
+  const RunOutput run = Play(out_.Str(), eval_);
+  ASSERT_TRUE(run.result.ok()) << run.result.error();
+  EXPECT_EQ(run.result.value().games_finished, 0);
+  EXPECT_EQ(run.result.value().files_written, 1);
+  EXPECT_FALSE(fs::exists(journal));
+  ExpectSameAsReference();
+}
+
+TEST_F(SelfplayResume, TheJournalOfACompleteFileIsRemoved) {
+  CopyReference();
+  const std::string journal = JournalPath(out_.Str(), "samples", 0);
+  std::ofstream(journal) << "left by a kill between the file's rename and this removal";
+  const RunOutput run = Play(out_.Str(), eval_);
+  ASSERT_TRUE(run.result.ok()) << run.result.error();
+  EXPECT_EQ(run.result.value().games_finished, 0);
+  EXPECT_NE(Joined(run.log).find(journal + ": removed (its file is complete)"), std::string::npos);
+  EXPECT_FALSE(fs::exists(journal));
+  ExpectSameAsReference();
+}
+
+TEST(GameJournal, EntriesOfOtherFilesOrGarbageEndTheReadingAndAreCut) {
+  TempDir dir("journal");
+  const std::string path = JournalPath(dir.Str(), "samples", 1);
+  SampleFile one;
+  one.rules = rules::RuleSet::kStandard;
+  one.size = 7;
+  GameRecord g;
+  g.record = "d4/e4";
+  g.winner = 0;
+  one.games.push_back(g);
+  ASSERT_EQ(AppendJournalGame(path, 5, one), "");
+  const uint64_t good = fs::file_size(path);
+  ASSERT_EQ(AppendJournalGame(path, 0, one), "");  // game 0 belongs to file 0
+  ASSERT_EQ(AppendJournalGame(path, 6, one), "");
+  JournalContents j = ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
+  ASSERT_EQ(j.games.size(), 1u);
+  EXPECT_EQ(j.games[0].index, 5u);
+  EXPECT_EQ(j.games[0].game.games[0].record, "d4/e4");
+  EXPECT_NE(j.note.find("entry 2"), std::string::npos) << j.note;
+  EXPECT_NE(j.note.find("game 0 does not belong to this file"), std::string::npos) << j.note;
+  EXPECT_EQ(fs::file_size(path), good);  // cut back: later appends follow good entries
+  ASSERT_EQ(AppendJournalGame(path, 5, one), "");
+  j = ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
+  EXPECT_EQ(j.games.size(), 1u);
+  EXPECT_NE(j.note.find("game 5 appears twice"), std::string::npos) << j.note;
+  j = ReadJournal(path, rules::RuleSet::kClassic, 7, 4, 4);
+  EXPECT_TRUE(j.games.empty());
+  EXPECT_NE(j.note.find("not one game of this run's rules"), std::string::npos) << j.note;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << "garbage garbage garbage garbage";
+  j = ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
+  EXPECT_TRUE(j.games.empty());
+  EXPECT_NE(j.note.find("not a journal entry"), std::string::npos) << j.note;
+  EXPECT_TRUE(
+      ReadJournal(dir.File("absent.part"), rules::RuleSet::kStandard, 7, 0, 4).games.empty());
 }
 
 TEST_F(SelfplayResume, FailingEvaluatorLosesOnlyIncompleteFiles) {
@@ -182,9 +314,11 @@ TEST_F(SelfplayResume, FailingEvaluatorLosesOnlyIncompleteFiles) {
   }
   EXPECT_GE(complete, 1);
   EXPECT_LT(complete, kFiles);
+  const int64_t kept = KeptGames(out_.Str());
+  EXPECT_GE(kept, 4 * complete);
   const RunOutput second = Play(out_.Str(), eval_);
   ASSERT_TRUE(second.result.ok()) << second.result.error();
-  EXPECT_EQ(second.result.value().games_resumed, 4 * complete);
+  EXPECT_EQ(second.result.value().games_resumed, kept);
   ExpectSameAsReference();
 }
 

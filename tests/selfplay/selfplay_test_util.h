@@ -13,6 +13,7 @@
 #include "selfplay/sample_dir.h"
 #include "selfplay/sample_file.h"
 #include "selfplay/selfplay_config.h"
+#include "tests/support/temp_dir.h"
 
 namespace veletas::selfplay::testing {
 
@@ -41,22 +42,7 @@ inline search::BatchingConfig SmallBatching() {
   return b;
 }
 
-// A fresh directory under the system's temporary directory, removed at destruction.
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / ("vz_selfplay_" + std::string(info->name()) + "_" + tag +
-                                         "_" + std::to_string(::getpid()));
-    fs::remove_all(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string Str() const { return path_.string(); }
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using test_support::TempDir;
 
 // A game of a sample file with its samples.
 struct FileGame {

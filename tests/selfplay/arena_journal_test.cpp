@@ -1,0 +1,177 @@
+// Arena journals: the finished games of a gate killed in the middle are taken back on
+// resume, a torn or foreign journal is handled, and the decision comes out as an
+// uninterrupted run's.
+#include "selfplay/arena_journal.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "search/fake_evaluators.h"
+#include "selfplay/arena_record.h"
+#include "selfplay/gate.h"
+#include "selfplay/match_record.h"
+#include "tests/support/temp_dir.h"
+#include "util/atomic_file.h"
+
+namespace veletas::selfplay {
+namespace {
+
+namespace fs = std::filesystem;
+using test_support::TempDir;
+constexpr rules::RuleSet kStd = rules::RuleSet::kStandard;
+
+ArenaConfig Config(uint64_t seed = 3) {
+  ArenaConfig c;
+  c.games_in_parallel = 8;
+  c.threads = 1;
+  c.seed = seed;
+  return c;
+}
+
+GateSettings Sprt() {
+  GateSettings s;
+  s.config.method = GateMethod::kSprt;
+  s.config.sprt = SprtConfig{0.0, 100.0, 0.05, 0.05};
+  s.config.max_games = 24;
+  s.batch_games = 8;
+  return s;
+}
+
+std::string Joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+void ExpectSameGames(const std::vector<ArenaGame>& a, const std::vector<ArenaGame>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].index, b[i].index);
+    EXPECT_EQ(a[i].record, b[i].record) << i;
+    EXPECT_EQ(a[i].a_won, b[i].a_won) << i;
+    EXPECT_EQ(a[i].a_colour, b[i].a_colour) << i;
+    EXPECT_EQ(a[i].turns, b[i].turns) << i;
+  }
+}
+
+class ArenaJournalTest : public ::testing::Test {
+ protected:
+  // Two different deterministic players, so results vary from game to game.
+  search::HashEvaluator strong_{4};
+  search::HashEvaluator weak_{9};
+  ArenaPlayer a_ = MakeGenerationPlayer(2, "gen_2.ckpt", strong_, {}, 8);
+  ArenaPlayer b_ = MakeGenerationPlayer(1, "gen_1.ckpt", weak_, {}, 8);
+
+  std::vector<ArenaGame> Reference(int games) {
+    Arena arena(a_, b_, kStd, 7, Config());
+    arena.Play(games);
+    return arena.Games();
+  }
+};
+
+TEST_F(ArenaJournalTest, RestoredGamesAreTakenInsteadOfPlayed) {
+  const std::vector<ArenaGame> ref = Reference(12);
+  Arena arena(a_, b_, kStd, 7, Config());
+  arena.Restore({ref[9], ref[1], ref[4], ref[5]});
+  std::vector<int> played;
+  arena.Play(12, {}, [&](const ArenaGame& g) { played.push_back(g.index); });
+  std::sort(played.begin(), played.end());
+  EXPECT_EQ(played, (std::vector<int>{0, 2, 3, 6, 7, 8, 10, 11}));
+  ExpectSameGames(arena.Games(), ref);
+}
+
+TEST_F(ArenaJournalTest, AKilledGateResumesFromItsJournalToTheSameDecision) {
+  TempDir uninterrupted("ref");
+  auto ref = RunGate(a_, b_, kStd, 7, Sprt(), Config(), uninterrupted.Str());
+  ASSERT_TRUE(ref.ok()) << ref.error();
+  const std::string name = "gate_gen_2-vs-gen_1";
+  EXPECT_FALSE(fs::exists(MatchJournalPath(uninterrupted.Str(), name)));
+  const std::vector<ArenaGame> games = Reference(ref.value().evidence.games);
+
+  // What a run killed during its second batch leaves: games 0-7 and some of 8-15, in
+  // finishing order, and half a line.
+  TempDir killed("killed");
+  {
+    Arena arena(a_, b_, kStd, 7, Config());
+    std::vector<ArenaGame> restored;
+    std::vector<std::string> notes;
+    auto journal = MatchJournal::Open(killed.Str(), name, arena, Config(), restored, notes);
+    ASSERT_TRUE(journal.ok()) << journal.error();
+    EXPECT_TRUE(restored.empty());
+    for (int i : {1, 0, 2, 3, 5, 4, 6, 7, 9, 8, 12}) {
+      ASSERT_EQ(journal.value().Append(games[static_cast<size_t>(i)]), "");
+    }
+    ASSERT_EQ(util::AppendFile(journal.value().Path(), "{\"index\": 10, \"a_fi"), "");
+  }
+  auto resumed = RunGate(a_, b_, kStd, 7, Sprt(), Config(), killed.Str());
+  ASSERT_TRUE(resumed.ok()) << resumed.error();
+  const std::string notes = Joined(resumed.value().notes);
+  const std::string journal = MatchJournalPath(killed.Str(), name);
+  EXPECT_NE(notes.find(journal + ":13: torn"), std::string::npos) << notes;
+  EXPECT_NE(notes.find(journal + ": 11 finished games taken back"), std::string::npos) << notes;
+  EXPECT_FALSE(fs::exists(journal));
+  const GateEvidence& e = resumed.value().evidence;
+  EXPECT_EQ(e.decision, ref.value().evidence.decision);
+  EXPECT_EQ(e.games, ref.value().evidence.games);
+  EXPECT_EQ(e.wins, ref.value().evidence.wins);
+  EXPECT_DOUBLE_EQ(e.llr, ref.value().evidence.llr);
+  std::string ref_records, records;
+  ASSERT_EQ(
+      util::ReadFile((fs::path(uninterrupted.Str()) / RecordsFileName(name)).string(), ref_records),
+      "");
+  ASSERT_EQ(util::ReadFile((fs::path(killed.Str()) / RecordsFileName(name)).string(), records), "");
+  EXPECT_EQ(records, ref_records);
+}
+
+TEST_F(ArenaJournalTest, BadLinesEndTheReadingAndAreCutOff) {
+  TempDir dir("bad");
+  const std::vector<ArenaGame> games = Reference(4);
+  const std::string name = "m";
+  Arena arena(a_, b_, kStd, 7, Config());
+  std::vector<ArenaGame> restored;
+  std::vector<std::string> notes;
+  auto journal = MatchJournal::Open(dir.Str(), name, arena, Config(), restored, notes);
+  ASSERT_TRUE(journal.ok()) << journal.error();
+  ASSERT_EQ(journal.value().Append(games[0]), "");
+  const uint64_t good = fs::file_size(journal.value().Path());
+  ArenaGame lie = games[1];
+  lie.a_won = !lie.a_won;  // the result no longer matches the record
+  ASSERT_EQ(journal.value().Append(lie), "");
+  ASSERT_EQ(journal.value().Append(games[2]), "");
+  auto again = MatchJournal::Open(dir.Str(), name, arena, Config(), restored, notes);
+  ASSERT_TRUE(again.ok()) << again.error();
+  ASSERT_EQ(restored.size(), 1u);
+  EXPECT_EQ(restored[0].record, games[0].record);
+  EXPECT_NE(Joined(notes).find(":3: the result disagrees with the record"), std::string::npos)
+      << Joined(notes);
+  EXPECT_EQ(fs::file_size(journal.value().Path()), good);
+
+  // Game 0 twice.
+  ASSERT_EQ(journal.value().Append(games[0]), "");
+  restored.clear();
+  notes.clear();
+  ASSERT_TRUE(MatchJournal::Open(dir.Str(), name, arena, Config(), restored, notes).ok());
+  EXPECT_EQ(restored.size(), 1u);
+  EXPECT_NE(Joined(notes).find("game 0 appears twice"), std::string::npos) << Joined(notes);
+
+  // The same match name with another seed: the journal is not this match's.
+  Arena other(a_, b_, kStd, 7, Config(4));
+  restored.clear();
+  notes.clear();
+  auto fresh = MatchJournal::Open(dir.Str(), name, other, Config(4), restored, notes);
+  ASSERT_TRUE(fresh.ok()) << fresh.error();
+  EXPECT_TRUE(restored.empty());
+  EXPECT_NE(Joined(notes).find("another setup of this match"), std::string::npos) << Joined(notes);
+  restored.clear();
+  notes.clear();
+  ASSERT_TRUE(MatchJournal::Open(dir.Str(), name, other, Config(4), restored, notes).ok());
+  EXPECT_TRUE(restored.empty());
+  EXPECT_TRUE(notes.empty()) << Joined(notes);  // a fresh journal with only its header
+}
+
+}  // namespace
+}  // namespace veletas::selfplay
