@@ -126,4 +126,20 @@ std::string RecordArgument(const ParsedArgs& args) {
   return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
 }
 
+rules::Result<Config> ConfigFromArgs(const ParsedArgs& args) {
+  Config config;
+  if (const auto file = args.Value("config")) {
+    auto loaded = LoadConfig(*file);
+    if (!loaded) return rules::Result<Config>::Error(loaded.error());
+    config = loaded.value();
+  } else {
+    config.game.size = 10;
+  }
+  auto game = ParseGameOptions(args);
+  if (!game) return rules::Result<Config>::Error(game.error());
+  if (args.Has("rules")) config.game.rules = game.value().rules;
+  if (args.Has("size")) config.game.size = game.value().size;
+  return config;
+}
+
 }  // namespace veletas::app

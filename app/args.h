@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/config.h"
 #include "rules/position.h"
 #include "rules/result.h"
 
@@ -48,6 +49,11 @@ struct GameOptions {
   int size = 10;
 };
 rules::Result<GameOptions> ParseGameOptions(const ParsedArgs& args);
+
+// The settings of a command that takes --config FILE, --rules and --size: the config file
+// when given (else the defaults on a 10x10 board), then --rules and --size over it. The
+// error names the file and line or the option.
+rules::Result<Config> ConfigFromArgs(const ParsedArgs& args);
 
 // Prints "veletas <command>: <message>" to stderr and returns 2.
 int UsageError(const std::string& command, const std::string& message);

@@ -25,24 +25,6 @@ double Seconds(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Turn-start positions from seeded random games: one from each game, at a uniformly drawn
-// turn of it.
-std::vector<rules::Position> SamplePositions(rules::RuleSet rs, int size, int count,
-                                             uint64_t seed) {
-  rules::Rng rng(seed);
-  std::vector<rules::Position> out;
-  while (static_cast<int>(out.size()) < count) {
-    std::vector<rules::Position> game;
-    rules::Position p = rules::Position::Initial(rs, size);
-    while (!p.IsTerminal()) {
-      game.push_back(p);
-      rules::ApplyTurn(p, rules::RandomTurn(p, rng));
-    }
-    out.push_back(game[rng.Below(game.size())]);
-  }
-  return out;
-}
-
 int RunBenchSearch(const std::vector<std::string>& argv) {
   auto args = ParseArgs({{"simulations", true},
                          {"positions", true},
@@ -72,7 +54,8 @@ int RunBenchSearch(const std::vector<std::string>& argv) {
   std::printf("%-8s %-8s %12s %12s %14s %12s\n", "size", "mode", "sims/s", "nodes/search",
               "bytes/node", "MiB/search");
   for (int size : {7, 10}) {
-    const auto positions = SamplePositions(rs, size, static_cast<int>(count.value()), 17 + size);
+    const auto positions =
+        rules::RandomTurnStarts(rs, size, static_cast<int>(count.value()), 17 + size);
     for (search::Algorithm alg : {search::Algorithm::kPuct, search::Algorithm::kGumbel}) {
       search::SearchConfig config;
       config.algorithm = alg;
@@ -109,7 +92,7 @@ int RunBenchSearch(const std::vector<std::string>& argv) {
   std::printf("%-8s %-8s %12s %12s %12s\n", "size", "mode", "sims/s", "batches", "mean batch");
   for (int size : {7, 10}) {
     const auto positions =
-        SamplePositions(rs, size, static_cast<int>(count.value()) * 16, 31 + size);
+        rules::RandomTurnStarts(rs, size, static_cast<int>(count.value()) * 16, 31 + size);
     for (search::Algorithm alg : {search::Algorithm::kPuct, search::Algorithm::kGumbel}) {
       search::SearchConfig config;
       config.algorithm = alg;
@@ -145,7 +128,8 @@ int RunBenchSearch(const std::vector<std::string>& argv) {
               playouts.value());
   std::printf("%-8s %8s %14s %12s\n", "size", "threads", "playouts/s", "turns/s");
   for (int size : {7, 10}) {
-    const auto positions = SamplePositions(rs, size, static_cast<int>(count.value()), 23 + size);
+    const auto positions =
+        rules::RandomTurnStarts(rs, size, static_cast<int>(count.value()), 23 + size);
     for (int threads : {1, 2}) {
       search::UctConfig config;
       config.playouts = static_cast<int>(playouts.value());

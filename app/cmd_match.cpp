@@ -69,21 +69,9 @@ int RunMatch(const std::vector<std::string>& argv) {
   auto games = args.Int("games", 0, 1, 10'000'000);
   if (!games) return UsageError(kCmd, games.error());
 
-  Config config;
-  if (const auto file = args.Value("config")) {
-    auto loaded = LoadConfig(*file);
-    if (!loaded) {
-      std::cerr << "veletas match: " << loaded.error() << "\n";
-      return 2;
-    }
-    config = loaded.value();
-  } else {
-    config.game.size = 10;
-  }
-  auto game = ParseGameOptions(args);
-  if (!game) return UsageError(kCmd, game.error());
-  if (args.Has("rules")) config.game.rules = game.value().rules;
-  if (args.Has("size")) config.game.size = game.value().size;
+  auto loaded_config = ConfigFromArgs(args);
+  if (!loaded_config) return UsageError(kCmd, loaded_config.error());
+  const Config& config = loaded_config.value();
   selfplay::ArenaConfig arena_config = config.arena.arena;
   std::string error;
   if (!IntOption(args, "seed", 0, 1LL << 62, arena_config.seed, error) ||

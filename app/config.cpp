@@ -3,41 +3,24 @@
 namespace veletas::app {
 namespace {
 
+// Parses the section `key` of `root` (an empty one when absent) with `parse`.
+template <typename T>
+void ParseSection(ConfigSection& root, const char* key, void (*parse)(ConfigSection&, T&), T& out) {
+  ConfigSection s = root.Section(key);
+  parse(s, out);
+}
+
 Config Parse(ConfigSection root, const std::string& source) {
   Config c;
   c.source = source;
-  {
-    ConfigSection s = root.Section("game");
-    ParseGameSection(s, c.game);
-  }
-  {
-    ConfigSection s = root.Section("model");
-    ParseModelSection(s, c.model);
-  }
-  {
-    ConfigSection s = root.Section("search");
-    ParseSearchSection(s, c.search);
-  }
-  {
-    ConfigSection s = root.Section("evaluator");
-    ParseEvaluatorSection(s, c.evaluator);
-  }
-  {
-    ConfigSection s = root.Section("arena");
-    ParseArenaSection(s, c.arena);
-  }
-  {
-    ConfigSection s = root.Section("selfplay");
-    ParseSelfplaySection(s, c.selfplay);
-  }
-  {
-    ConfigSection s = root.Section("training");
-    ParseTrainingSection(s, c.training);
-  }
-  {
-    ConfigSection s = root.Section("pipeline");
-    ParsePipelineSection(s, c.pipeline);
-  }
+  ParseSection(root, "game", ParseGameSection, c.game);
+  ParseSection(root, "model", ParseModelSection, c.model);
+  ParseSection(root, "search", ParseSearchSection, c.search);
+  ParseSection(root, "evaluator", ParseEvaluatorSection, c.evaluator);
+  ParseSection(root, "arena", ParseArenaSection, c.arena);
+  ParseSection(root, "selfplay", ParseSelfplaySection, c.selfplay);
+  ParseSection(root, "training", ParseTrainingSection, c.training);
+  ParseSection(root, "pipeline", ParsePipelineSection, c.pipeline);
   root.RejectUnknownKeys();
   c.resolved_yaml = root.ResolvedYaml();
   return c;

@@ -9,10 +9,6 @@
 namespace veletas::app {
 namespace {
 
-int Int(ConfigSection& s, const std::string& key, int fallback, long long lo, long long hi) {
-  return static_cast<int>(s.Int(key, fallback, lo, hi));
-}
-
 void ParseGate(ConfigSection& s, selfplay::GateSettings& out) {
   selfplay::GateConfig& g = out.config;
   const std::string method =
@@ -27,10 +23,10 @@ void ParseGate(ConfigSection& s, selfplay::GateSettings& out) {
   }
   g.sprt.alpha = s.Real("alpha", g.sprt.alpha, 1e-9, 0.5);
   g.sprt.beta = s.Real("beta", g.sprt.beta, 1e-9, 0.5);
-  g.max_games = Int(s, "max_games", g.max_games, 0, 10'000'000);
-  g.games = Int(s, "games", g.games, 1, 10'000'000);
+  g.max_games = s.SmallInt("max_games", g.max_games, 0, 10'000'000);
+  g.games = s.SmallInt("games", g.games, 1, 10'000'000);
   g.threshold = s.Real("threshold", g.threshold, 0.01, 1.0);
-  out.batch_games = Int(s, "batch_games", out.batch_games, 2, 1'000'000);
+  out.batch_games = s.SmallInt("batch_games", out.batch_games, 2, 1'000'000);
   if (out.batch_games % 2 != 0) {
     throw ConfigError(s.Where("batch_games") + std::to_string(out.batch_games) +
                       " is odd; games are played in pairs with the seats swapped");
@@ -45,10 +41,10 @@ void ParseLadder(ConfigSection& s, selfplay::LadderConfig& out) {
   std::vector<long long> anchors(out.uct_anchors.begin(), out.uct_anchors.end());
   anchors = s.IntList("uct_anchors", anchors, 1, selfplay::kMaxUctPlayouts);
   out.uct_anchors.assign(anchors.begin(), anchors.end());
-  out.anchor_games = Int(s, "anchor_games", out.anchor_games, 0, 1'000'000);
-  out.games_vs_anchors = Int(s, "games_vs_anchors", out.games_vs_anchors, 0, 1'000'000);
-  out.previous_generations = Int(s, "previous_generations", out.previous_generations, 0, 1000);
-  out.games_vs_previous = Int(s, "games_vs_previous", out.games_vs_previous, 0, 1'000'000);
+  out.anchor_games = s.SmallInt("anchor_games", out.anchor_games, 0, 1'000'000);
+  out.games_vs_anchors = s.SmallInt("games_vs_anchors", out.games_vs_anchors, 0, 1'000'000);
+  out.previous_generations = s.SmallInt("previous_generations", out.previous_generations, 0, 1000);
+  out.games_vs_previous = s.SmallInt("games_vs_previous", out.games_vs_previous, 0, 1'000'000);
   s.RejectUnknownKeys();
 }
 
@@ -56,10 +52,10 @@ void ParseLadder(ConfigSection& s, selfplay::LadderConfig& out) {
 
 void ParseArenaSection(ConfigSection& s, selfplay::ArenaSettings& out) {
   selfplay::ArenaConfig& a = out.arena;
-  a.simulations = Int(s, "simulations", a.simulations, 1, selfplay::kMaxMctsSimulations);
-  a.games_in_parallel = Int(s, "games_in_parallel", a.games_in_parallel, 1, 65536);
-  a.threads = Int(s, "threads", a.threads, 1, 256);
-  a.opening_turns = Int(s, "opening_turns", a.opening_turns, 0, 20);
+  a.simulations = s.SmallInt("simulations", a.simulations, 1, selfplay::kMaxMctsSimulations);
+  a.games_in_parallel = s.SmallInt("games_in_parallel", a.games_in_parallel, 1, 65536);
+  a.threads = s.SmallInt("threads", a.threads, 1, 256);
+  a.opening_turns = s.SmallInt("opening_turns", a.opening_turns, 0, 20);
   a.seed = static_cast<uint64_t>(s.Int("seed", static_cast<long long>(a.seed), 0, 1LL << 62));
   {
     ConfigSection g = s.Section("gate");

@@ -3,7 +3,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -20,10 +22,11 @@ std::string Join(const std::string& path, const std::string& key) {
   return path.empty() ? key : path + "." + key;
 }
 
+// The shortest text that reads back as exactly x ("0.9", not "0.90000000000000002").
 std::string Format(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(x);
 }
 
 }  // namespace
@@ -130,8 +133,20 @@ double ConfigSection::Real(const std::string& key, double fallback, double lo, d
     throw ConfigError(Where(key) + Format(v) + " is out of range [" + Format(lo) + ", " +
                       Format(hi) + "]");
   }
-  (*resolved_)[key] = v;
+  (*resolved_)[key] = Format(v);
   return v;
+}
+
+int ConfigSection::SmallInt(const std::string& key, int fallback, long long lo, long long hi) {
+  return static_cast<int>(Int(key, fallback, lo, hi));
+}
+
+float ConfigSection::Float(const std::string& key, float fallback, double lo, double hi) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text - 1, fallback);
+  *(ec == std::errc() ? end : text) = '\0';
+  const double shortest = ec == std::errc() ? std::strtod(text, nullptr) : fallback;
+  return static_cast<float>(Real(key, shortest, lo, hi));
 }
 
 bool ConfigSection::Bool(const std::string& key, bool fallback) {

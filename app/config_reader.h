@@ -36,6 +36,11 @@ class ConfigSection {
   // wrong type, or not among `allowed` are errors. Nothing is clamped.
   long long Int(const std::string& key, long long fallback, long long lo, long long hi);
   double Real(const std::string& key, double fallback, double lo, double hi);
+  // Int for an int field. Precondition: [lo, hi] fits in int.
+  int SmallInt(const std::string& key, int fallback, long long lo, long long hi);
+  // Real for a float field; the default shows in its shortest float form (0.1, not
+  // 0.10000000149011612).
+  float Float(const std::string& key, float fallback, double lo, double hi);
   bool Bool(const std::string& key, bool fallback);
   std::string Choice(const std::string& key, const std::string& fallback,
                      std::initializer_list<const char*> allowed);

@@ -4,19 +4,10 @@
 #include "app/config.h"
 
 namespace veletas::app {
-namespace {
-
-long long Int(ConfigSection& s, const std::string& key, long long fallback, long long lo,
-              long long hi) {
-  return s.Int(key, fallback, lo, hi);
-}
-
-}  // namespace
-
 void ParseTrainingSection(ConfigSection& s, training::TrainingConfig& out) {
   using training::LrSchedule;
   using training::Optimizer;
-  out.batch_size = static_cast<int>(Int(s, "batch_size", out.batch_size, 1, 65536));
+  out.batch_size = static_cast<int>(s.Int("batch_size", out.batch_size, 1, 65536));
   out.optimizer = s.Choice("optimizer", out.optimizer == Optimizer::kAdamW ? "adamw" : "sgd",
                            {"sgd", "adamw"}) == "adamw"
                       ? Optimizer::kAdamW
@@ -46,13 +37,13 @@ void ParseTrainingSection(ConfigSection& s, training::TrainingConfig& out) {
   }
   out.lr_step_boundaries.assign(boundaries.begin(), boundaries.end());
   out.lr_step_gamma = s.Real("lr_step_gamma", out.lr_step_gamma, 1e-6, 1.0);
-  out.lr_cosine_steps = Int(s, "lr_cosine_steps", out.lr_cosine_steps, 1, 1LL << 40);
+  out.lr_cosine_steps = s.Int("lr_cosine_steps", out.lr_cosine_steps, 1, 1LL << 40);
   out.lr_min = s.Real("lr_min", out.lr_min, 0.0, 10.0);
   if (out.lr_min > out.learning_rate) {
     throw ConfigError(s.Where("lr_min") + std::to_string(out.lr_min) + " is above learning_rate " +
                       std::to_string(out.learning_rate));
   }
-  out.warmup_steps = Int(s, "warmup_steps", out.warmup_steps, 0, 1LL << 40);
+  out.warmup_steps = s.Int("warmup_steps", out.warmup_steps, 0, 1LL << 40);
   if (out.optimizer == Optimizer::kSgd && out.nesterov && out.momentum <= 0) {
     throw ConfigError(s.Where("nesterov") + "needs a positive momentum");
   }
@@ -61,8 +52,8 @@ void ParseTrainingSection(ConfigSection& s, training::TrainingConfig& out) {
   out.aux_weight = s.Real("aux_weight", out.aux_weight, 0.0, 100.0);
   out.root_value_weight = s.Real("root_value_weight", out.root_value_weight, 0.0, 1.0);
 
-  out.window_min = Int(s, "window_min", out.window_min, 1, 1LL << 34);
-  out.window_max = Int(s, "window_max", out.window_max, 1, 1LL << 34);
+  out.window_min = s.Int("window_min", out.window_min, 1, 1LL << 34);
+  out.window_max = s.Int("window_max", out.window_max, 1, 1LL << 34);
   if (out.window_max < out.window_min) {
     throw ConfigError(s.Where("window_max") + std::to_string(out.window_max) +
                       " is below window_min " + std::to_string(out.window_min));
@@ -71,13 +62,12 @@ void ParseTrainingSection(ConfigSection& s, training::TrainingConfig& out) {
   out.window_growth = s.Real("window_growth", out.window_growth, 0.001, 1.0);
   out.max_sample_reuse = s.Real("max_sample_reuse", out.max_sample_reuse, 0.001, 1000.0);
   out.max_steps_per_generation =
-      Int(s, "max_steps_per_generation", out.max_steps_per_generation, 0, 1LL << 40);
-  out.checkpoint_every = Int(s, "checkpoint_every", out.checkpoint_every, 1, 1LL << 40);
-  out.metrics_every = Int(s, "metrics_every", out.metrics_every, 1, 1LL << 40);
-  out.threads = static_cast<int>(Int(s, "threads", out.threads, 0, 256));
-  out.prefetch_batches = static_cast<int>(Int(s, "prefetch_batches", out.prefetch_batches, 1, 64));
-  out.seed =
-      static_cast<uint64_t>(Int(s, "seed", static_cast<long long>(out.seed), 0, (1LL << 62)));
+      s.Int("max_steps_per_generation", out.max_steps_per_generation, 0, 1LL << 40);
+  out.checkpoint_every = s.Int("checkpoint_every", out.checkpoint_every, 1, 1LL << 40);
+  out.metrics_every = s.Int("metrics_every", out.metrics_every, 1, 1LL << 40);
+  out.threads = static_cast<int>(s.Int("threads", out.threads, 0, 256));
+  out.prefetch_batches = static_cast<int>(s.Int("prefetch_batches", out.prefetch_batches, 1, 64));
+  out.seed = static_cast<uint64_t>(s.Int("seed", static_cast<long long>(out.seed), 0, (1LL << 62)));
   s.RejectUnknownKeys();
 }
 

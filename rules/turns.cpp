@@ -284,6 +284,22 @@ Turn RandomTurn(const Position& pos, Rng& rng) {
   return turns[rng.Below(turns.size())];
 }
 
+std::vector<Position> RandomTurnStarts(RuleSet rs, int size, int count, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Position> out;
+  std::vector<Position> game;
+  while (static_cast<int>(out.size()) < count) {
+    game.clear();
+    Position p = Position::Initial(rs, size);
+    while (!p.IsTerminal()) {
+      game.push_back(p);
+      ApplyTurn(p, RandomTurn(p, rng));
+    }
+    out.push_back(game[rng.Below(game.size())]);
+  }
+  return out;
+}
+
 uint64_t Perft(const Position& pos, int depth) {
   if (depth == 0) return 1;
   if (pos.IsTerminal()) return 0;

@@ -57,6 +57,10 @@ uint64_t CountTurns(const Position& pos);
 // A legal full turn drawn uniformly from all legal full turns. Precondition: !terminal.
 Turn RandomTurn(const Position& pos, Rng& rng);
 
+// `count` turn-start positions (never terminal) from seeded uniformly random games: one from
+// each game, at a turn drawn uniformly from it. Deterministic in `seed`.
+std::vector<Position> RandomTurnStarts(RuleSet rs, int size, int count, uint64_t seed);
+
 // Number of legal full-turn sequences of length `depth` (perft). perft(0) = 1; a
 // terminal position has no continuations.
 uint64_t Perft(const Position& pos, int depth);

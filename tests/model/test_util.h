@@ -12,6 +12,7 @@
 #include "model/net_config.h"
 #include "rules/notation.h"
 #include "rules/position.h"
+#include "tests/support/temp_dir.h"
 
 namespace veletas::model::testing {
 
@@ -26,26 +27,7 @@ inline NetConfig TinyArch() {
   return c;
 }
 
-// A fresh directory for one test, removed at the end.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() /
-            ("veletas_model_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-             std::to_string(::getpid()));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using test_support::TempDir;
 
 // Square index of `name` (e.g. "c5") on a board of `size`.
 inline int Sq(int size, const char* name) {

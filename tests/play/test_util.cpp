@@ -13,21 +13,6 @@
 
 namespace veletas::app::testing {
 
-TempDir::TempDir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  path_ = (std::filesystem::temp_directory_path() /
-           ("veletas_play_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-            std::to_string(::getpid())))
-              .string();
-  std::filesystem::remove_all(path_);
-  std::filesystem::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;

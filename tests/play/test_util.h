@@ -12,19 +12,11 @@
 #include "rules/position.h"
 #include "rules/random.h"
 #include "rules/turns.h"
+#include "tests/support/temp_dir.h"
 
 namespace veletas::app::testing {
 
-// A fresh directory for one test, removed at the end.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  std::string File(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using test_support::TempDir;
 
 std::string ReadAll(const std::string& path);
 

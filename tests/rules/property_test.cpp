@@ -374,5 +374,30 @@ TEST(RandomTurn, SwapIsDrawnWithItsShareOfThePieTurns) {
   EXPECT_NEAR(swaps, expected, 5 * std::sqrt(expected));
 }
 
+TEST(RandomTurnStarts, AreDeterministicVariedTurnStarts) {
+  for (RuleSet rs : {RuleSet::kStandard, RuleSet::kClassic}) {
+    const std::vector<Position> a = RandomTurnStarts(rs, 9, 200, 5);
+    const std::vector<Position> b = RandomTurnStarts(rs, 9, 200, 5);
+    const std::vector<Position> c = RandomTurnStarts(rs, 9, 200, 6);
+    ASSERT_EQ(a.size(), 200u);
+    std::vector<uint64_t> hashes;
+    bool differs = false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_FALSE(a[i].IsTerminal());
+      EXPECT_EQ(a[i].Size(), 9);
+      // Never in the middle of a turn.
+      EXPECT_NE(a[i].Pending(), Decision::kDestination);
+      EXPECT_NE(a[i].Pending(), Decision::kShot);
+      EXPECT_NE(a[i].Pending(), Decision::kSetupStone);
+      EXPECT_EQ(a[i].Hash(), b[i].Hash());
+      differs |= a[i].Hash() != c[i].Hash();
+      hashes.push_back(a[i].Hash());
+    }
+    EXPECT_TRUE(differs);
+    std::sort(hashes.begin(), hashes.end());
+    EXPECT_GT(std::unique(hashes.begin(), hashes.end()) - hashes.begin(), 150);
+  }
+}
+
 }  // namespace
 }  // namespace veletas::rules

@@ -25,18 +25,7 @@ inline rules::Position FromRows(std::string rows, rules::Color to_move,
 // Turn-start positions from seeded random games (one per game, at a random turn).
 inline std::vector<rules::Position> RandomPositions(rules::RuleSet rs, int size, int count,
                                                     uint64_t seed) {
-  rules::Rng rng(seed);
-  std::vector<rules::Position> out;
-  while (static_cast<int>(out.size()) < count) {
-    std::vector<rules::Position> game;
-    rules::Position p = rules::Position::Initial(rs, size);
-    while (!p.IsTerminal()) {
-      game.push_back(p);
-      rules::ApplyTurn(p, rules::RandomTurn(p, rng));
-    }
-    out.push_back(game[rng.Below(game.size())]);
-  }
-  return out;
+  return rules::RandomTurnStarts(rs, size, count, seed);
 }
 
 // True when the player to move in `p` has a full turn that wins at once.

@@ -13,33 +13,13 @@
 #include "model/checkpoint_file.h"
 #include "model/model_files.h"
 #include "selfplay/sample_file.h"
+#include "tests/support/temp_dir.h"
 #include "training/synthetic_data.h"
 #include "training/trainer.h"
 
 namespace veletas::training::testing {
 
-// A fresh directory for one test, removed at the end.
-class TempDir {
- public:
-  TempDir() {
-    static int count = 0;
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() /
-            ("veletas_training_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-             std::to_string(::getpid()) + "_" + std::to_string(count++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-  const std::filesystem::path& Path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using test_support::TempDir;
 
 inline std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "tests/support/temp_dir.h"
 #include "util/run_dir.h"
 
 namespace veletas::util {
@@ -13,21 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("veletas_util_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-             "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string File(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using test_support::TempDir;
 
 TEST(AtomicFile, WritesReplacesAndLeavesNoTemporary) {
   TempDir dir;
