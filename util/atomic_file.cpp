@@ -13,22 +13,32 @@
 #include "util/run_dir.h"
 
 namespace veletas::util {
+namespace {
 
-std::string WriteFileAtomic(const std::string& path, std::string_view data) {
-  const std::string tmp = TemporaryPath(path);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return path + ": cannot create " + tmp + ": " + std::strerror(errno);
+// Writes all of `data` to `fd`; "" or strerror of the failure.
+std::string WriteAll(int fd, std::string_view data) {
   size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      const std::string err = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return path + ": write failed: " + err;
+      return std::strerror(errno);
     }
     done += static_cast<size_t>(n);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string WriteFileAtomic(const std::string& path, std::string_view data) {
+  const std::string tmp = TemporaryPath(path);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return path + ": cannot create " + tmp + ": " + std::strerror(errno);
+  if (const std::string err = WriteAll(fd, data); !err.empty()) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return path + ": write failed: " + err;
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     const std::string err = std::strerror(errno);
@@ -54,16 +64,9 @@ std::string WriteFileAtomic(const std::string& path, std::string_view data) {
 std::string AppendFile(const std::string& path, std::string_view data) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return path + ": cannot open for appending: " + std::strerror(errno);
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string err = std::strerror(errno);
-      ::close(fd);
-      return path + ": append failed: " + err;
-    }
-    done += static_cast<size_t>(n);
+  if (const std::string err = WriteAll(fd, data); !err.empty()) {
+    ::close(fd);
+    return path + ": append failed: " + err;
   }
   if (::close(fd) != 0) return path + ": append failed: " + std::strerror(errno);
   return "";

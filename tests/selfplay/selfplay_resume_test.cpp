@@ -117,6 +117,12 @@ class SelfplayResume : public ::testing::Test {
     fs::create_directories(out_.Str());
     for (int k = 0; k < kFiles; ++k) fs::copy_file(Ref(k), Out(k));
   }
+  // The games of reference file k, each as a one-game sample file (what a journal holds).
+  std::vector<SampleFile> RefGames(int k) const {
+    const auto file = ReadSampleFile(Ref(k));
+    EXPECT_TRUE(file.ok()) << file.error();
+    return file.ok() ? SplitGames(file.value()) : std::vector<SampleFile>{};
+  }
   void ExpectSameAsReference() {
     for (int k = 0; k < kFiles; ++k) EXPECT_EQ(Bytes(Out(k)), files_[k]) << "file " << k;
   }
@@ -209,9 +215,7 @@ TEST_F(SelfplayResume, StoppedRunResumesToTheSameFiles) {
 TEST_F(SelfplayResume, JournalGamesAreTakenBackAndATornEntryIsPlayedAgain) {
   CopyReference();
   fs::remove(Out(1));
-  const auto file = ReadSampleFile(Ref(1));
-  ASSERT_TRUE(file.ok()) << file.error();
-  const std::vector<SampleFile> games = SplitGames(file.value());
+  const std::vector<SampleFile> games = RefGames(1);
   ASSERT_EQ(games.size(), 4u);
   const std::string journal = JournalPath(out_.Str(), "samples", 1);
   // Appended out of order, as threads finish them; the last entry is torn by a kill.
@@ -232,9 +236,8 @@ TEST_F(SelfplayResume, JournalGamesAreTakenBackAndATornEntryIsPlayedAgain) {
 TEST_F(SelfplayResume, AJournalWhollyTakenBackIsWrittenWithoutPlaying) {
   CopyReference();
   fs::remove(Out(2));
-  const auto file = ReadSampleFile(Ref(2));
-  ASSERT_TRUE(file.ok()) << file.error();
-  const std::vector<SampleFile> games = SplitGames(file.value());
+  const std::vector<SampleFile> games = RefGames(2);
+  ASSERT_EQ(games.size(), 4u);
   const std::string journal = JournalPath(out_.Str(), "samples", 2);
   for (int g = 0; g < 4; ++g) ASSERT_EQ(AppendJournalGame(journal, 8 + g, games[g]), "");
   const RunOutput run = Play(out_.Str(), eval_);
