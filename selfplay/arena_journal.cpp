@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "rules/notation.h"
+#include "selfplay/arena_record.h"
 #include "selfplay/match_record.h"
 #include "util/atomic_file.h"
 
@@ -132,6 +133,41 @@ std::string MatchJournal::Append(const ArenaGame& game) const {
 void MatchJournal::Remove() const {
   std::error_code ec;
   std::filesystem::remove(path_, ec);
+}
+
+JournaledMatch::JournaledMatch(std::string run_dir, std::string name, const ArenaPlayer& a,
+                               const ArenaPlayer& b, rules::RuleSet rules, int size,
+                               const ArenaConfig& config)
+    : run_dir_(std::move(run_dir)),
+      name_(std::move(name)),
+      config_(config),
+      started_(UtcTimestamp()),
+      arena_(a, b, rules, size, config) {}
+
+std::string JournaledMatch::Open(std::vector<std::string>& notes) {
+  std::vector<ArenaGame> restored;
+  auto journal = MatchJournal::Open(run_dir_, name_, arena_, config_, restored, notes);
+  if (!journal) return journal.error();
+  journal_ = journal.value();
+  arena_.Restore(restored);
+  return "";
+}
+
+std::string JournaledMatch::Play(int count, const ArenaProgressFn& progress) {
+  std::string error;
+  arena_.Play(count, progress, [&](const ArenaGame& g) {
+    if (error.empty()) error = journal_->Append(g);
+  });
+  return error;
+}
+
+rules::Result<MatchRecord> JournaledMatch::Save(const std::optional<GateEvidence>& gate) {
+  MatchRecord record = MakeMatchRecord(name_, arena_, gate, started_, UtcTimestamp());
+  if (std::string e = SaveMatch(run_dir_, record, arena_.Games()); !e.empty()) {
+    return rules::Result<MatchRecord>::Error(e);
+  }
+  journal_->Remove();
+  return record;
 }
 
 }  // namespace veletas::selfplay

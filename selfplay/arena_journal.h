@@ -9,12 +9,14 @@
 // result, turns, record). A journal whose first line differs (another setup) is discarded.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rules/result.h"
 #include "selfplay/arena.h"
 #include "selfplay/arena_settings.h"
+#include "selfplay/match_record.h"
 
 namespace veletas::selfplay {
 
@@ -43,6 +45,35 @@ class MatchJournal {
  private:
   explicit MatchJournal(std::string path) : path_(std::move(path)) {}
   std::string path_;
+};
+
+// One match of a run played with its journal: what the journal holds is taken back, every
+// newly finished game is appended, and Save writes the match file and removes the journal.
+// Used by the gate and the ladder. Not thread-safe.
+class JournaledMatch {
+ public:
+  // Precondition: ValidateArena(a, b, rules, size, config) is "".
+  JournaledMatch(std::string run_dir, std::string name, const ArenaPlayer& a, const ArenaPlayer& b,
+                 rules::RuleSet rules, int size, const ArenaConfig& config);
+
+  // Opens the journal and takes its games back (MatchJournal::Open). Call once, first.
+  // Returns "" or an error naming the file.
+  std::string Open(std::vector<std::string>& notes);
+  // Plays the next `count` games (Arena::Play), journaling each. "" or the journal's error.
+  std::string Play(int count, const ArenaProgressFn& progress);
+  // Writes the match record (with `gate`, if any) and its game records (SaveMatch), then
+  // removes the journal. Returns the record, or an error naming the file.
+  rules::Result<MatchRecord> Save(const std::optional<GateEvidence>& gate);
+
+  const Arena& arena() const { return arena_; }
+
+ private:
+  std::string run_dir_;
+  std::string name_;
+  ArenaConfig config_;
+  std::string started_;
+  Arena arena_;
+  std::optional<MatchJournal> journal_;
 };
 
 }  // namespace veletas::selfplay

@@ -50,36 +50,26 @@ rules::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlaye
   const int planned = gc.method == GateMethod::kFixedGames ? gc.games
                       : gc.max_games > 0                   ? gc.max_games
                                                            : std::numeric_limits<int>::max();
-  const std::string started = UtcTimestamp();
-  Arena arena(candidate, best, rules, size, arena_config);
+  JournaledMatch match(run_dir, name, candidate, best, rules, size, arena_config);
+  const Arena& arena = match.arena();
   const ArenaProgressFn report = [&](const ArenaProgress& p) {
     if (!progress) return;
     ArenaProgress q = p;
     q.games_total = planned == std::numeric_limits<int>::max() ? p.games_total : planned;
     progress(q);
   };
-  std::vector<ArenaGame> restored;
-  auto journal = MatchJournal::Open(run_dir, name, arena, arena_config, restored, out.notes);
-  if (!journal) return R::Error(journal.error());
-  arena.Restore(restored);
-  std::string journal_error;
-  const auto keep = [&](const ArenaGame& g) {
-    if (journal_error.empty()) journal_error = journal.value().Append(g);
-  };
+  if (std::string e = match.Open(out.notes); !e.empty()) return R::Error(e);
   // The decisions are taken at the same batch ends as in an uninterrupted run.
   do {
     const int batch = std::min(settings.batch_games, planned - arena.GamesPlayed());
-    arena.Play(batch, report, keep);
-    if (!journal_error.empty()) return R::Error(journal_error);
+    if (std::string e = match.Play(batch, report); !e.empty()) return R::Error(e);
     out.evidence = EvaluateGate(gc, arena.AWins(), arena.BWins());
   } while (out.evidence.decision == GateDecision::kContinue && arena.GamesPlayed() < planned);
   out.promoted = out.evidence.decision == GateDecision::kPromote;
   out.stats = arena.Stats();
-  out.record = MakeMatchRecord(name, arena, out.evidence, started, UtcTimestamp());
-  if (std::string e = SaveMatch(run_dir, out.record, arena.Games()); !e.empty()) {
-    return R::Error(e);
-  }
-  journal.value().Remove();
+  auto record = match.Save(out.evidence);
+  if (!record) return R::Error(record.error());
+  out.record = record.value();
   return out;
 }
 

@@ -61,25 +61,14 @@ rules::Result<bool> PlayLadderMatch(const std::string& run_dir, rules::RuleSet r
   if (std::string e = ValidateArena(a, b, rules, size, config); !e.empty()) {
     return R::Error("ladder match " + name + ": " + e);
   }
-  const std::string started = UtcTimestamp();
-  Arena arena(a, b, rules, size, config);
-  std::vector<ArenaGame> restored;
-  auto journal = MatchJournal::Open(run_dir, name, arena, config, restored, report.notes);
-  if (!journal) return R::Error(journal.error());
-  arena.Restore(restored);
-  std::string journal_error;
-  arena.Play(
-      games,
-      [&](const ArenaProgress& p) {
-        if (progress) progress(name, p);
-      },
-      [&](const ArenaGame& g) {
-        if (journal_error.empty()) journal_error = journal.value().Append(g);
-      });
-  if (!journal_error.empty()) return R::Error(journal_error);
-  const MatchRecord record = MakeMatchRecord(name, arena, std::nullopt, started, UtcTimestamp());
-  if (std::string e = SaveMatch(run_dir, record, arena.Games()); !e.empty()) return R::Error(e);
-  journal.value().Remove();
+  JournaledMatch match(run_dir, name, a, b, rules, size, config);
+  const Arena& arena = match.arena();
+  if (std::string e = match.Open(report.notes); !e.empty()) return R::Error(e);
+  const std::string error = match.Play(games, [&](const ArenaProgress& p) {
+    if (progress) progress(name, p);
+  });
+  if (!error.empty()) return R::Error(error);
+  if (auto saved = match.Save(std::nullopt); !saved) return R::Error(saved.error());
   report.a_wins = arena.AWins();
   report.b_wins = arena.BWins();
   report.elo = arena.Elo();
