@@ -1,9 +1,9 @@
 #include "selfplay/game_journal.h"
 
-#include <cstring>
 #include <filesystem>
 #include <set>
 
+#include "selfplay/byte_io.h"
 #include "selfplay/sample_dir.h"
 #include "util/atomic_file.h"
 
@@ -13,31 +13,30 @@ namespace {
 constexpr char kEntryMagic[4] = {'V', 'Z', 'J', '1'};
 constexpr size_t kEntryHeader = 4 + 8 + 4 + 8;
 
-void PutLe(std::string& out, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-
-uint64_t GetLe(const char* p, int bytes) {
-  uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i)
-    v |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
-  return v;
-}
-
 }  // namespace
 
 std::string JournalPath(const std::string& dir, const std::string& prefix, int64_t chunk) {
   return ChunkPath(dir, prefix, chunk) + ".part";
 }
 
-std::string AppendJournalGame(const std::string& path, uint64_t index, const SampleFile& game) {
+std::string EncodeJournalEntry(uint64_t index, const SampleFile& game, std::string& out) {
   std::string payload;
-  if (std::string err = EncodeSampleFile(game, payload); !err.empty()) return path + ": " + err;
-  std::string entry(kEntryMagic, 4);
-  PutLe(entry, index, 8);
-  PutLe(entry, payload.size(), 4);
-  PutLe(entry, util::Fnv1a64(payload), 8);
-  entry += payload;
+  if (std::string err = EncodeSampleFile(game, payload); !err.empty()) return err;
+  Writer entry;
+  entry.Bytes(std::string_view(kEntryMagic, 4));
+  entry.U64(index);
+  entry.U32(payload.size());
+  entry.U64(util::Fnv1a64(payload));
+  entry.Bytes(payload);
+  out = std::move(entry.str());
+  return "";
+}
+
+std::string AppendJournalGame(const std::string& path, uint64_t index, const SampleFile& game) {
+  std::string entry;
+  if (std::string err = EncodeJournalEntry(index, game, entry); !err.empty()) {
+    return path + ": " + err;
+  }
   return util::AppendFile(path, entry);
 }
 
@@ -63,19 +62,19 @@ JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int s
       stop("truncated");
       break;
     }
-    const char* p = data.data() + at;
-    if (std::memcmp(p, kEntryMagic, 4) != 0) {
+    Reader header(std::string_view(data).substr(at, kEntryHeader));
+    if (header.Bytes(4) != std::string_view(kEntryMagic, 4)) {
       stop("not a journal entry");
       break;
     }
-    const uint64_t index = GetLe(p + 4, 8);
-    const uint64_t length = GetLe(p + 12, 4);
-    const uint64_t sum = GetLe(p + 16, 8);
+    const uint64_t index = header.U64();
+    const uint64_t length = header.U32();
+    const uint64_t sum = header.U64();
     if (data.size() - at - kEntryHeader < length) {
       stop("truncated");
       break;
     }
-    const std::string_view payload(p + kEntryHeader, length);
+    const std::string_view payload = std::string_view(data).substr(at + kEntryHeader, length);
     if (util::Fnv1a64(payload) != sum) {
       stop("checksum mismatch");
       break;
@@ -101,7 +100,6 @@ JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int s
     out.games.push_back(JournalGame{index, std::move(game.value())});
     at += kEntryHeader + length;
   }
-  out.valid_bytes = at;
   if (at < data.size()) std::filesystem::resize_file(path, at, ec);
   return out;
 }

@@ -27,6 +27,10 @@ struct JournalGame {
   SampleFile game;
 };
 
+// The bytes of the journal entry of game `index` (one game in `game`). Returns "" or an
+// error. Thread-safe.
+std::string EncodeJournalEntry(uint64_t index, const SampleFile& game, std::string& out);
+
 // Appends one finished game to the journal at `path` (created if missing). Returns "" or
 // an error naming the file. Not thread-safe for one path: callers serialise appends.
 std::string AppendJournalGame(const std::string& path, uint64_t index, const SampleFile& game);
@@ -34,7 +38,6 @@ std::string AppendJournalGame(const std::string& path, uint64_t index, const Sam
 struct JournalContents {
   std::vector<JournalGame> games;  // in the order appended, each index once
   std::string note;                // non-empty when a torn or bad entry was dropped
-  uint64_t valid_bytes = 0;        // length of the entries read
 };
 
 // Reads the journal at `path`. Entries whose game is not one valid game of `rules` and

@@ -19,6 +19,7 @@
 #include "selfplay/sample_dir.h"
 #include "selfplay/sample_file.h"
 #include "selfplay/selfplay_game.h"
+#include "util/atomic_file.h"
 
 namespace veletas::selfplay {
 namespace {
@@ -239,25 +240,32 @@ class Engine {
 
   // Counts a finished game, and journals it or writes its file once complete.
   void Output(FinishedGame game) {
+    const bool to_file = !job_.out_dir.empty();
+    // The game's journal entry, for when its file is not complete yet (a kill before the file
+    // is written then loses no finished game); encoded before taking the lock.
+    std::string entry, entry_error;
+    if (to_file && config_.games_per_file > 1) {
+      SampleFile one;
+      one.rules = job_.rules;
+      one.size = job_.size;
+      one.samples = game.samples;
+      one.games.push_back(game.record);
+      entry_error = EncodeJournalEntry(game.index, one, entry);
+    }
     std::vector<FinishedGame> complete;
     int64_t chunk = 0;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stats_.AddGame(game);
-      if (job_.out_dir.empty()) return;
+      if (!to_file) return;
       chunk = ChunkOf(game.index);
       std::vector<FinishedGame>& games = chunks_[chunk];
       if (static_cast<int64_t>(games.size()) + 1 <
           ChunkGames(chunk, job_.games, config_.games_per_file)) {
-        // The file is not complete yet: the game goes to its journal now, so that a kill
-        // before the file is written loses no finished game.
-        SampleFile one;
-        one.rules = job_.rules;
-        one.size = job_.size;
-        one.samples = game.samples;
-        one.games.push_back(game.record);
+        // Appended under the lock, so that no entry follows the file's write and removal.
+        const std::string path = JournalPath(job_.out_dir, job_.prefix, chunk);
         const std::string error =
-            AppendJournalGame(JournalPath(job_.out_dir, job_.prefix, chunk), game.index, one);
+            entry_error.empty() ? util::AppendFile(path, entry) : path + ": " + entry_error;
         games.push_back(std::move(game));
         if (!error.empty()) {
           if (!failed_) error_ = error;
