@@ -178,6 +178,37 @@ Status SaveCheckpoint(const std::string& path, const VeletasNet& net,
   }
 }
 
+namespace {
+
+// Loads the network tensors and, when `optimizer` is given and the file has its state, the
+// optimiser state of a checkpoint already read and checked. Errors name `path`.
+Status LoadSections(const std::string& path, const CheckpointSections& sections,
+                    const CheckpointMeta& meta, VeletasNet& net,
+                    torch::optim::Optimizer* optimizer) {
+  try {
+    if (Status s = LoadTensors(path, sections.tensors, net); !s) return s;
+    if (optimizer != nullptr && !meta.optimizer.empty()) {
+      const std::string kind = OptimizerKind(optimizer);
+      if (kind != meta.optimizer) {
+        return Status::Error(path + ": checkpoint holds " + meta.optimizer +
+                             " optimiser state, the optimiser given is " +
+                             (kind.empty() ? std::string("of another kind") : kind));
+      }
+      torch::serialize::InputArchive archive;
+      std::istringstream is(sections.optimizer);
+      const torch::Device device = net->parameters().empty() ? torch::Device(torch::kCPU)
+                                                             : net->parameters().front().device();
+      archive.load_from(is, device);
+      optimizer->load(archive);
+    }
+  } catch (const std::exception& e) {
+    return Status::Error(path + ": cannot load checkpoint: " + e.what());
+  }
+  return Ok();
+}
+
+}  // namespace
+
 rules::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const ModelSpec& spec,
                                                  VeletasNet& net,
                                                  torch::optim::Optimizer* optimizer) {
@@ -194,33 +225,18 @@ rules::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const 
                     ": the network to load into was not built with the expected "
                     "architecture");
   }
-  try {
-    if (Status s = LoadTensors(path, sections.value().tensors, net); !s) return R::Error(s.error());
-    if (optimizer != nullptr && !meta.value().optimizer.empty()) {
-      const std::string kind = OptimizerKind(optimizer);
-      if (kind != meta.value().optimizer) {
-        return R::Error(path + ": checkpoint holds " + meta.value().optimizer +
-                        " optimiser state, the optimiser given is " +
-                        (kind.empty() ? std::string("of another kind") : kind));
-      }
-      torch::serialize::InputArchive archive;
-      std::istringstream is(sections.value().optimizer);
-      const torch::Device device = net->parameters().empty() ? torch::Device(torch::kCPU)
-                                                             : net->parameters().front().device();
-      archive.load_from(is, device);
-      optimizer->load(archive);
-    }
-  } catch (const std::exception& e) {
-    return R::Error(path + ": cannot load checkpoint: " + e.what());
+  if (Status s = LoadSections(path, sections.value(), meta.value(), net, optimizer); !s) {
+    return R::Error(s.error());
   }
   return meta;
 }
 
 rules::Result<LoadedModel> LoadCheckpoint(const std::string& path, const ModelSpec* spec) {
   using R = rules::Result<LoadedModel>;
-  auto meta = ReadCheckpointMeta(path);
+  auto sections = ReadCheckpointFile(path);
+  if (!sections) return R::Error(sections.error());
+  auto meta = MetaFromJson(sections.value().meta_json, path);
   if (!meta) return R::Error(meta.error());
-  ModelSpec own{meta.value().rules, meta.value().size, meta.value().arch};
   if (spec != nullptr) {
     if (std::string why = DescribeMismatch(meta.value(), *spec); !why.empty()) {
       return R::Error(path + ": " + why);
@@ -228,10 +244,11 @@ rules::Result<LoadedModel> LoadCheckpoint(const std::string& path, const ModelSp
   }
   try {
     LoadedModel loaded;
-    loaded.net = MakeNet(own.arch);
-    auto m = LoadCheckpointInto(path, own, loaded.net, nullptr);
-    if (!m) return R::Error(m.error());
-    loaded.meta = std::move(m.value());
+    loaded.net = MakeNet(meta.value().arch);
+    if (Status s = LoadSections(path, sections.value(), meta.value(), loaded.net, nullptr); !s) {
+      return R::Error(s.error());
+    }
+    loaded.meta = std::move(meta.value());
     loaded.net->eval();
     return loaded;
   } catch (const std::exception& e) {
