@@ -137,11 +137,14 @@ void EncodeBatch(std::span<const rules::Position> positions, int canvas, Encoded
     const rules::ActionSet legal = p.LegalActions();
     EncodePosition(p, legal, canvas,
                    out.planes.data() + static_cast<size_t>(i) * PlanesSize(canvas));
-    uint8_t* row = out.legal.data() + static_cast<size_t>(i) * actions;
-    const int n = p.Size();
-    for (int sq : legal.squares) row[CanvasAction(n, canvas, sq)] = 1;
-    if (legal.pass) row[canvas * canvas] = 1;
+    EncodeLegal(p.Size(), legal, canvas, out.legal.data() + static_cast<size_t>(i) * actions);
   }
+}
+
+void EncodeLegal(int size, const rules::ActionSet& legal, int canvas, uint8_t* row) {
+  std::fill_n(row, CanvasActions(canvas), uint8_t{0});
+  for (int sq : legal.squares) row[CanvasAction(size, canvas, sq)] = 1;
+  if (legal.pass) row[canvas * canvas] = 1;
 }
 
 std::vector<float> TransformPlanes(std::span<const float> planes, int size, int sym) {

@@ -90,6 +90,10 @@ void EncodePosition(const rules::Position& pos, const rules::ActionSet& legal, i
 // The same, computing the legal actions itself.
 void EncodePosition(const rules::Position& pos, int canvas, float* out);
 
+// The legal-action row of a position of board `size` on a canvas of `canvas`: 1 at the
+// canvas action of each legal action, 0 elsewhere. `row` has CanvasActions(canvas) bytes.
+void EncodeLegal(int size, const rules::ActionSet& legal, int canvas, uint8_t* row);
+
 // The canvas index of action `a` of a position of size `size` (squares move to
 // row * canvas + col; the pass slot N * N moves to canvas * canvas).
 constexpr int CanvasAction(int size, int canvas, rules::Action a) {

@@ -2,13 +2,24 @@
 
 namespace veletas::model {
 
+namespace {
+
+torch::Tensor CrossEntropy(const torch::Tensor& log_p, const torch::Tensor& target) {
+  return -(target * log_p).sum(1).mean();
+}
+
+}  // namespace
+
+torch::Tensor MaskedLogSoftmax(const torch::Tensor& logits, const torch::Tensor& legal) {
+  const torch::Tensor illegal = legal.logical_not();
+  const torch::Tensor masked = logits.masked_fill(illegal, -std::numeric_limits<float>::infinity());
+  // Zero the -inf log-probabilities of illegal actions so 0 * -inf cannot give NaN.
+  return torch::log_softmax(masked, 1).masked_fill(illegal, 0);
+}
+
 torch::Tensor PolicyLoss(const torch::Tensor& logits, const torch::Tensor& target,
                          const torch::Tensor& legal) {
-  const torch::Tensor masked =
-      logits.masked_fill(legal.logical_not(), -std::numeric_limits<float>::infinity());
-  // Zero the -inf log-probabilities of illegal actions so 0 * -inf cannot give NaN.
-  const torch::Tensor log_p = torch::log_softmax(masked, 1).masked_fill(legal.logical_not(), 0);
-  return -(target * log_p).sum(1).mean();
+  return CrossEntropy(MaskedLogSoftmax(logits, legal), target);
 }
 
 torch::Tensor ValueLoss(const torch::Tensor& value, const torch::Tensor& target) {
@@ -25,7 +36,8 @@ torch::Tensor AuxLoss(const torch::Tensor& aux_logits, const torch::Tensor& targ
 
 Losses ComputeLosses(const NetOutput& out, const Targets& targets, const LossWeights& weights) {
   Losses l;
-  l.policy = PolicyLoss(out.policy, targets.policy, targets.legal);
+  l.policy_log_p = MaskedLogSoftmax(out.policy, targets.legal);
+  l.policy = CrossEntropy(l.policy_log_p, targets.policy);
   l.value = ValueLoss(out.value, targets.value);
   l.aux = AuxLoss(out.aux, targets.aux);
   l.total = weights.policy * l.policy + weights.value * l.value + weights.aux * l.aux;

@@ -9,6 +9,10 @@
 
 namespace veletas::model {
 
+// log softmax of `logits` over the legal actions only, 0 on illegal actions (so that
+// 0 * log p never gives NaN). logits: [B, A] float; legal: [B, A] bool, a legal action per row.
+torch::Tensor MaskedLogSoftmax(const torch::Tensor& logits, const torch::Tensor& legal);
+
 // Cross-entropy -sum_a target[a] * log softmax(logits)[a] with the softmax taken over the
 // legal actions only (illegal logits masked out), averaged over the batch.
 // logits, target: [B, A] float; legal: [B, A] bool. Preconditions: every row has a legal
@@ -42,6 +46,7 @@ struct LossWeights {
 struct Losses {
   torch::Tensor total;  // weighted sum, the quantity to minimise
   torch::Tensor policy, value, aux;
+  torch::Tensor policy_log_p;  // MaskedLogSoftmax of the policy logits, for statistics
 };
 
 // The three losses and their weighted sum.

@@ -127,12 +127,16 @@ std::vector<std::pair<std::string, torch::Tensor>> NamedTensors(const VeletasNet
 VeletasNet CloneNet(const VeletasNet& net, const torch::Device& device) {
   VeletasNet copy = MakeNet(net->arch());
   copy->to(device);
-  const auto from = NamedTensors(net);
-  const auto to = NamedTensors(copy);
-  torch::NoGradGuard no_grad;
-  for (size_t i = 0; i < from.size(); ++i) to[i].second.copy_(from[i].second);
+  CopyWeights(net, copy);
   copy->train(net->is_training());
   return copy;
+}
+
+void CopyWeights(const VeletasNet& from, VeletasNet& to) {
+  const auto source = NamedTensors(from);
+  const auto target = NamedTensors(to);
+  torch::NoGradGuard no_grad;
+  for (size_t i = 0; i < source.size(); ++i) target[i].second.copy_(source[i].second);
 }
 
 rules::Result<torch::Device> SelectDevice(const std::string& name) {

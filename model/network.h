@@ -110,6 +110,10 @@ VeletasNet MakeNet(const NetConfig& arch);
 // A deep copy of `net` (parameters and buffers) on `device`, in the same train/eval mode.
 VeletasNet CloneNet(const VeletasNet& net, const torch::Device& device);
 
+// Copies every parameter and buffer of `from` into `to` (devices may differ).
+// Precondition: both have the same architecture. Not thread-safe for `to`.
+void CopyWeights(const VeletasNet& from, VeletasNet& to);
+
 // Every parameter and buffer of `net` with its full name ("blocks.0.a.conv.weight"), in a
 // fixed order: parameters first, then buffers. Used by checkpoints and export.
 std::vector<std::pair<std::string, torch::Tensor>> NamedTensors(const VeletasNet& net);

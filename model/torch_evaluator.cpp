@@ -50,10 +50,7 @@ Status TorchEvaluator::UpdateWeights(const VeletasNet& net) {
     return Status::Error("UpdateWeights: the network has a different architecture");
   }
   try {
-    const auto from = NamedTensors(net);
-    const auto to = NamedTensors(impl_->net);
-    torch::NoGradGuard no_grad;
-    for (size_t i = 0; i < from.size(); ++i) to[i].second.copy_(from[i].second);
+    CopyWeights(net, impl_->net);
     return Ok();
   } catch (const std::exception& e) {
     return Status::Error(std::string("UpdateWeights: ") + e.what());

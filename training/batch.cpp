@@ -46,10 +46,7 @@ void EncodeSample(const selfplay::Sample& sample, int sym, double root_value_wei
   model::EncodePosition(pos, legal, m,
                         out.planes.data() + static_cast<size_t>(row) * model::PlanesSize(m));
 
-  uint8_t* legal_row = out.legal.data() + row * actions;
-  std::fill_n(legal_row, actions, uint8_t{0});
-  for (int sq : legal.squares) legal_row[model::CanvasAction(n, m, sq)] = 1;
-  if (legal.pass) legal_row[m * m] = 1;
+  model::EncodeLegal(n, legal, m, out.legal.data() + row * actions);
 
   float* policy_row = out.policy.data() + row * actions;
   std::fill_n(policy_row, actions, 0.0f);

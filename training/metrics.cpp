@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "selfplay/plot.h"
+#include "util/atomic_file.h"
 
 namespace veletas::training {
 
@@ -50,13 +51,7 @@ std::string MetricsToJson(const MetricsLine& m) {
 }
 
 std::string AppendMetrics(const std::string& path, const MetricsLine& line) {
-  const std::string text = MetricsToJson(line) + "\n";
-  std::FILE* f = std::fopen(path.c_str(), "ab");
-  if (f == nullptr) return path + ": cannot open metrics file: " + std::strerror(errno);
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed) return path + ": cannot write metrics: " + std::strerror(errno);
-  return "";
+  return util::AppendFile(path, MetricsToJson(line) + "\n");
 }
 
 rules::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path) {

@@ -6,6 +6,7 @@
 #include "rules/notation.h"
 #include "rules/random.h"
 #include "rules/turns.h"
+#include "selfplay/sample_dir.h"
 
 namespace veletas::training {
 
@@ -100,8 +101,7 @@ std::string WriteRandomSampleFiles(const std::string& dir, const std::string& pr
   std::filesystem::create_directories(dir, ec);
   if (ec) return dir + ": cannot create directory: " + ec.message();
   for (int k = 0; k < files; ++k) {
-    const std::string path =
-        (std::filesystem::path(dir) / (prefix + "_" + std::to_string(k) + ".vzs")).string();
+    const std::string path = selfplay::ChunkPath(dir, prefix, k);
     const selfplay::SampleFile f =
         RandomGameSamples(rs, size, games_per_file, seed + static_cast<uint64_t>(k), played_weight);
     if (std::string err = selfplay::WriteSampleFile(path, f); !err.empty()) return err;

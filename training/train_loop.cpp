@@ -22,13 +22,6 @@ double Since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-TrainResult Failure(TrainStatus status, std::string error) {
-  TrainResult r;
-  r.status = status;
-  r.error = std::move(error);
-  return r;
-}
-
 std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const TrainingConfig& c,
                                                        const model::VeletasNet& net) {
   if (c.optimizer == Optimizer::kAdamW) {
@@ -97,11 +90,7 @@ struct Accumulator {
 // The step's statistics as a [kNumStats] double tensor.
 torch::Tensor StepStats(const model::NetOutput& out, const model::Targets& t,
                         const model::Losses& losses) {
-  const torch::Tensor illegal = t.legal.logical_not();
-  const torch::Tensor log_p =
-      torch::log_softmax(out.policy.masked_fill(illegal, -std::numeric_limits<float>::infinity()),
-                         1)
-          .masked_fill(illegal, 0);
+  const torch::Tensor& log_p = losses.policy_log_p;
   const torch::Tensor entropy = -(log_p.exp() * log_p).sum(1).mean();
   const torch::Tensor accuracy = (out.value * t.value).gt(0).to(torch::kFloat).mean();
   return torch::stack({losses.policy, losses.value, losses.aux, entropy,
@@ -127,13 +116,20 @@ model::CheckpointMeta Meta(const LoopSetup& s) {
   return meta;
 }
 
+}  // namespace
+
+TrainResult Failure(TrainStatus status, std::string error) {
+  TrainResult r;
+  r.status = status;
+  r.error = std::move(error);
+  return r;
+}
+
 int64_t FileSize(const std::string& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   return ec ? 0 : static_cast<int64_t>(size);
 }
-
-}  // namespace
 
 TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
   const TrainRequest& r = *s.request;

@@ -2,6 +2,7 @@
 // Torch-free header; the implementation uses LibTorch.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "training/call_plan.h"
@@ -22,6 +23,12 @@ struct LoopSetup {
   std::string state_path;    // training-state file written every checkpoint_every steps
   std::string metrics_path;  // metrics.jsonl
 };
+
+// A result with `status` and `error` only.
+TrainResult Failure(TrainStatus status, std::string error);
+
+// The size of the file at `path` in bytes; 0 when it cannot be read.
+int64_t FileSize(const std::string& path);
 
 // Builds the network and optimiser, loads `load_from`, trains plan->steps - plan->steps_done
 // steps writing metrics lines and training-state files, and writes the output checkpoint

@@ -60,13 +60,6 @@ std::string ValidateTrainingConfig(const TrainingConfig& c) {
 
 namespace {
 
-TrainResult Failure(TrainStatus status, std::string error) {
-  TrainResult r;
-  r.status = status;
-  r.error = std::move(error);
-  return r;
-}
-
 // A hex checksum of the file's bytes.
 rules::Result<std::string> Fingerprint(const std::string& path) {
   std::string bytes;
@@ -77,12 +70,6 @@ rules::Result<std::string> Fingerprint(const std::string& path) {
   std::snprintf(hex, sizeof hex, "%016llx",
                 static_cast<unsigned long long>(model::Checksum64(bytes.data(), bytes.size())));
   return std::string(hex);
-}
-
-int64_t FileSize(const std::string& path) {
-  std::error_code ec;
-  const auto size = fs::file_size(path, ec);
-  return ec ? 0 : static_cast<int64_t>(size);
 }
 
 // The plan and data state stored in a training checkpoint's metadata.
