@@ -6,6 +6,7 @@
 #include "rules/notation.h"
 #include "search/node.h"
 #include "search/player.h"
+#include "search/uct_player.h"
 
 namespace veletas::app {
 namespace {
@@ -14,20 +15,6 @@ using Clock = std::chrono::steady_clock;
 using search::Node;
 
 constexpr int kMaxPvTurns = 8;
-
-// The tree settings of search::UctPlayer (uct_player.cpp).
-search::SearchConfig UctTreeConfig(float c_uct) {
-  search::SearchConfig s;
-  s.algorithm = search::Algorithm::kUct;
-  s.c_uct = c_uct;
-  s.leaves_per_batch = 1;
-  s.root_noise = false;
-  s.temperature = 0.0f;
-  s.final_temperature = 0.0f;
-  s.reuse_tree = true;
-  s.solver = true;
-  return s;
-}
 
 // The last sub-decision of a turn: its search gets the rest of the budget.
 bool LastOfTurn(const rules::Position& pos) {
@@ -103,7 +90,8 @@ std::unique_ptr<TurnSearcher> TurnSearcher::Neural(search::Evaluator& evaluator,
 }
 
 std::unique_ptr<TurnSearcher> TurnSearcher::Uct(float c_uct, uint64_t seed) {
-  return std::unique_ptr<TurnSearcher>(new TurnSearcher(nullptr, UctTreeConfig(c_uct), seed, true));
+  return std::unique_ptr<TurnSearcher>(
+      new TurnSearcher(nullptr, search::UctTreeConfig(c_uct), seed, true));
 }
 
 TurnSearcher::TurnSearcher(search::Evaluator* evaluator, const search::SearchConfig& config,
@@ -113,10 +101,6 @@ TurnSearcher::TurnSearcher(search::Evaluator* evaluator, const search::SearchCon
     rollouts_ = std::make_unique<search::RolloutEvaluator>(seed + 1);
     evaluator_ = rollouts_.get();
   }
-}
-
-void TurnSearcher::SetConfig(const search::SearchConfig& config) {
-  mcts_.SetConfig(IsUct() ? UctTreeConfig(config.c_uct) : config);
 }
 
 void TurnSearcher::Seed(uint64_t seed) {
@@ -220,12 +204,6 @@ TurnAnalysis TurnSearcher::Search(const rules::Position& pos, const SearchBudget
   analysis.simulations = simulations_;
   analysis.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return analysis;
-}
-
-std::vector<rules::Turn> LineFrom(const search::Mcts& mcts, rules::Action first, int max_turns) {
-  std::vector<rules::Turn> out;
-  if (mcts.Root() != nullptr) Walk(mcts.Root(), mcts.RootPosition(), first, max_turns, out);
-  return out;
 }
 
 std::string PvToString(const rules::Position& pos, const std::vector<rules::Turn>& pv) {

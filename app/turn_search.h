@@ -75,9 +75,6 @@ class TurnSearcher {
   // Replaces the evaluator of a neural searcher (e.g. after reloading with another thread
   // count). Precondition: Neural().
   void SetEvaluator(search::Evaluator& evaluator) { evaluator_ = &evaluator; }
-  // Changes the search settings (e.g. after setoption); keeps the algorithm of a UCT searcher.
-  void SetConfig(const search::SearchConfig& config);
-  const search::SearchConfig& Config() const { return mcts_.Config(); }
   // True for a UCT searcher (visits are playouts per turn).
   bool IsUct() const { return rollouts_ != nullptr; }
   // Forgets the tree.
@@ -98,11 +95,6 @@ class TurnSearcher {
   search::Mcts mcts_;
   int simulations_ = 0;
 };
-
-// Full turns along the most visited path of `mcts`'s tree, starting with root action
-// `first` (which must be a visited root action), at most `max_turns` turns, stopping at the
-// first turn the tree does not complete. Precondition: the root is at the start of a turn.
-std::vector<rules::Turn> LineFrom(const search::Mcts& mcts, rules::Action first, int max_turns);
 
 // The turns of `pv` in notation, separated by spaces, played from `pos`.
 std::string PvToString(const rules::Position& pos, const std::vector<rules::Turn>& pv);

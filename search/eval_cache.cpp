@@ -8,7 +8,6 @@ EvalCache::EvalCache(int capacity)
 
 bool EvalCache::Lookup(uint64_t hash, EvalOutput& out) {
   if (entries_.empty()) return false;
-  lookups_.fetch_add(1, std::memory_order_relaxed);
   const size_t slot = hash % entries_.size();
   std::lock_guard<std::mutex> lock(StripeFor(slot));
   const Entry& e = entries_[slot];

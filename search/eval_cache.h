@@ -26,9 +26,7 @@ class EvalCache {
   // Stores `value` under `hash`.
   void Insert(uint64_t hash, const EvalOutput& value);
 
-  int Capacity() const { return static_cast<int>(entries_.size()); }
   uint64_t Hits() const { return hits_.load(std::memory_order_relaxed); }
-  uint64_t Lookups() const { return lookups_.load(std::memory_order_relaxed); }
 
  private:
   struct Entry {
@@ -42,7 +40,6 @@ class EvalCache {
   std::vector<Entry> entries_;
   std::unique_ptr<std::mutex[]> stripes_;
   std::atomic<uint64_t> hits_{0};
-  std::atomic<uint64_t> lookups_{0};
 };
 
 }  // namespace veletas::search

@@ -82,11 +82,7 @@ float RandomPlayoutValue(const rules::Position& pos, rules::Rng& rng) {
   const int start_turn = p.TurnsPlayed();
   // Finish a turn in progress with uniformly random sub-decisions (cheaper than drawing
   // uniformly among its completions, and just as good for a playout).
-  const bool mid_turn = p.Pending() == rules::Decision::kDestination ||
-                        p.Pending() == rules::Decision::kShot ||
-                        p.Pending() == rules::Decision::kSetupStone ||
-                        (p.Pending() == rules::Decision::kSetupShooter && p.PlacedThisTurn() > 0);
-  if (mid_turn) {
+  if (!p.IsTerminal() && !rules::AtTurnStart(p)) {
     while (!p.IsTerminal() && p.TurnsPlayed() == start_turn) {
       const rules::ActionSet legal = p.LegalActions();
       p.Apply(NthAction(legal, static_cast<int>(rng.Below(legal.Count())), p.Size()));

@@ -104,10 +104,6 @@ void Mcts::Advance(rules::Action a) {
   searching_ = false;
 }
 
-void Mcts::AdvanceTurn(const rules::Turn& turn) {
-  for (int i = 0; i < turn.length; ++i) Advance(turn[i]);
-}
-
 void Mcts::StartSearch(int simulations) {
   target_ = simulations < 0 ? config_.simulations : simulations;
   started_ = 0;

@@ -116,8 +116,6 @@ class Mcts {
   // Plays `a` at the root: the child's subtree becomes the tree (reuse_tree), or a fresh
   // root. Preconditions: a is legal at the root; no leaves in flight.
   void Advance(rules::Action a);
-  // Advance for every action of a full turn.
-  void AdvanceTurn(const rules::Turn& turn);
   const rules::Position& RootPosition() const { return root_pos_; }
 
   // Begins a search of `simulations` new simulations (default: config.simulations) from
@@ -176,6 +174,11 @@ class Mcts {
   void ApplyDirichletNoise();
   // Completed Q values (for the node's player), normalised to [0, 1] and scaled: sigma(q).
   void GumbelSigma(const Node* node, std::vector<float>& sigma) const;
+  // The Gumbel logit of edge i of `node`: the log of its prior, floored at 1e-30.
+  static float GumbelLogit(const Node* node, int i);
+  // The root score g + logit + sigma(q) of edge i. Precondition: scratch_ holds
+  // GumbelSigma(root_).
+  float GumbelRootScore(int i) const;
   void ComputeGumbelSchedule();
   rules::Action ChooseAction(const std::vector<ChildInfo>& children, bool gumbel);
 

@@ -90,6 +90,14 @@ void Mcts::ComputeGumbelSchedule() {
   visit_schedule_.resize(static_cast<size_t>(n));
 }
 
+float Mcts::GumbelLogit(const Node* node, int i) {
+  return std::log(std::max(node->edges[i].prior, kMinPrior));
+}
+
+float Mcts::GumbelRootScore(int i) const {
+  return gumbel_[i] + GumbelLogit(root_, i) + scratch_[i];
+}
+
 void Mcts::GumbelSigma(const Node* node, std::vector<float>& sigma) const {
   const int k = node->num_edges;
   double sum_n = 0, sum_p = 0, weighted = 0;
@@ -129,8 +137,7 @@ int Mcts::SelectGumbelRoot() {
     if (root_started_[i] != considered_visit) continue;
     const Node* c = root_->ChildAt(i);
     const bool pending = c != nullptr && c->Pending();
-    const float score =
-        gumbel_[i] + std::log(std::max(root_->edges[i].prior, kMinPrior)) + scratch_[i];
+    const float score = GumbelRootScore(i);
     if (best < 0 || (best_pending && !pending) || (pending == best_pending && score > best_score)) {
       best_score = score;
       best = i;
@@ -149,7 +156,7 @@ int Mcts::SelectGumbelInterior(const Node* node) const {
   const int k = node->num_edges;
   float max_logit = -std::numeric_limits<float>::infinity();
   for (int i = 0; i < k; ++i) {
-    pi[i] += std::log(std::max(node->edges[i].prior, kMinPrior));
+    pi[i] += GumbelLogit(node, i);
     max_logit = std::max(max_logit, pi[i]);
   }
   double sum = 0;

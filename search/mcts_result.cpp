@@ -37,7 +37,7 @@ SearchResult Mcts::Result() {
     GumbelSigma(root_, scratch_);
     float max_logit = -std::numeric_limits<float>::infinity();
     for (int i = 0; i < k; ++i) {
-      scratch_[i] += std::log(std::max(root_->edges[i].prior, 1e-30f));
+      scratch_[i] += GumbelLogit(root_, i);
       max_logit = std::max(max_logit, scratch_[i]);
     }
     double sum = 0;
@@ -142,8 +142,7 @@ rules::Action Mcts::ChooseAction(const std::vector<ChildInfo>& children, bool gu
     float best_score = -std::numeric_limits<float>::infinity();
     for (int i : candidates) {
       if (root_started_[i] != most) continue;
-      const float score =
-          gumbel_[i] + std::log(std::max(root_->edges[i].prior, 1e-30f)) + scratch_[i];
+      const float score = GumbelRootScore(i);
       if (score > best_score) {
         best_score = score;
         best = i;

@@ -5,12 +5,11 @@
 #include <thread>
 
 namespace veletas::search {
-namespace {
 
-SearchConfig TreeConfig(const UctConfig& c) {
+SearchConfig UctTreeConfig(float c_uct) {
   SearchConfig s;
   s.algorithm = Algorithm::kUct;
-  s.c_uct = c.c_uct;
+  s.c_uct = c_uct;
   s.leaves_per_batch = 1;
   s.root_noise = false;
   s.temperature = 0.0f;
@@ -19,6 +18,8 @@ SearchConfig TreeConfig(const UctConfig& c) {
   s.solver = true;
   return s;
 }
+
+namespace {
 
 uint64_t ThreadSeed(uint64_t seed, int thread) {
   return seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(thread) * 0xD1B54A32D192ED03ULL;
@@ -34,7 +35,7 @@ bool LastOfTurn(const rules::Position& pos) {
 
 UctPlayer::UctPlayer(const UctConfig& config, uint64_t seed) : config_(config) {
   for (int t = 0; t < config.threads; ++t) {
-    trees_.push_back(std::make_unique<Mcts>(TreeConfig(config), ThreadSeed(seed, t)));
+    trees_.push_back(std::make_unique<Mcts>(UctTreeConfig(config.c_uct), ThreadSeed(seed, t)));
     rollouts_.push_back(std::make_unique<RolloutEvaluator>(ThreadSeed(seed, t) + 1));
   }
   results_.resize(trees_.size());

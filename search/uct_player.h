@@ -30,6 +30,10 @@
 
 namespace veletas::search {
 
+// The tree settings of the UCT player: UCB1 with exploration `c_uct`, one leaf per batch,
+// no noise, greedy choice, tree reuse and the solver.
+SearchConfig UctTreeConfig(float c_uct);
+
 class UctPlayer : public Player {
  public:
   // Preconditions: config.playouts >= 1, config.threads >= 1.
