@@ -22,7 +22,6 @@ class GameState {
   int Size() const { return positions_.front().Size(); }
   // Full turns played so far.
   int Turns() const { return static_cast<int>(turns_.size()); }
-  const rules::Turn& TurnAt(int i) const { return turns_[i]; }
   // The position before turn i (i <= Turns(); i == Turns() is the current one).
   const rules::Position& Before(int i) const { return positions_[i]; }
 

@@ -89,7 +89,6 @@ class Pipeline {
   PipelineOptions options_;
   PipelineState state_;
   Clock::time_point session_start_ = Clock::now();
-  Clock::time_point iteration_start_ = Clock::now();
   StatusLine status_;
   util::DirectoryLock lock_;
 };
@@ -426,7 +425,6 @@ int Pipeline::Run() {
       case PipelineStage::kSelfplay: {
         std::string why;
         if (!BudgetAllowsAnotherIteration(why)) return Finish(why);
-        iteration_start_ = Clock::now();
         code = StageSelfplay();
         break;
       }

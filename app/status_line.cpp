@@ -31,18 +31,4 @@ void StatusLine::Clear() {
   last_log_ = {};
 }
 
-std::string FormatDuration(double seconds) {
-  if (seconds < 0) return "?";
-  const long long s = static_cast<long long>(seconds + 0.5);
-  char buf[32];
-  if (s >= 3600) {
-    std::snprintf(buf, sizeof buf, "%lldh%02lldm", s / 3600, (s / 60) % 60);
-  } else if (s >= 60) {
-    std::snprintf(buf, sizeof buf, "%lldm%02llds", s / 60, s % 60);
-  } else {
-    std::snprintf(buf, sizeof buf, "%llds", s);
-  }
-  return buf;
-}
-
 }  // namespace veletas::app

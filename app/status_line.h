@@ -5,6 +5,8 @@
 #include <chrono>
 #include <string>
 
+#include "selfplay/selfplay_stats.h"
+
 namespace veletas::app {
 
 class StatusLine {
@@ -24,6 +26,6 @@ class StatusLine {
 };
 
 // "1h02m", "3m07s", "12s"; "?" for a negative value.
-std::string FormatDuration(double seconds);
+using selfplay::FormatDuration;
 
 }  // namespace veletas::app
