@@ -162,11 +162,6 @@ double Choose(int n, int k) {
   return r;
 }
 
-bool AtTurnStart(const Position& pos) {
-  return (pos.Pending() == Decision::kSetupShooter && pos.PlacedThisTurn() == 0) ||
-         pos.Pending() == Decision::kPie || pos.Pending() == Decision::kChooseShooter;
-}
-
 // Uniform setup turn by rejection sampling: a uniformly drawn set of candidate squares is
 // accepted when it is a legal placement; the stone is uniform among the empty squares.
 Turn RandomSetupTurn(const Position& pos, Rng& rng) {
@@ -222,6 +217,11 @@ Turn RandomSetupTurn(const Position& pos, Rng& rng) {
 }
 
 }  // namespace
+
+bool AtTurnStart(const Position& pos) {
+  return (pos.Pending() == Decision::kSetupShooter && pos.PlacedThisTurn() == 0) ||
+         pos.Pending() == Decision::kPie || pos.Pending() == Decision::kChooseShooter;
+}
 
 Turn MakePlayTurn(const Position& pos, int from, int to, int shot) {
   Turn t;

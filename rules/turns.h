@@ -54,6 +54,11 @@ std::vector<Turn> TurnsBySubDecisions(const Position& pos);
 // Number of legal full turns, without materialising them.
 uint64_t CountTurns(const Position& pos);
 
+// True when `pos` waits for the first sub-decision of a turn (a setup placement before any
+// shooter of the turn, the pie decision, or choosing a shooter); false mid-turn and at the
+// end of the game.
+bool AtTurnStart(const Position& pos);
+
 // A legal full turn drawn uniformly from all legal full turns. Precondition: !terminal.
 Turn RandomTurn(const Position& pos, Rng& rng);
 

@@ -24,10 +24,7 @@ std::string RecordError(RuleSet rs, int size, std::string_view record) {
   return g.ok() ? "" : g.error();
 }
 
-std::string TurnError(const Position& p, std::string_view text) {
-  const Result<Turn> t = ParseTurn(p, text);
-  return t.ok() ? "" : t.error();
-}
+using testing::TurnError;
 
 std::vector<std::string> Tokens(std::string_view record) {
   std::istringstream in{std::string(record)};

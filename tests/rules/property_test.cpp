@@ -35,11 +35,6 @@ bool HasDuplicates(const std::vector<uint64_t>& sorted) {
   return std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
 }
 
-bool AtTurnStart(const Position& p) {
-  return p.Pending() == Decision::kChooseShooter || p.Pending() == Decision::kPie ||
-         (p.Pending() == Decision::kSetupShooter && p.PlacedThisTurn() == 0);
-}
-
 // Checks made at every sub-decision point.
 void CheckSubDecision(const Position& p) {
   ASSERT_TRUE(p.CheckInvariants()) << Diagram(p);
@@ -385,10 +380,7 @@ TEST(RandomTurnStarts, AreDeterministicVariedTurnStarts) {
     for (size_t i = 0; i < a.size(); ++i) {
       EXPECT_FALSE(a[i].IsTerminal());
       EXPECT_EQ(a[i].Size(), 9);
-      // Never in the middle of a turn.
-      EXPECT_NE(a[i].Pending(), Decision::kDestination);
-      EXPECT_NE(a[i].Pending(), Decision::kShot);
-      EXPECT_NE(a[i].Pending(), Decision::kSetupStone);
+      EXPECT_TRUE(AtTurnStart(a[i]));
       EXPECT_EQ(a[i].Hash(), b[i].Hash());
       differs |= a[i].Hash() != c[i].Hash();
       hashes.push_back(a[i].Hash());

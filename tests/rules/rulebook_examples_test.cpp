@@ -17,10 +17,7 @@ using testing::Play;
 
 int S(std::string_view name) { return testing::Sq(10, name); }
 
-std::string Error(const Position& p, std::string_view text) {
-  const Result<Turn> t = ParseTurn(p, text);
-  return t.ok() ? "" : t.error();
-}
+std::string Error(const Position& p, std::string_view text) { return testing::TurnError(p, text); }
 
 // "White moves and shoots a stone": a shooter moves orthogonally (c3-c4), then shoots
 // diagonally two squares away (e6). The curved path c3 -> c4 -> e6 is not one move.

@@ -36,8 +36,7 @@ class PlayRules : public ::testing::TestWithParam<std::tuple<RuleSet, int>> {
   std::string Names(Bitboard b) const { return testing::Names(size(), b); }
   // The error of an illegal turn (empty if the turn is legal).
   std::string Error(const Position& p, std::string_view text) const {
-    const Result<Turn> t = ParseTurn(p, text);
-    return t.ok() ? "" : t.error();
+    return testing::TurnError(p, text);
   }
 };
 

@@ -80,7 +80,12 @@ std::vector<std::string> TurnStrings(const Position& pos) {
 }
 
 bool IsLegalTurn(const Position& pos, std::string_view text) {
-  return rules::ParseTurn(pos, text).ok();
+  return TurnError(pos, text).empty();
+}
+
+std::string TurnError(const Position& pos, std::string_view text) {
+  const rules::Result<rules::Turn> t = rules::ParseTurn(pos, text);
+  return t.ok() ? "" : t.error();
 }
 
 void Play(Position& pos, std::string_view text) {

@@ -39,6 +39,8 @@ std::string Sorted(int size, std::string_view names);
 std::vector<std::string> TurnStrings(const rules::Position& pos);
 // True when the turn written `text` is legal in `pos` (parses and checks it).
 bool IsLegalTurn(const rules::Position& pos, std::string_view text);
+// The error of the turn written `text` ("" when it is legal).
+std::string TurnError(const rules::Position& pos, std::string_view text);
 // Plays the turn written `text`; throws if it is not legal.
 void Play(rules::Position& pos, std::string_view text);
 // The position after replaying `record`; throws if it is not legal.

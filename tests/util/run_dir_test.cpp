@@ -8,18 +8,14 @@
 #include <fstream>
 #include <string>
 
+#include "tests/support/temp_dir.h"
+
 namespace veletas::util {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path FreshDir(const std::string& name) {
-  const fs::path p =
-      fs::temp_directory_path() / ("veletas_run_dir_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+using test_support::TempDir;
 
 TEST(RunDir, TemporaryNamesAreRecognised) {
   EXPECT_TRUE(IsTemporaryName("state.json.tmp.123"));
@@ -35,7 +31,8 @@ TEST(RunDir, TemporaryNamesAreRecognised) {
 }
 
 TEST(RunDir, StaleTemporariesAreRemovedRecursivelyAndNothingElse) {
-  const fs::path dir = FreshDir("stale");
+  const TempDir temp;
+  const fs::path& dir = temp.Path();
   fs::create_directories(dir / "models");
   fs::create_directories(dir / "samples" / "iter_0000");
   for (const fs::path& p :
@@ -56,7 +53,6 @@ TEST(RunDir, StaleTemporariesAreRemovedRecursivelyAndNothingElse) {
   EXPECT_TRUE(fs::exists(dir / "models" / "gen_0000.ckpt"));
   EXPECT_TRUE(fs::exists(dir / "notes.tmp.txt"));
   EXPECT_FALSE(fs::exists(dir / "state.json.tmp.41"));
-  fs::remove_all(dir);
 }
 
 TEST(RunDir, AMissingDirectoryIsReported) {
@@ -68,7 +64,8 @@ TEST(RunDir, AMissingDirectoryIsReported) {
 }
 
 TEST(RunDir, ALockIsExclusiveUntilReleased) {
-  const fs::path dir = FreshDir("lock");
+  const TempDir temp;
+  const fs::path& dir = temp.Path();
   {
     DirectoryLock first;
     ASSERT_EQ(first.Acquire(dir.string()), "");
@@ -80,7 +77,6 @@ TEST(RunDir, ALockIsExclusiveUntilReleased) {
   }
   DirectoryLock again;
   EXPECT_EQ(again.Acquire(dir.string()), "");
-  fs::remove_all(dir);
 }
 
 TEST(RunDir, ALockInAMissingDirectoryFailsWithItsPath) {
