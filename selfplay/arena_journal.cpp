@@ -77,6 +77,22 @@ std::string MatchJournalPath(const std::string& run_dir, const std::string& name
   return MatchFilePath(run_dir, name) + ".part";
 }
 
+rules::Result<std::optional<MatchRecord>> ReadFinishedMatch(const std::string& run_dir,
+                                                            const std::string& name,
+                                                            std::vector<std::string>& notes) {
+  using R = rules::Result<std::optional<MatchRecord>>;
+  const std::string path = MatchFilePath(run_dir, name);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::optional<MatchRecord>();
+  auto record = ReadMatchRecord(path);
+  if (!record) return R::Error(record.error());
+  const std::string journal = MatchJournalPath(run_dir, name);
+  if (std::filesystem::remove(journal, ec)) {
+    notes.push_back(journal + ": removed (its match file is complete)");
+  }
+  return std::optional<MatchRecord>(record.value());
+}
+
 rules::Result<MatchJournal> MatchJournal::Open(const std::string& run_dir, const std::string& name,
                                                const Arena& arena, const ArenaConfig& config,
                                                std::vector<ArenaGame>& restored,

@@ -23,6 +23,14 @@ namespace veletas::selfplay {
 // RUN_DIR/matches/<name>.json.part.
 std::string MatchJournalPath(const std::string& run_dir, const std::string& name);
 
+// The record of match `name` when its file RUN_DIR/matches/<name>.json exists (the match
+// is finished), else nullopt. A journal left next to a finished match (a run killed
+// between saving the match and removing the journal) is removed, with a line in `notes`.
+// Errors name the file (an unreadable match file). Not thread-safe for one match.
+rules::Result<std::optional<MatchRecord>> ReadFinishedMatch(const std::string& run_dir,
+                                                            const std::string& name,
+                                                            std::vector<std::string>& notes);
+
 // Writes finished games of one match. Not thread-safe: one writer per match.
 class MatchJournal {
  public:

@@ -1,7 +1,6 @@
 #include "selfplay/gate.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <limits>
 
 #include "selfplay/arena_journal.h"
@@ -32,14 +31,13 @@ rules::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlaye
   GateResult out;
   out.match_file = MatchFilePath(run_dir, name);
 
-  std::error_code ec;
-  if (std::filesystem::exists(out.match_file, ec)) {
-    auto existing = ReadMatchRecord(out.match_file);
-    if (!existing) return R::Error(existing.error());
-    if (!existing.value().gate) {
+  auto existing = ReadFinishedMatch(run_dir, name, out.notes);
+  if (!existing) return R::Error(existing.error());
+  if (existing.value()) {
+    if (!existing.value()->gate) {
       return R::Error(out.match_file + ": exists but holds no gate decision");
     }
-    out.record = existing.value();
+    out.record = *existing.value();
     out.evidence = *out.record.gate;
     out.promoted = out.evidence.decision == GateDecision::kPromote;
     out.resumed = true;

@@ -1,7 +1,6 @@
 #include "selfplay/ladder.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include "selfplay/arena_journal.h"
 #include "selfplay/arena_record.h"
@@ -44,15 +43,14 @@ rules::Result<bool> PlayLadderMatch(const std::string& run_dir, rules::RuleSet r
   report.name = name;
   report.a = a.name;
   report.b = b.name;
-  const std::string path = MatchFilePath(run_dir, name);
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec)) {
-    auto existing = ReadMatchRecord(path);
-    if (!existing) return R::Error(existing.error());
+  auto existing = ReadFinishedMatch(run_dir, name, report.notes);
+  if (!existing) return R::Error(existing.error());
+  if (existing.value()) {
+    const MatchRecord& record = *existing.value();
     report.existed = true;
-    report.a_wins = existing.value().AWins();
-    report.b_wins = existing.value().BWins();
-    report.elo = existing.value().Elo();
+    report.a_wins = record.AWins();
+    report.b_wins = record.BWins();
+    report.elo = record.Elo();
     reports.push_back(report);
     return true;
   }

@@ -41,9 +41,14 @@ run_until "$RUN/samples/iter_0001/samples_*.vzs"
 run_until "$RUN/matches/ladder_gen_2*.json"
 # What a writer killed before its rename leaves behind (whether or not a kill above hit one).
 echo "half a checkpoint" >"$RUN/models/gen_0009.ckpt.tmp.999999"
+# ... and what one killed after saving a match but before removing its journal leaves.
+finished_match=$(ls "$RUN"/matches/*.json | head -1)
+[ -n "$finished_match" ] || fail "no finished match after the kills"
+echo '{"journal": 1}' >"$finished_match.part"
 "$VELETAS" pipeline --config "$CONFIG" --run "$RUN" >>"$WORK/out.log" 2>>"$WORK/err.log" ||
   fail "final resume failed: $(tail -5 "$WORK/err.log")"
 grep -q "gen_0009.ckpt.tmp.999999: removed" "$WORK/out.log" || fail "stale temporary not reported"
+grep -qF "$finished_match.part: removed" "$WORK/out.log" || fail "finished match's journal not reported"
 
 /usr/bin/python3 - "$RUN" <<'PY' || exit 1
 import glob, json, os, struct, sys

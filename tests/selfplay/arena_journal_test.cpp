@@ -13,6 +13,7 @@
 #include "search/fake_evaluators.h"
 #include "selfplay/arena_record.h"
 #include "selfplay/gate.h"
+#include "selfplay/ladder.h"
 #include "selfplay/match_record.h"
 #include "tests/support/temp_dir.h"
 #include "util/atomic_file.h"
@@ -125,6 +126,40 @@ TEST_F(ArenaJournalTest, AKilledGateResumesFromItsJournalToTheSameDecision) {
       "");
   ASSERT_EQ(util::ReadFile((fs::path(killed.Str()) / RecordsFileName(name)).string(), records), "");
   EXPECT_EQ(records, ref_records);
+}
+
+TEST_F(ArenaJournalTest, AJournalLeftNextToAFinishedMatchIsRemovedOnResume) {
+  // A run killed after saving a match but before removing its journal.
+  TempDir dir("finished");
+  auto first = RunGate(a_, b_, kStd, 7, Sprt(), Config(), dir.Str());
+  ASSERT_TRUE(first.ok()) << first.error();
+  const std::string name = "gate_gen_2-vs-gen_1";
+  const std::string journal = MatchJournalPath(dir.Str(), name);
+  ASSERT_EQ(util::WriteFileAtomic(journal, "{\"journal\": 1}\n"), "");
+  auto again = RunGate(a_, b_, kStd, 7, Sprt(), Config(), dir.Str());
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_TRUE(again.value().resumed);
+  EXPECT_EQ(again.value().evidence.games, first.value().evidence.games);
+  EXPECT_FALSE(fs::exists(journal));
+  EXPECT_NE(Joined(again.value().notes).find(journal + ": removed (its match file is complete)"),
+            std::string::npos)
+      << Joined(again.value().notes);
+
+  // The same for a ladder match, through ReadFinishedMatch.
+  LadderConfig ladder;
+  ladder.uct_anchors = {};
+  ladder.games_vs_anchors = 4;
+  auto round = RunLadderRound(dir.Str(), kStd, 7, a_, {}, Config(), ladder);
+  ASSERT_TRUE(round.ok()) << round.error();
+  ASSERT_EQ(round.value().matches.size(), 1u);
+  const std::string ladder_journal = MatchJournalPath(dir.Str(), round.value().matches[0].name);
+  ASSERT_EQ(util::WriteFileAtomic(ladder_journal, "{\"journal\": 1}\n"), "");
+  auto rerun = RunLadderRound(dir.Str(), kStd, 7, a_, {}, Config(), ladder);
+  ASSERT_TRUE(rerun.ok()) << rerun.error();
+  ASSERT_EQ(rerun.value().matches.size(), 1u);
+  EXPECT_TRUE(rerun.value().matches[0].existed);
+  EXPECT_FALSE(fs::exists(ladder_journal));
+  EXPECT_EQ(rerun.value().matches[0].notes.size(), 1u);
 }
 
 TEST_F(ArenaJournalTest, BadLinesEndTheReadingAndAreCutOff) {
