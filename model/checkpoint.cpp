@@ -207,48 +207,59 @@ Status LoadSections(const std::string& path, const CheckpointSections& sections,
   return Ok();
 }
 
+// A checkpoint read, verified and checked against `spec`, or, when `spec` is null, against
+// its own rules, size and architecture (so that only this build's features are checked).
+struct CheckedFile {
+  CheckpointSections sections;
+  CheckpointMeta meta;
+};
+
+rules::Result<CheckedFile> ReadChecked(const std::string& path, const ModelSpec* spec) {
+  using R = rules::Result<CheckedFile>;
+  auto sections = ReadCheckpointFile(path);
+  if (!sections) return R::Error(sections.error());
+  auto meta = MetaFromJson(sections.value().meta_json, path);
+  if (!meta) return R::Error(meta.error());
+  const ModelSpec own{meta.value().rules, meta.value().size, meta.value().arch};
+  if (std::string why = DescribeMismatch(meta.value(), spec != nullptr ? *spec : own);
+      !why.empty()) {
+    return R::Error(path + ": " + why);
+  }
+  return CheckedFile{std::move(sections.value()), std::move(meta.value())};
+}
+
 }  // namespace
 
 rules::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const ModelSpec& spec,
                                                  VeletasNet& net,
                                                  torch::optim::Optimizer* optimizer) {
   using R = rules::Result<CheckpointMeta>;
-  auto sections = ReadCheckpointFile(path);
-  if (!sections) return R::Error(sections.error());
-  auto meta = MetaFromJson(sections.value().meta_json, path);
-  if (!meta) return meta;
-  if (std::string why = DescribeMismatch(meta.value(), spec); !why.empty()) {
-    return R::Error(path + ": " + why);
-  }
+  auto file = ReadChecked(path, &spec);
+  if (!file) return R::Error(file.error());
   if (!net->arch().SameArchitecture(spec.arch)) {
     return R::Error(path +
                     ": the network to load into was not built with the expected "
                     "architecture");
   }
-  if (Status s = LoadSections(path, sections.value(), meta.value(), net, optimizer); !s) {
+  if (Status s = LoadSections(path, file.value().sections, file.value().meta, net, optimizer); !s) {
     return R::Error(s.error());
   }
-  return meta;
+  return file.value().meta;
 }
 
 rules::Result<LoadedModel> LoadCheckpoint(const std::string& path, const ModelSpec* spec) {
   using R = rules::Result<LoadedModel>;
-  auto sections = ReadCheckpointFile(path);
-  if (!sections) return R::Error(sections.error());
-  auto meta = MetaFromJson(sections.value().meta_json, path);
-  if (!meta) return R::Error(meta.error());
-  if (spec != nullptr) {
-    if (std::string why = DescribeMismatch(meta.value(), *spec); !why.empty()) {
-      return R::Error(path + ": " + why);
-    }
-  }
+  auto file = ReadChecked(path, spec);
+  if (!file) return R::Error(file.error());
   try {
     LoadedModel loaded;
-    loaded.net = MakeNet(meta.value().arch);
-    if (Status s = LoadSections(path, sections.value(), meta.value(), loaded.net, nullptr); !s) {
+    loaded.net = MakeNet(file.value().meta.arch);
+    if (Status s =
+            LoadSections(path, file.value().sections, file.value().meta, loaded.net, nullptr);
+        !s) {
       return R::Error(s.error());
     }
-    loaded.meta = std::move(meta.value());
+    loaded.meta = std::move(file.value().meta);
     loaded.net->eval();
     return loaded;
   } catch (const std::exception& e) {

@@ -271,6 +271,29 @@ TEST(Checkpoint, MismatchedMetadataIsRejectedNamingTheFile) {
     EXPECT_NE(evaluator.error().find(path), std::string::npos) << evaluator.error();
   }
   EXPECT_TRUE(LoadCheckpoint(path, nullptr).ok());
+
+  // A checkpoint of another feature version is rejected however it is loaded, also when the
+  // network is built from the file's own metadata (LoadCheckpoint without a spec, as
+  // `veletas export` does).
+  auto sections = ReadCheckpointFile(path);
+  ASSERT_TRUE(sections.ok()) << sections.error();
+  auto meta = MetaFromJson(sections.value().meta_json, path);
+  ASSERT_TRUE(meta.ok()) << meta.error();
+  meta.value().feature_version += 1;
+  sections.value().meta_json = MetaToJson(meta.value());
+  const std::string stale = dir.File("stale.ckpt");
+  ASSERT_TRUE(WriteCheckpointFile(stale, sections.value()).ok());
+  const ModelSpec spec{RuleSet::kStandard, 7, testing::TinyArch()};
+  for (const ModelSpec* s : {&spec, static_cast<const ModelSpec*>(nullptr)}) {
+    auto loaded = LoadCheckpoint(stale, s);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_NE(loaded.error().find(stale + ": input features mismatch"), std::string::npos)
+        << loaded.error();
+  }
+  VeletasNet target = MakeNet(spec.arch);
+  auto into = LoadCheckpointInto(stale, spec, target, nullptr);
+  ASSERT_FALSE(into.ok());
+  EXPECT_NE(into.error().find("input features mismatch"), std::string::npos) << into.error();
 }
 
 }  // namespace
