@@ -63,18 +63,11 @@ int RunGate(const std::vector<std::string>& argv) {
        << " " << size << "x" << size << ", " << selfplay::GateMethodName(gc.method)
        << ", batches of " << config.arena.gate.batch_games << " games\n";
   ProgressLine progress(kCmd);
-  rules::Result<selfplay::GateResult> result = rules::Result<selfplay::GateResult>::Error("");
-  try {
-    result =
-        selfplay::RunGate(players[0], players[1], rs, size, config.arena.gate, config.arena.arena,
-                          run_dir, name, [&](const selfplay::ArenaProgress& p) {
-                            progress.Update(p, players[0].name, players[1].name);
-                          });
-  } catch (const std::exception& e) {
-    progress.Done();
-    std::cerr << "veletas gate: " << e.what() << "\n";
-    return 1;
-  }
+  const auto result =
+      selfplay::RunGate(players[0], players[1], rs, size, config.arena.gate, config.arena.arena,
+                        run_dir, name, [&](const selfplay::ArenaProgress& p) {
+                          progress.Update(p, players[0].name, players[1].name);
+                        });
   progress.Done();
   if (!result) {
     std::cerr << "veletas gate: " << result.error() << "\n";

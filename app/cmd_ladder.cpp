@@ -89,16 +89,9 @@ int RunLadder(const std::vector<std::string>& argv) {
     }
     progress->Update(p);
   };
-  rules::Result<selfplay::LadderRoundResult> result =
-      rules::Result<selfplay::LadderRoundResult>::Error("");
-  try {
-    result = selfplay::RunLadderRound(run_dir, rs, size, newcomer.value(), previous,
-                                      config.arena.arena, config.arena.ladder, on_progress);
-  } catch (const std::exception& e) {
-    if (progress) progress->Done();
-    std::cerr << "veletas ladder: " << e.what() << "\n";
-    return 1;
-  }
+  const auto result =
+      selfplay::RunLadderRound(run_dir, rs, size, newcomer.value(), previous, config.arena.arena,
+                               config.arena.ladder, on_progress);
   if (progress) progress->Done();
   if (!result) {
     std::cerr << "veletas ladder: " << result.error() << "\n";

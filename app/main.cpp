@@ -34,7 +34,15 @@ int main(int argc, char** argv) {
   }
   const std::string name = argv[1];
   for (const auto& c : Commands()) {
-    if (name == c.name) return c.run(std::vector<std::string>(argv + 2, argv + argc));
+    if (name != c.name) continue;
+    // Commands report errors as values; an exception that still escapes (a library's, e.g.
+    // out of memory) ends the command with its message instead of a crash.
+    try {
+      return c.run(std::vector<std::string>(argv + 2, argv + argc));
+    } catch (const std::exception& e) {
+      std::cerr << "veletas " << name << ": " << e.what() << "\n";
+      return 1;
+    }
   }
   std::cerr << "veletas: unknown command \"" << name << "\" (see veletas help)\n";
   return 2;

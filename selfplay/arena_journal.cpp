@@ -171,9 +171,13 @@ std::string JournaledMatch::Open(std::vector<std::string>& notes) {
 
 std::string JournaledMatch::Play(int count, const ArenaProgressFn& progress) {
   std::string error;
-  arena_.Play(count, progress, [&](const ArenaGame& g) {
-    if (error.empty()) error = journal_->Append(g);
-  });
+  try {
+    arena_.Play(count, progress, [&](const ArenaGame& g) {
+      if (error.empty()) error = journal_->Append(g);
+    });
+  } catch (const std::exception& e) {
+    return "match " + name_ + ": " + e.what();
+  }
   return error;
 }
 

@@ -67,7 +67,9 @@ class JournaledMatch {
   // Opens the journal and takes its games back (MatchJournal::Open). Call once, first.
   // Returns "" or an error naming the file.
   std::string Open(std::vector<std::string>& notes);
-  // Plays the next `count` games (Arena::Play), journaling each. "" or the journal's error.
+  // Plays the next `count` games (Arena::Play), journaling each. Returns "", the journal's
+  // error, or the exception an evaluator threw (as "match <name>: <what>"); games finished
+  // before an exception stay journaled.
   std::string Play(int count, const ArenaProgressFn& progress);
   // Writes the match record (with `gate`, if any) and its game records (SaveMatch), then
   // removes the journal. Returns the record, or an error naming the file.

@@ -35,8 +35,8 @@ struct GateResult {
 // "gate_<candidate>-vs-<best>". When that file already holds a gate decision, it is
 // returned without playing (so a restarted pipeline does not replay a gate).
 // Errors (as values): ValidateArena / ValidateGateSettings failures, a write failure, an
-// existing file of that name that is unreadable or has no gate. Rethrows evaluator
-// exceptions. `progress` as in Arena::Play (games_total is the cap of the gate).
+// existing file of that name that is unreadable or has no gate, an exception an evaluator
+// threw. `progress` as in Arena::Play (games_total is the cap of the gate).
 rules::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlayer& best,
                                   rules::RuleSet rules, int size, const GateSettings& settings,
                                   const ArenaConfig& arena, const std::string& run_dir,

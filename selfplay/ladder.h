@@ -64,8 +64,8 @@ using LadderProgressFn = std::function<void(const std::string& match, const Aren
 // Plays the round described above for `newcomer` (usually MakeGenerationPlayer(N, ...))
 // against the anchors and every player in `previous` (earlier generations, chosen with
 // PreviousGenerationsToPlay), then rates the run. Errors (as values): invalid players or
-// config (ValidateArena), a name clash with an anchor, a file that cannot be written.
-// Rethrows evaluator exceptions. Matches finished before an error stay written.
+// config (ValidateArena), a name clash with an anchor, a file that cannot be written,
+// an exception an evaluator threw. Matches finished before an error stay written.
 rules::Result<LadderRoundResult> RunLadderRound(const std::string& run_dir, rules::RuleSet rules,
                                                 int size, const ArenaPlayer& newcomer,
                                                 const std::vector<ArenaPlayer>& previous,

@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -126,6 +129,42 @@ TEST_F(ArenaJournalTest, AKilledGateResumesFromItsJournalToTheSameDecision) {
       "");
   ASSERT_EQ(util::ReadFile((fs::path(killed.Str()) / RecordsFileName(name)).string(), records), "");
   EXPECT_EQ(records, ref_records);
+}
+
+TEST_F(ArenaJournalTest, AFailingEvaluatorIsAnErrorAndTheGateResumesFromItsJournal) {
+  TempDir uninterrupted("ref");
+  auto ref = RunGate(a_, b_, kStd, 7, Sprt(), Config(), uninterrupted.Str());
+  ASSERT_TRUE(ref.ok()) << ref.error();
+
+  // The candidate's backend fails after a while: the gate returns the error (no exception
+  // reaches the caller, e.g. the pipeline) and keeps the games finished before it.
+  TempDir dir("failing");
+  std::atomic<int> calls = 0;
+  search::FunctionEvaluator failing([&](const rules::Position& p, search::EvalOutput& out) {
+    if (++calls > 2500) throw std::runtime_error("backend failed");
+    out = strong_.EvaluateOne(p);
+  });
+  const ArenaPlayer a = MakeGenerationPlayer(2, "gen_2.ckpt", failing, {}, 8);
+  auto failed = RunGate(a, b_, kStd, 7, Sprt(), Config(), dir.Str());
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.error().find("match gate_gen_2-vs-gen_1: backend failed"), std::string::npos)
+      << failed.error();
+  const std::string journal = MatchJournalPath(dir.Str(), "gate_gen_2-vs-gen_1");
+  std::string kept;
+  ASSERT_EQ(util::ReadFile(journal, kept), "");
+  const auto games_kept = std::count(kept.begin(), kept.end(), '\n') - 1;  // less the header
+  EXPECT_GE(games_kept, 1);
+  EXPECT_LT(games_kept, ref.value().evidence.games);
+
+  auto resumed = RunGate(a_, b_, kStd, 7, Sprt(), Config(), dir.Str());
+  ASSERT_TRUE(resumed.ok()) << resumed.error();
+  EXPECT_NE(Joined(resumed.value().notes)
+                .find(journal + ": " + std::to_string(games_kept) + " finished games taken back"),
+            std::string::npos)
+      << Joined(resumed.value().notes);
+  EXPECT_EQ(resumed.value().evidence.decision, ref.value().evidence.decision);
+  EXPECT_EQ(resumed.value().evidence.games, ref.value().evidence.games);
+  EXPECT_EQ(resumed.value().evidence.wins, ref.value().evidence.wins);
 }
 
 TEST_F(ArenaJournalTest, AJournalLeftNextToAFinishedMatchIsRemovedOnResume) {
