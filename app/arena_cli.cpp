@@ -26,11 +26,19 @@ rules::Result<selfplay::ArenaPlayer> ResolvePlayer(const selfplay::PlayerSpec& s
                                         m.value()->Evaluator(), search, spec.budget);
 }
 
-rules::Result<selfplay::PlayerSpec> SpecOrCheckpoint(const std::string& text, int simulations) {
-  if (text == "random" || text.starts_with("uct:") || text.starts_with("mcts:")) {
-    return selfplay::ParsePlayerSpec(text);
-  }
-  return selfplay::PlayerSpec{selfplay::PlayerKind::kMcts, simulations, text};
+rules::Result<selfplay::ArenaPlayer> PlayerOption(const std::string& option,
+                                                  const std::string& text, int simulations,
+                                                  ArenaModels& models,
+                                                  const search::SearchConfig& search) {
+  using R = rules::Result<selfplay::ArenaPlayer>;
+  const bool is_spec = text == "random" || text.starts_with("uct:") || text.starts_with("mcts:");
+  auto spec = is_spec ? selfplay::ParsePlayerSpec(text)
+                      : rules::Result<selfplay::PlayerSpec>(
+                            selfplay::PlayerSpec{selfplay::PlayerKind::kMcts, simulations, text});
+  if (!spec) return R::Error("--" + option + ": " + spec.error());
+  auto player = ResolvePlayer(spec.value(), models, search);
+  if (!player) return R::Error("--" + option + ": " + player.error());
+  return player;
 }
 
 ProgressLine::ProgressLine(std::string label)

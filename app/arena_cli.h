@@ -20,9 +20,13 @@ rules::Result<selfplay::ArenaPlayer> ResolvePlayer(const selfplay::PlayerSpec& s
                                                    ArenaModels& models,
                                                    const search::SearchConfig& search);
 
-// The spec `text` when it is one (random, uct:..., mcts:...), else mcts:<text>:<simulations>
-// (a checkpoint played with `simulations`).
-rules::Result<selfplay::PlayerSpec> SpecOrCheckpoint(const std::string& text, int simulations);
+// The player of command-line option --<option> = `text`: the spec `text` when it is one
+// (random, uct:..., mcts:...), else the checkpoint `text` played as mcts:<text>:<simulations>;
+// resolved with ResolvePlayer. Errors are prefixed "--<option>: ".
+rules::Result<selfplay::ArenaPlayer> PlayerOption(const std::string& option,
+                                                  const std::string& text, int simulations,
+                                                  ArenaModels& models,
+                                                  const search::SearchConfig& search);
 
 // A progress line on stderr: rewritten in place on a terminal (at most 5 times a second),
 // else a new line at most every 10 seconds. Not thread-safe.

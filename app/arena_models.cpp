@@ -33,7 +33,6 @@ rules::Result<ArenaModel*> ArenaModels::Get(const std::string& checkpoint) {
   auto evaluator = model::TorchEvaluator::Load(checkpoint, spec, runtime_);
   if (!evaluator) return R::Error(evaluator.error());
   auto m = std::make_unique<ArenaModel>();
-  m->checkpoint = checkpoint;
   m->generation = meta.value().generation;
   m->network = std::move(evaluator.value());
   m->batching = std::make_unique<search::BatchingEvaluator>(*m->network, batching_);

@@ -17,7 +17,6 @@
 namespace veletas::app {
 
 struct ArenaModel {
-  std::string checkpoint;
   long long generation = 0;  // from the checkpoint's metadata
   std::unique_ptr<search::Evaluator> network;
   std::unique_ptr<search::BatchingEvaluator> batching;  // in front of `network`

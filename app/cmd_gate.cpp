@@ -45,10 +45,9 @@ int RunGate(const std::vector<std::string>& argv) {
   selfplay::ArenaPlayer players[2];
   for (int i = 0; i < 2; ++i) {
     const char* opt = i == 0 ? "candidate" : "best";
-    auto spec = SpecOrCheckpoint(*args.Value(opt), config.arena.arena.simulations);
-    if (!spec) return UsageError(kCmd, std::string("--") + opt + ": " + spec.error());
-    auto p = ResolvePlayer(spec.value(), models, config.search);
-    if (!p) return UsageError(kCmd, std::string("--") + opt + ": " + p.error());
+    auto p =
+        PlayerOption(opt, *args.Value(opt), config.arena.arena.simulations, models, config.search);
+    if (!p) return UsageError(kCmd, p.error());
     players[i] = p.value();
   }
   if (players[0].name == players[1].name) players[0].name += "_candidate";

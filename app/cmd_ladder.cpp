@@ -57,19 +57,11 @@ int RunLadder(const std::vector<std::string>& argv) {
   const int sims = config.arena.arena.simulations;
 
   ArenaModels models(rs, size, config.model, config.evaluator);
-  auto resolve = [&](const std::string& text,
-                     const std::string& opt) -> rules::Result<selfplay::ArenaPlayer> {
-    auto spec = SpecOrCheckpoint(text, sims);
-    if (!spec) return rules::Result<selfplay::ArenaPlayer>::Error("--" + opt + ": " + spec.error());
-    auto p = ResolvePlayer(spec.value(), models, config.search);
-    if (!p) return rules::Result<selfplay::ArenaPlayer>::Error("--" + opt + ": " + p.error());
-    return p;
-  };
-  auto newcomer = resolve(*args.Value("model"), "model");
+  auto newcomer = PlayerOption("model", *args.Value("model"), sims, models, config.search);
   if (!newcomer) return UsageError(kCmd, newcomer.error());
   std::vector<selfplay::ArenaPlayer> previous;
   for (const std::string& text : SplitCommas(args.Value("previous").value_or(""))) {
-    auto p = resolve(text, "previous");
+    auto p = PlayerOption("previous", text, sims, models, config.search);
     if (!p) return UsageError(kCmd, p.error());
     previous.push_back(p.value());
   }

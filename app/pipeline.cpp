@@ -1,9 +1,9 @@
 #include "app/pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <vector>
@@ -73,6 +73,14 @@ class Pipeline {
   bool Save();
   void Log(const std::string& line);
   int Fail(int code, const std::string& message);
+  void AppendToLog(const std::string& line) const;
+  bool Rated(long long gen) const {
+    return std::find(state_.rated_generations.begin(), state_.rated_generations.end(), gen) !=
+           state_.rated_generations.end();
+  }
+  // The arena player of generation `gen` of this run (its network loaded through `models`,
+  // played with arena.simulations).
+  rules::Result<selfplay::ArenaPlayer> GenerationPlayer(ArenaModels& models, long long gen) const;
 
   int Prepare();
   bool BudgetAllowsAnotherIteration(std::string& why) const;
@@ -108,16 +116,19 @@ bool Pipeline::Save() {
 void Pipeline::Log(const std::string& line) {
   status_.Clear();
   std::cout << line << std::endl;
-  std::ofstream log(fs::path(run_) / "logs" / "pipeline.log", std::ios::app);
-  log << line << "\n";
+  AppendToLog(line);
 }
 
 int Pipeline::Fail(int code, const std::string& message) {
   status_.Clear();
   std::cerr << "veletas pipeline: " << message << "\n";
-  std::ofstream log(fs::path(run_) / "logs" / "pipeline.log", std::ios::app);
-  log << "error: " << message << "\n";
+  AppendToLog("error: " + message);
   return code;
+}
+
+void Pipeline::AppendToLog(const std::string& line) const {
+  // The log is a copy of what was printed: a failure to append to it is not reported.
+  util::AppendFile((fs::path(run_) / "logs" / "pipeline.log").string(), line + "\n");
 }
 
 GenerationSummary& Pipeline::Current() {
@@ -299,6 +310,14 @@ int Pipeline::StageTrain() {
   return Save() ? 0 : 1;
 }
 
+rules::Result<selfplay::ArenaPlayer> Pipeline::GenerationPlayer(ArenaModels& models,
+                                                                long long gen) const {
+  auto m = models.Get(ModelPath(gen));
+  if (!m) return rules::Result<selfplay::ArenaPlayer>::Error(m.error());
+  return selfplay::MakeGenerationPlayer(gen, ModelPath(gen), m.value()->Evaluator(), c_.search,
+                                        c_.arena.arena.simulations);
+}
+
 int Pipeline::StageGate() {
   const long long candidate = state_.iteration + 1;
   GenerationSummary& g = Current();
@@ -308,16 +327,12 @@ int Pipeline::StageGate() {
     g.gate_reason = "gate off: always promoted";
   } else {
     ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
-    auto cand = models.Get(ModelPath(candidate));
+    auto cand = GenerationPlayer(models, candidate);
     if (!cand) return Fail(2, cand.error());
-    auto best = models.Get(ModelPath(state_.best_generation));
+    auto best = GenerationPlayer(models, state_.best_generation);
     if (!best) return Fail(2, best.error());
-    const int sims = c_.arena.arena.simulations;
-    const selfplay::ArenaPlayer a = selfplay::MakeGenerationPlayer(
-        candidate, ModelPath(candidate), cand.value()->Evaluator(), c_.search, sims);
-    const selfplay::ArenaPlayer b =
-        selfplay::MakeGenerationPlayer(state_.best_generation, ModelPath(state_.best_generation),
-                                       best.value()->Evaluator(), c_.search, sims);
+    const selfplay::ArenaPlayer& a = cand.value();
+    const selfplay::ArenaPlayer& b = best.value();
     const auto start = Clock::now();
     auto result = selfplay::RunGate(
         a, b, c_.game.rules, c_.game.size, c_.arena.gate, c_.arena.arena, run_, "",
@@ -354,18 +369,15 @@ int Pipeline::StageGate() {
 
 int Pipeline::StageLadder(long long generation) {
   ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
-  const int sims = c_.arena.arena.simulations;
-  auto newcomer = models.Get(ModelPath(generation));
+  auto newcomer = GenerationPlayer(models, generation);
   if (!newcomer) return Fail(2, newcomer.error());
-  const selfplay::ArenaPlayer player = selfplay::MakeGenerationPlayer(
-      generation, ModelPath(generation), newcomer.value()->Evaluator(), c_.search, sims);
+  const selfplay::ArenaPlayer& player = newcomer.value();
   std::vector<selfplay::ArenaPlayer> previous;
   for (long long gen : selfplay::PreviousGenerationsToPlay(generation, state_.rated_generations,
                                                            c_.arena.ladder.previous_generations)) {
-    auto m = models.Get(ModelPath(gen));
-    if (!m) return Fail(2, m.error());
-    previous.push_back(selfplay::MakeGenerationPlayer(gen, ModelPath(gen), m.value()->Evaluator(),
-                                                      c_.search, sims));
+    auto p = GenerationPlayer(models, gen);
+    if (!p) return Fail(2, p.error());
+    previous.push_back(p.value());
   }
   const auto start = Clock::now();
   auto round = selfplay::RunLadderRound(
@@ -400,9 +412,7 @@ int Pipeline::StageLadder(long long generation) {
 
 int Pipeline::Finish(const std::string& reason) {
   const long long best = state_.best_generation;
-  if (p_.final_ladder && best > 0 &&
-      std::find(state_.rated_generations.begin(), state_.rated_generations.end(), best) ==
-          state_.rated_generations.end()) {
+  if (p_.final_ladder && best > 0 && !Rated(best)) {
     Log("final rating of the best network, gen " + std::to_string(best));
     if (int code = StageLadder(best); code != 0) return code;
   }
@@ -440,9 +450,7 @@ int Pipeline::Run() {
         break;
       case PipelineStage::kLadder: {
         const long long gen = state_.iteration + 1;
-        if (p_.ladder_every > 0 && gen % p_.ladder_every == 0 &&
-            std::find(state_.rated_generations.begin(), state_.rated_generations.end(), gen) ==
-                state_.rated_generations.end()) {
+        if (p_.ladder_every > 0 && gen % p_.ladder_every == 0 && !Rated(gen)) {
           code = StageLadder(gen);
           if (code != 0) break;
         }
