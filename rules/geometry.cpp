@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "rules/random.h"
+
 namespace veletas::rules {
 namespace {
 
@@ -37,10 +39,9 @@ Geometry Build(int size) {
 }
 
 uint64_t SplitMix(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+  const uint64_t z = SplitMix64(state);
+  state += 0x9E3779B97F4A7C15ULL;
+  return z;
 }
 
 ZobristKeys BuildZobrist() {

@@ -6,16 +6,24 @@
 
 namespace veletas::rules {
 
+// splitmix64's output function: a bijective mix of 64 bits. Thread-safe (pure).
+constexpr uint64_t SplitMix64Finalise(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// One splitmix64 step from state `x`: the golden-ratio increment, then the finaliser. Used
+// to derive well-spread seeds and keys from counters. Thread-safe (pure).
+constexpr uint64_t SplitMix64(uint64_t x) { return SplitMix64Finalise(x + 0x9E3779B97F4A7C15ULL); }
+
 class Rng {
  public:
   explicit Rng(uint64_t seed = 0) { Seed(seed); }
   void Seed(uint64_t seed) {
     for (uint64_t& s : state_) {
+      s = SplitMix64(seed);
       seed += 0x9E3779B97F4A7C15ULL;
-      uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-      s = z ^ (z >> 31);
     }
   }
   uint64_t Next() {

@@ -1,16 +1,10 @@
 #include "search/fake_evaluators.h"
 
+#include "rules/random.h"
 #include "rules/turns.h"
 
 namespace veletas::search {
 namespace {
-
-uint64_t Mix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
 
 // Uniform in [0, 1) from 53 bits of x.
 double Unit(uint64_t x) { return static_cast<double>(x >> 11) * 0x1.0p-53; }
@@ -42,12 +36,13 @@ void UniformEvaluator::Evaluate(std::span<const rules::Position> positions,
 
 EvalOutput HashEvaluator::EvaluateOne(const rules::Position& pos) const {
   EvalOutput out;
-  const uint64_t h = Mix64(pos.Hash() ^ seed_);
+  const uint64_t h = rules::SplitMix64(pos.Hash() ^ seed_);
   const rules::ActionSet legal = pos.LegalActions();
   double sum = 0;
   auto weight = [&](int a) {
     // In (0.05, 1]: every legal action keeps a clearly positive prior.
-    const double w = 0.05 + 0.95 * (1.0 - Unit(Mix64(h + static_cast<uint64_t>(a) + 1)));
+    const double w =
+        0.05 + 0.95 * (1.0 - Unit(rules::SplitMix64(h + static_cast<uint64_t>(a) + 1)));
     out.policy[a] = static_cast<float>(w);
     sum += w;
   };

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "rules/notation.h"
+#include "rules/random.h"
 #include "rules/symmetry.h"
 #include "search/mcts.h"
 #include "search/player.h"
@@ -18,14 +19,6 @@ namespace {
 
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// splitmix64's finaliser: a bijective mix of 64 bits.
-uint64_t Mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
 }
 
 // The smallest hash of the position under the 8 board symmetries: equal for openings that
@@ -106,14 +99,17 @@ std::string ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::Rul
 }
 
 uint64_t ArenaPlayerSeed(uint64_t seed, int game, int side) {
-  return Mix(Mix(seed ^ 0x5EA7ED0A12E4A000ULL) + 2 * static_cast<uint64_t>(game) +
-             static_cast<uint64_t>(side));
+  return rules::SplitMix64(rules::SplitMix64(seed ^ 0x5EA7ED0A12E4A000ULL) +
+                           2 * static_cast<uint64_t>(game) + static_cast<uint64_t>(side));
 }
 
 // --- OpeningBook ---
 
 OpeningBook::OpeningBook(rules::RuleSet rules, int size, int opening_turns, uint64_t seed)
-    : rules_(rules), size_(size), turns_(opening_turns), rng_(Mix(seed ^ 0x0BE11B00C0FFEEULL)) {}
+    : rules_(rules),
+      size_(size),
+      turns_(opening_turns),
+      rng_(rules::SplitMix64(seed ^ 0x0BE11B00C0FFEEULL)) {}
 
 const std::vector<rules::Turn>& OpeningBook::Get(int pair) {
   while (static_cast<int>(openings_.size()) <= pair) DrawNext();

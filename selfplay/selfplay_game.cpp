@@ -4,21 +4,11 @@
 #include <cmath>
 
 #include "rules/notation.h"
+#include "rules/random.h"
 
 namespace veletas::selfplay {
-namespace {
-
-uint64_t Mix(uint64_t z) {
-  z += 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-}  // namespace
-
 uint64_t GameSeed(uint64_t seed, uint64_t generation, uint64_t index) {
-  return Mix(Mix(Mix(seed) ^ generation) ^ index);
+  return rules::SplitMix64(rules::SplitMix64(rules::SplitMix64(seed) ^ generation) ^ index);
 }
 
 bool ResignTracker::Observe(int person, float value) {

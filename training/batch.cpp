@@ -11,10 +11,8 @@ namespace {
 
 // A well-mixed seed for batch `index` of stream `seed` (SplitMix64 finaliser of both).
 uint64_t BatchSeed(uint64_t seed, int64_t index) {
-  uint64_t z = seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(index) + 0x632BE59BD9B4E019ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+  return rules::SplitMix64Finalise(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(index) +
+                                   0x632BE59BD9B4E019ULL);
 }
 
 }  // namespace
