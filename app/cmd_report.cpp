@@ -12,6 +12,7 @@
 #include "app/pipeline_state.h"
 #include "app/run_ratings.h"
 #include "app/status_line.h"
+#include "selfplay/player_spec.h"
 #include "training/metrics.h"
 #include "util/atomic_file.h"
 
@@ -61,7 +62,7 @@ int RunReport(const std::vector<std::string>& argv) {
       std::snprintf(gate, sizeof gate, "promoted");
     }
     char rating[64] = "-";
-    auto it = elo.find("gen_" + std::to_string(g.generation));
+    auto it = elo.find(selfplay::GenerationName(g.generation));
     if (it != elo.end() && it->second->rated) {
       std::snprintf(rating, sizeof rating, "%+.0f [%+.0f, %+.0f]", it->second->elo,
                     it->second->ci_low, it->second->ci_high);

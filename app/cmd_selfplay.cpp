@@ -56,9 +56,10 @@ int RunSelfplayCommand(const std::vector<std::string>& argv) {
   c.selfplay.seed = static_cast<uint64_t>(seed.value());
 
   int code = 0;
-  auto evaluator = LoadEvaluator("selfplay", *ckpt, c, code);
+  model::CheckpointMeta meta;
+  auto evaluator = LoadEvaluator("selfplay", *ckpt, c, code, &meta);
   if (!evaluator) return code;
-  const int64_t generation = model::ReadCheckpointMeta(*ckpt).value().generation;
+  const int64_t generation = meta.generation;
 
   selfplay::SelfplayJob job;
   job.rules = c.game.rules;

@@ -13,7 +13,7 @@ namespace veletas::app {
 
 std::unique_ptr<model::TorchEvaluator> LoadEvaluator(const std::string& command,
                                                      const std::string& ckpt, const Config& c,
-                                                     int& code) {
+                                                     int& code, model::CheckpointMeta* meta_out) {
   const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
   const auto meta = model::ReadCheckpointMeta(ckpt);
   if (!meta) {
@@ -33,6 +33,7 @@ std::unique_ptr<model::TorchEvaluator> LoadEvaluator(const std::string& command,
     code = 1;
     return nullptr;
   }
+  if (meta_out != nullptr) *meta_out = meta.value();
   return std::move(evaluator.value());
 }
 

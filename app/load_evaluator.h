@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/config.h"
+#include "model/checkpoint_file.h"
 #include "model/torch_evaluator.h"
 
 namespace veletas::app {
@@ -13,10 +14,11 @@ namespace veletas::app {
 // architecture, on the config's device and thread count. On failure prints
 // "veletas <command>: <error>" to stderr, sets `code` (2: bad input, i.e. the checkpoint is
 // missing, truncated, corrupt or does not fit the config, naming both files; 1: anything
-// else) and returns null.
+// else) and returns null. When `meta` is given, it receives the checkpoint's metadata.
 std::unique_ptr<model::TorchEvaluator> LoadEvaluator(const std::string& command,
                                                      const std::string& ckpt, const Config& c,
-                                                     int& code);
+                                                     int& code,
+                                                     model::CheckpointMeta* meta = nullptr);
 
 // A freshly initialised network (seed 1) for the config, as LoadEvaluator (through a
 // temporary checkpoint file).

@@ -131,7 +131,7 @@ void EncodeBatch(std::span<const rules::Position> positions, int canvas, Encoded
   out.batch = batch;
   out.canvas = canvas;
   out.planes.resize(static_cast<size_t>(batch) * PlanesSize(canvas));
-  out.legal.assign(static_cast<size_t>(batch) * actions, 0);
+  out.legal.resize(static_cast<size_t>(batch) * actions);  // EncodeLegal writes every row
   for (int i = 0; i < batch; ++i) {
     const rules::Position& p = positions[i];
     const rules::ActionSet legal = p.LegalActions();

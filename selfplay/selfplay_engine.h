@@ -18,8 +18,8 @@
 // last bits of its outputs across thread counts.
 //
 // Output and resume: see selfplay/sample_dir.h. Finished games are buffered until their
-// file is complete, which is then written atomically; a kill loses the games in flight and
-// those of files not yet complete.
+// file is complete, which is then written atomically; meanwhile each is appended to the
+// file's journal (selfplay/game_journal.h), so a kill loses only the games in flight.
 #pragma once
 
 #include <atomic>

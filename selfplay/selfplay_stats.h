@@ -12,7 +12,7 @@ namespace veletas::selfplay {
 struct SelfplayStats {
   // --- Games (this run only; resumed games are counted in games_resumed). ---
   int64_t games_target = 0;    // games this run is to play (the job's games minus resumed)
-  int64_t games_resumed = 0;   // games found in complete sample files at the start
+  int64_t games_resumed = 0;   // games found at the start: in complete files and journals
   int64_t games_finished = 0;  // games this run finished
   int64_t files_written = 0;
   int64_t samples = 0;

@@ -100,9 +100,13 @@ torch::Tensor StepStats(const model::NetOutput& out, const model::Targets& t,
 
 double L2Term(const model::VeletasNet& net, double weight_decay) {
   torch::NoGradGuard no_grad;
-  double sum = 0;
-  for (const torch::Tensor& p : net->parameters()) sum += p.square().sum().item<double>();
-  return 0.5 * weight_decay * sum;
+  // Summed on the device and read once (one synchronisation, not one per tensor).
+  std::vector<torch::Tensor> sums;
+  for (const torch::Tensor& p : net->parameters()) {
+    sums.push_back(p.square().sum().to(torch::kDouble));
+  }
+  if (sums.empty()) return 0.0;
+  return 0.5 * weight_decay * torch::stack(sums).sum().item<double>();
 }
 
 model::CheckpointMeta Meta(const LoopSetup& s) {
