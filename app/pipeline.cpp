@@ -148,15 +148,11 @@ int Pipeline::Prepare() {
     if (ec) return Fail(1, run_ + ": cannot create " + sub + "/: " + ec.message());
   }
   if (std::string e = lock_.Acquire(run_); !e.empty()) return Fail(1, e);
-  // A session killed while writing leaves "<file>.tmp.<pid>" files, and one killed just
-  // after saving a file can leave its journal "<file>.part"; nothing else writes here while
-  // the lock is held, so every one of them is stale.
+  // A session killed while writing leaves "<file>.tmp.<pid>" files; nothing else writes
+  // here while the lock is held, so every one of them is stale.
   std::vector<std::string> errors;
   for (const std::string& path : util::RemoveStaleTemporaries(run_, &errors)) {
     Log(path + ": removed (incomplete file of a killed session)");
-  }
-  for (const std::string& path : util::RemoveFinishedJournals(run_, &errors)) {
-    Log(path + ": removed (journal of a finished file)");
   }
   if (!errors.empty()) return Fail(1, errors.front());
   const std::string resolved_path = (fs::path(run_) / "config.resolved.yaml").string();

@@ -8,6 +8,7 @@
 
 #include "rules/notation.h"
 #include "selfplay/sample_file.h"
+#include "util/run_dir.h"
 
 namespace veletas::selfplay {
 namespace {
@@ -69,7 +70,7 @@ rules::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& 
     rest.remove_prefix(digits);
     if (rest == ".vzs") {
       files[chunk] = e.path().string();
-    } else if (rest.rfind(".vzs.tmp.", 0) == 0) {
+    } else if (rest.starts_with(".vzs.") && util::IsTemporaryName(name)) {
       // A temporary file of a writer that was killed before its rename (util/atomic_file.h).
       fs::remove(e.path(), ec);
       plan.notes.push_back(e.path().string() + ": removed (incomplete file of an earlier run)");

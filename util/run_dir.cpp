@@ -27,12 +27,8 @@ std::string TemporaryPath(const std::string& path) {
   return path + ".tmp." + std::to_string(::getpid());
 }
 
-namespace {
-
-// Removes every regular file under `dir` (recursively) for which `stale(path)` holds.
-template <typename Pred>
-std::vector<std::string> RemoveFilesWhere(const std::string& dir, Pred stale,
-                                          std::vector<std::string>* errors) {
+std::vector<std::string> RemoveStaleTemporaries(const std::string& dir,
+                                                std::vector<std::string>* errors) {
   std::vector<std::string> removed;
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, ec), end;
@@ -40,15 +36,17 @@ std::vector<std::string> RemoveFilesWhere(const std::string& dir, Pred stale,
     if (errors) errors->push_back(dir + ": cannot list: " + ec.message());
     return removed;
   }
-  std::vector<fs::path> found;
+  std::vector<fs::path> stale;
   for (; it != end; it.increment(ec)) {
     if (ec) {
       if (errors) errors->push_back(dir + ": cannot list: " + ec.message());
       break;
     }
-    if (it->is_regular_file(ec) && stale(it->path())) found.push_back(it->path());
+    if (it->is_regular_file(ec) && IsTemporaryName(it->path().filename().string())) {
+      stale.push_back(it->path());
+    }
   }
-  for (const fs::path& p : found) {
+  for (const fs::path& p : stale) {
     if (fs::remove(p, ec)) {
       removed.push_back(p.string());
     } else if (errors) {
@@ -56,25 +54,6 @@ std::vector<std::string> RemoveFilesWhere(const std::string& dir, Pred stale,
     }
   }
   return removed;
-}
-
-}  // namespace
-
-std::vector<std::string> RemoveStaleTemporaries(const std::string& dir,
-                                                std::vector<std::string>* errors) {
-  return RemoveFilesWhere(
-      dir, [](const fs::path& p) { return IsTemporaryName(p.filename().string()); }, errors);
-}
-
-std::vector<std::string> RemoveFinishedJournals(const std::string& dir,
-                                                std::vector<std::string>* errors) {
-  return RemoveFilesWhere(
-      dir,
-      [](const fs::path& p) {
-        std::error_code ec;
-        return p.extension() == ".part" && fs::is_regular_file(p.parent_path() / p.stem(), ec);
-      },
-      errors);
 }
 
 DirectoryLock::~DirectoryLock() {

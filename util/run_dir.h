@@ -1,7 +1,9 @@
 // Helpers for directories that long-running commands own (a pipeline run): an exclusive
-// lock so that two processes never write one run, and the clean-up of what a killed writer
-// left behind: temporary files (util/atomic_file.h names them "<name>.tmp.<pid>") and
-// journals of files that were finished ("<name>.part" next to "<name>").
+// lock so that two processes never write one run, and the clean-up of temporary files
+// that a killed writer left behind (util/atomic_file.h names them "<name>.tmp.<pid>").
+// Journals ("<name>.part") are their owners' business: a journal left next to its finished
+// file is removed when the owner next looks at that file (selfplay/sample_dir.h,
+// selfplay/arena_journal.h).
 #pragma once
 
 #include <string>
@@ -21,13 +23,6 @@ std::string TemporaryPath(const std::string& path);
 // paths removed. Precondition: no other process writes under `dir` (hold a DirectoryLock).
 // Files it cannot remove are left and reported in `errors` when given.
 std::vector<std::string> RemoveStaleTemporaries(const std::string& dir,
-                                                std::vector<std::string>* errors = nullptr);
-
-// Removes every journal "<file>.part" under `dir` (recursively) whose "<file>" exists: a
-// writer killed after saving a file but before removing its journal (self-play sample
-// files and arena matches keep one) leaves it, and the journal is then obsolete. Returns
-// the paths removed. Same precondition and `errors` as RemoveStaleTemporaries.
-std::vector<std::string> RemoveFinishedJournals(const std::string& dir,
                                                 std::vector<std::string>* errors = nullptr);
 
 // An exclusive advisory lock (flock) on "<dir>/.lock", held until destruction or process

@@ -16,14 +16,20 @@ mkdir -p "$WORK"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # Starts the pipeline in the background, kills it with SIGKILL once $1 exists (or when it
-# ends by itself), and reports which happened.
+# ends by itself), and reports which happened; counts the kills in $kills.
+kills=0
 run_until() {
   local marker=$1
   "$VELETAS" pipeline --config "$CONFIG" --run "$RUN" >>"$WORK/out.log" 2>>"$WORK/err.log" &
   local pid=$!
   for _ in $(seq 1 3000); do
     if compgen -G "$marker" >/dev/null; then
-      kill -9 "$pid" 2>/dev/null && { wait "$pid" 2>/dev/null; echo "killed at $marker"; return 0; }
+      kill -9 "$pid" 2>/dev/null && {
+        wait "$pid" 2>/dev/null
+        kills=$((kills + 1))
+        echo "killed at $marker"
+        return 0
+      }
     fi
     if ! kill -0 "$pid" 2>/dev/null; then break; fi
     sleep 0.01
@@ -39,16 +45,14 @@ run_until "$RUN/models/gen_0001.ckpt"
 run_until "$RUN/matches/gate_gen_1*.json"
 run_until "$RUN/samples/iter_0001/samples_*.vzs"
 run_until "$RUN/matches/ladder_gen_2*.json"
+# The first three markers are each followed by whole stages, so those kills always land; a
+# run that ended by itself before them would test no resume at all.
+[ "$kills" -ge 3 ] || fail "only $kills of the 5 kills landed"
 # What a writer killed before its rename leaves behind (whether or not a kill above hit one).
 echo "half a checkpoint" >"$RUN/models/gen_0009.ckpt.tmp.999999"
-# ... and what one killed after saving a match but before removing its journal leaves.
-finished_match=$(ls "$RUN"/matches/*.json | head -1)
-[ -n "$finished_match" ] || fail "no finished match after the kills"
-echo '{"journal": 1}' >"$finished_match.part"
 "$VELETAS" pipeline --config "$CONFIG" --run "$RUN" >>"$WORK/out.log" 2>>"$WORK/err.log" ||
   fail "final resume failed: $(tail -5 "$WORK/err.log")"
 grep -q "gen_0009.ckpt.tmp.999999: removed" "$WORK/out.log" || fail "stale temporary not reported"
-grep -qF "$finished_match.part: removed" "$WORK/out.log" || fail "finished match's journal not reported"
 
 /usr/bin/python3 - "$RUN" <<'PY' || exit 1
 import glob, json, os, struct, sys
@@ -102,4 +106,6 @@ for f in report/elo.png report/losses.png report/summary.txt; do
   [ -s "$RUN/$f" ] || fail "report did not write $f"
 done
 grep -Eq "^ +2 +8 " "$RUN/report/summary.txt" || fail "report has no line for generation 2"
-echo "ok: $(grep -c '^resuming' "$WORK/out.log") resumed sessions"
+resumed=$(grep -c '^resuming' "$WORK/out.log")
+[ "$resumed" -ge "$kills" ] || fail "$kills kills but only $resumed resumed sessions"
+echo "ok: $kills kills, $resumed resumed sessions"

@@ -55,33 +55,6 @@ TEST(RunDir, StaleTemporariesAreRemovedRecursivelyAndNothingElse) {
   EXPECT_FALSE(fs::exists(dir / "state.json.tmp.41"));
 }
 
-TEST(RunDir, JournalsOfFinishedFilesAreRemovedAndOthersKept) {
-  const TempDir temp;
-  const fs::path& dir = temp.Path();
-  fs::create_directories(dir / "matches");
-  fs::create_directories(dir / "samples" / "iter_0001");
-  // Finished: the file and its journal. Unfinished: only the journal (still needed).
-  for (const fs::path& p : {dir / "matches" / "gate_gen_1-vs-gen_0.json",
-                            dir / "matches" / "gate_gen_1-vs-gen_0.json.part",
-                            dir / "matches" / "ladder_gen_1-vs-random.json.part",
-                            dir / "samples" / "iter_0001" / "samples_0.vzs",
-                            dir / "samples" / "iter_0001" / "samples_0.vzs.part",
-                            dir / "samples" / "iter_0001" / "samples_1.vzs.part"}) {
-    std::ofstream(p) << "x";
-  }
-  std::vector<std::string> errors;
-  std::vector<std::string> removed = RemoveFinishedJournals(dir.string(), &errors);
-  std::sort(removed.begin(), removed.end());
-  EXPECT_TRUE(errors.empty());
-  ASSERT_EQ(removed.size(), 2u);
-  EXPECT_EQ(removed[0], (dir / "matches" / "gate_gen_1-vs-gen_0.json.part").string());
-  EXPECT_EQ(removed[1], (dir / "samples" / "iter_0001" / "samples_0.vzs.part").string());
-  EXPECT_TRUE(fs::exists(dir / "matches" / "gate_gen_1-vs-gen_0.json"));
-  EXPECT_TRUE(fs::exists(dir / "matches" / "ladder_gen_1-vs-random.json.part"));
-  EXPECT_TRUE(fs::exists(dir / "samples" / "iter_0001" / "samples_0.vzs"));
-  EXPECT_TRUE(fs::exists(dir / "samples" / "iter_0001" / "samples_1.vzs.part"));
-}
-
 TEST(RunDir, AMissingDirectoryIsReported) {
   std::vector<std::string> errors;
   const std::string missing = (fs::temp_directory_path() / "veletas_no_such_dir_x").string();
