@@ -20,11 +20,15 @@ int RunRatingsCommand(const std::vector<std::string>& argv) {
   auto prior = args.Real("prior-games", 1.0, 1e-6, 1e6);
   if (!prior) return UsageError("ratings", prior.error());
   std::ostringstream warnings;
-  auto rated = RateRun(args.Positional()[0], prior.value(), warnings);
+  int code = 0;
+  auto rated = RateRun(args.Positional()[0], prior.value(), warnings, &code);
   std::istringstream lines(warnings.str());
   for (std::string line; std::getline(lines, line);)
     std::cerr << "veletas ratings: " << line << "\n";
-  if (!rated) return UsageError("ratings", rated.error());
+  if (!rated) {
+    std::cerr << "veletas ratings: " << rated.error() << "\n";
+    return code;
+  }
   const RunRatings& r = rated.value();
   if (args.Has("json")) {
     std::cout << r.json.dump(1) << "\n";

@@ -81,8 +81,9 @@ selfplay::Chart RatingsChart(const Ladder& ladder) {
 }
 
 rules::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
-                                  std::ostream& warnings) {
+                                  std::ostream& warnings, int* exit_code) {
   using R = rules::Result<RunRatings>;
+  if (exit_code != nullptr) *exit_code = 2;  // bad input, until the ratings are computed
   std::error_code ec;
   if (!fs::is_directory(run_dir, ec)) return R::Error(run_dir + ": no such run directory");
   const selfplay::RunMatches run = selfplay::LoadRunMatches(run_dir);
@@ -116,6 +117,7 @@ rules::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games
   }
   selfplay::LadderOptions options;
   options.prior_games = prior_games;
+  if (exit_code != nullptr) *exit_code = 1;  // from here on, errors are failures
   auto ladder = selfplay::ComputeLadder(selfplay::PairResults(run.matches), options);
   if (!ladder) return R::Error(ladder.error());
   RunRatings out;

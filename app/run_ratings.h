@@ -24,10 +24,11 @@ struct RunRatings {
 };
 
 // Rates every match of `run_dir` and writes ratings.json and ratings.png there. Warnings
-// (skipped files, a name used with two specs) go to `warnings`. Errors: no run directory,
-// no readable match, matches of different games, a failed write.
+// (skipped files, a name used with two specs) go to `warnings`. Errors: bad input (no run
+// directory, no readable match, matches of different games) or a failure (the ladder cannot
+// be computed, a failed write); `exit_code`, when given, receives 2 or 1 accordingly.
 rules::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
-                                  std::ostream& warnings);
+                                  std::ostream& warnings, int* exit_code = nullptr);
 
 // The ladder as a table: player, Elo, 95% CI, games, score.
 void PrintLadderTable(const selfplay::Ladder& ladder, std::ostream& out);

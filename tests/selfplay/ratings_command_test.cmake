@@ -47,6 +47,17 @@ expect("ratings.json lists ${skipped} skipped files, expected 1" skipped EQUAL 1
 file(READ "${WORK}/run/ratings.png" magic LIMIT 8 HEX)
 expect("ratings.png is not a PNG (starts ${magic})" magic STREQUAL "89504e470d0a1a0a")
 
+# A failed write (ratings.json cannot replace a directory of that name) is a failure, exit 1,
+# not bad input.
+file(MAKE_DIRECTORY "${WORK}/unwritable")
+file(COPY "${DATA}/matches" DESTINATION "${WORK}/unwritable")
+file(MAKE_DIRECTORY "${WORK}/unwritable/ratings.json/x")
+execute_process(COMMAND "${VELETAS}" ratings "${WORK}/unwritable"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+expect("unwritable ratings.json: exit code ${rc}, expected 1: ${err}" rc EQUAL 1)
+string(FIND "${err}" "ratings.json" pos)
+expect("unwritable ratings.json: the file is not named: ${err}" NOT pos EQUAL -1)
+
 # --json prints the same document.
 execute_process(COMMAND "${VELETAS}" ratings "${WORK}/run" --json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
