@@ -159,6 +159,7 @@ TEST(Arena, SeatsAlternateAndColoursFollowTheSwap) {
 TEST(Arena, ClassicRulesGiveTheFirstPlayerBlack) {
   Arena arena(Baseline("random"), Baseline("uct:4"), rules::RuleSet::kClassic, 7, Config(3, 2));
   arena.Play(6);
+  ASSERT_EQ(arena.Games().size(), 6u);
   for (const ArenaGame& g : arena.Games()) {
     EXPECT_EQ(g.a_colour, g.a_first ? rules::Color::kBlack : rules::Color::kWhite);
     auto game = rules::PlayRecord(rules::RuleSet::kClassic, 7, g.record);
@@ -262,7 +263,8 @@ ArenaGame PlaySequentially(Arena& arena, int index, const ArenaConfig& config,
 }
 
 void ExpectSameGames(Arena& arena, const ArenaConfig& config, search::Evaluator* eval_a,
-                     search::Evaluator* eval_b) {
+                     search::Evaluator* eval_b, size_t games) {
+  ASSERT_EQ(arena.Games().size(), games);
   for (const ArenaGame& g : arena.Games()) {
     const ArenaGame s = PlaySequentially(arena, g.index, config, eval_a, eval_b);
     EXPECT_EQ(g.record, s.record) << "game " << g.index;
@@ -283,7 +285,7 @@ TEST(Arena, ParallelBatchedGamesEqualSequentialPlay_NeuralVsUct) {
   ASSERT_EQ(arena.GamesPlayed(), 12);
   // Several games' searches shared each Evaluate call.
   EXPECT_GT(arena.Stats().MeanBatch(), 1.5 * 4);
-  ExpectSameGames(arena, config, &hash, nullptr);
+  ExpectSameGames(arena, config, &hash, nullptr, 12);
 }
 
 TEST(Arena, ParallelBatchedGamesEqualSequentialPlay_TwoModels) {
@@ -291,11 +293,11 @@ TEST(Arena, ParallelBatchedGamesEqualSequentialPlay_TwoModels) {
   const ArenaConfig config = Config(10, 1, 4);
   Arena arena(Neural("gen_1", ha, 10), Neural("gen_2", hb, 10), kStd, 7, config);
   arena.Play(10);
-  ExpectSameGames(arena, config, &ha, &hb);
+  ExpectSameGames(arena, config, &ha, &hb, 10);
   // Same for the other rule set, with one model shared by both players.
   Arena shared(Neural("a", ha, 6), Neural("b", ha, 6), rules::RuleSet::kClassic, 7, config);
   shared.Play(6);
-  ExpectSameGames(shared, config, &ha, &ha);
+  ExpectSameGames(shared, config, &ha, &ha, 6);
 }
 
 // --- The summary written to the match record ---

@@ -148,18 +148,29 @@ TEST(SelfplayResign, ResignsExactlyWhenTheRuleFiresAndNeverInNoResignGames) {
 }
 
 TEST(SelfplayResign, ThresholdMinusOneNeverResigns) {
+  // In the play phase every position of the second player is lost outright (-1), so its
+  // turn-start values sit on -1 itself: a threshold of -1 must still never fire, while one
+  // just above it does.
+  search::FunctionEvaluator hopeless([](const rules::Position& p, search::EvalOutput& out) {
+    search::FillUniformPolicy(p, out);
+    if (IsSetupDecision(p.Pending())) return;
+    out.value = p.ToMovePlayer() == 1 ? -1.0f : 1.0f;
+  });
   SelfplayConfig config = SmallConfig();
-  config.resign_threshold = -1.0f;
   config.resign_consecutive = 1;
   config.no_resign_fraction = 0;
-  search::FunctionEvaluator eval = GloomyEvaluator();
   SelfplayJob job;
   job.games = 8;
-  const auto result = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), eval, job);
-  ASSERT_TRUE(result.ok()) << result.error();
-  EXPECT_EQ(result.value().games_finished, 8);
-  EXPECT_EQ(result.value().resignations, 0);
-  EXPECT_EQ(result.value().no_resign_games, 0);
+  config.resign_threshold = -1.0f;
+  const auto off = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), hopeless, job);
+  ASSERT_TRUE(off.ok()) << off.error();
+  EXPECT_EQ(off.value().games_finished, 8);
+  EXPECT_EQ(off.value().resignations, 0);
+  EXPECT_EQ(off.value().no_resign_games, 0);
+  config.resign_threshold = -0.999f;
+  const auto on = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), hopeless, job);
+  ASSERT_TRUE(on.ok()) << on.error();
+  EXPECT_GT(on.value().resignations, 0);
 }
 
 }  // namespace
