@@ -5,21 +5,13 @@
 #include <string>
 
 #include "app/config.h"
+#include "tests/app/config_test_util.h"
 
 namespace veletas::app {
 namespace {
 
-// Parses `yaml` as the body of the `arena` section; returns the error or "".
 std::string ArenaError(const std::string& yaml, selfplay::ArenaSettings& out) {
-  try {
-    ConfigSection root = ConfigSection::LoadString("arena:\n" + yaml, "test.yaml");
-    ConfigSection s = root.Section("arena");
-    ParseArenaSection(s, out);
-    root.RejectUnknownKeys();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::ParseError("arena", yaml, ParseArenaSection, out);
 }
 
 TEST(ConfigArena, EmptySectionKeepsTheDefaults) {

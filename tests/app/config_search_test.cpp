@@ -5,30 +5,17 @@
 #include <string>
 
 #include "app/config.h"
+#include "tests/app/config_test_util.h"
 
 namespace veletas::app {
 namespace {
 
-// Parses `yaml` as the body of the section `name` with `parse`; returns the error or "".
-template <class T, class Fn>
-std::string ParseError(const std::string& name, const std::string& yaml, Fn parse, T& out) {
-  try {
-    ConfigSection root = ConfigSection::LoadString(name + ":\n" + yaml, "test.yaml");
-    ConfigSection s = root.Section(name);
-    parse(s, out);
-    root.RejectUnknownKeys();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 std::string SearchError(const std::string& yaml, search::SearchConfig& out) {
-  return ParseError("search", yaml, ParseSearchSection, out);
+  return testing::ParseError("search", yaml, ParseSearchSection, out);
 }
 
 std::string EvaluatorError(const std::string& yaml, search::BatchingConfig& out) {
-  return ParseError("evaluator", yaml, ParseEvaluatorSection, out);
+  return testing::ParseError("evaluator", yaml, ParseEvaluatorSection, out);
 }
 
 TEST(ConfigSearch, EmptySectionKeepsTheDefaults) {

@@ -5,20 +5,13 @@
 #include <string>
 
 #include "app/config.h"
+#include "tests/app/config_test_util.h"
 
 namespace veletas::app {
 namespace {
 
 std::string SelfplayError(const std::string& yaml, selfplay::SelfplayConfig& out) {
-  try {
-    ConfigSection root = ConfigSection::LoadString("selfplay:\n" + yaml, "test.yaml");
-    ConfigSection s = root.Section("selfplay");
-    ParseSelfplaySection(s, out);
-    root.RejectUnknownKeys();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::ParseError("selfplay", yaml, ParseSelfplaySection, out);
 }
 
 TEST(ConfigSelfplay, EmptySectionKeepsTheDefaults) {

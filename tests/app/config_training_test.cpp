@@ -5,20 +5,13 @@
 #include <string>
 
 #include "app/config.h"
+#include "tests/app/config_test_util.h"
 
 namespace veletas::app {
 namespace {
 
 std::string TrainingError(const std::string& yaml, training::TrainingConfig& out) {
-  try {
-    ConfigSection root = ConfigSection::LoadString("training:\n" + yaml, "test.yaml");
-    ConfigSection s = root.Section("training");
-    ParseTrainingSection(s, out);
-    root.RejectUnknownKeys();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::ParseError("training", yaml, ParseTrainingSection, out);
 }
 
 TEST(ConfigTraining, EmptySectionKeepsTheDefaults) {

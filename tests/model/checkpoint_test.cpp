@@ -11,6 +11,7 @@
 #include "model/nn_bench.h"
 #include "model/torch_evaluator.h"
 #include "tests/model/test_util.h"
+#include "tests/support/files.h"
 
 namespace veletas::model {
 namespace {
@@ -20,12 +21,7 @@ using rules::RuleSet;
 
 const torch::Device kCpu(torch::kCPU);
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::ReadAll;
 
 void WriteAll(const std::string& path, const std::string& data) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -1,9 +1,7 @@
 // The model commands of the built `veletas` binary (VELETAS_BINARY): init-model, export and
 // bench-nn, checked against the model library called directly.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -12,6 +10,7 @@
 #include "model/export.h"
 #include "model/nn_bench.h"
 #include "tests/model/test_util.h"
+#include "tests/support/files.h"
 
 #ifndef VELETAS_BINARY
 #error "VELETAS_BINARY must name the veletas executable"
@@ -20,28 +19,12 @@
 namespace veletas::model {
 namespace {
 
-struct Output {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Output = test_support::CommandOutput;
+using test_support::ReadAll;
 
 // Runs `veletas ARGS` (arguments without quotes or spaces) with output in `dir`.
 Output RunVeletas(const testing::TempDir& dir, const std::string& args) {
-  const std::string out = dir.File("stdout"), err = dir.File("stderr");
-  const std::string cmd = std::string(VELETAS_BINARY) + " " + args + " > " + out + " 2> " + err;
-  const int status = std::system(cmd.c_str());
-  Output o;
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  o.out = ReadAll(out);
-  o.err = ReadAll(err);
-  return o;
+  return test_support::RunCommand(std::string(VELETAS_BINARY) + " " + args, dir);
 }
 
 std::string WriteConfig(const testing::TempDir& dir) {

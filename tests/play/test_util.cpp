@@ -8,17 +8,8 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace veletas::app::testing {
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 Child::Child(const std::vector<std::string>& argv, const std::string& stderr_path) {
   int to_child[2], from_child[2];

@@ -12,13 +12,14 @@
 #include "rules/position.h"
 #include "rules/random.h"
 #include "rules/turns.h"
+#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
 namespace veletas::app::testing {
 
 using test_support::TempDir;
 
-std::string ReadAll(const std::string& path);
+using test_support::ReadAll;
 
 // A child process with its stdin and stdout connected to pipes (stderr goes to a file).
 class Child {

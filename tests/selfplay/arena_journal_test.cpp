@@ -18,6 +18,7 @@
 #include "selfplay/gate.h"
 #include "selfplay/ladder.h"
 #include "selfplay/match_record.h"
+#include "selfplay_test_util.h"
 #include "tests/support/temp_dir.h"
 #include "util/atomic_file.h"
 
@@ -26,6 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using test_support::TempDir;
+using testing::Joined;
 constexpr rules::RuleSet kStd = rules::RuleSet::kStandard;
 
 ArenaConfig Config(uint64_t seed = 3) {
@@ -43,12 +45,6 @@ GateSettings Sprt() {
   s.config.max_games = 24;
   s.batch_games = 8;
   return s;
-}
-
-std::string Joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& l : lines) out += l + "\n";
-  return out;
 }
 
 void ExpectSameGames(const std::vector<ArenaGame>& a, const std::vector<ArenaGame>& b) {

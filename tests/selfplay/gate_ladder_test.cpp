@@ -3,7 +3,6 @@
 // resumption, and ratings that order players of clearly different strength.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +14,7 @@
 #include "selfplay/gate.h"
 #include "selfplay/ladder.h"
 #include "selfplay/match_record.h"
+#include "tests/support/temp_dir.h"
 
 namespace veletas::selfplay {
 namespace {
@@ -24,15 +24,6 @@ constexpr rules::RuleSet kStd = rules::RuleSet::kStandard;
 
 class RunDirTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = (fs::temp_directory_path() /
-            ("veletas_arena_test_" + std::to_string(::getpid()) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-               .string();
-    fs::remove_all(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::vector<std::string> Lines(const std::string& relative) const {
     std::ifstream in(fs::path(dir_) / relative);
     std::vector<std::string> out;
@@ -40,7 +31,8 @@ class RunDirTest : public ::testing::Test {
     return out;
   }
 
-  std::string dir_;
+  test_support::TempDir tmp_{"run"};
+  const std::string dir_ = tmp_.Str();
 };
 
 ArenaPlayer Uct(int playouts, const std::string& name = "") {

@@ -14,6 +14,7 @@
 namespace veletas::selfplay {
 namespace {
 
+using testing::Bytes;
 using testing::FileGame;
 using testing::ReadGames;
 using testing::Replay;
@@ -38,12 +39,6 @@ SelfplayStats Play(const SelfplayConfig& config, const search::SearchConfig& sea
   auto result = RunSelfplay(config, search, SmallBatching(), evaluator, job, hooks);
   EXPECT_TRUE(result.ok()) << (result.ok() ? "" : result.error());
   return result.ok() ? result.value() : SelfplayStats{};
-}
-
-std::string FileBytes(const std::string& path) {
-  std::string data;
-  EXPECT_EQ(util::ReadFile(path, data), "");
-  return data;
 }
 
 // What the replay checks saw, so that tests can insist the interesting cases occurred.
@@ -217,8 +212,7 @@ TEST(SelfplayEngine, FixedSeedIsReproducibleAndSeedsDiffer) {
   Play(config, search, eval, a.Str(), 8);
   Play(config, search, eval, b.Str(), 8);
   for (int k = 0; k < 2; ++k) {
-    EXPECT_EQ(FileBytes(ChunkPath(a.Str(), "samples", k)),
-              FileBytes(ChunkPath(b.Str(), "samples", k)))
+    EXPECT_EQ(Bytes(ChunkPath(a.Str(), "samples", k)), Bytes(ChunkPath(b.Str(), "samples", k)))
         << "file " << k;
   }
   // More threads and another split of games per thread: the same games, as each game's
@@ -228,8 +222,7 @@ TEST(SelfplayEngine, FixedSeedIsReproducibleAndSeedsDiffer) {
   threaded.games_in_flight = 3;
   Play(threaded, search, eval, c.Str(), 8);
   for (int k = 0; k < 2; ++k) {
-    EXPECT_EQ(FileBytes(ChunkPath(a.Str(), "samples", k)),
-              FileBytes(ChunkPath(c.Str(), "samples", k)))
+    EXPECT_EQ(Bytes(ChunkPath(a.Str(), "samples", k)), Bytes(ChunkPath(c.Str(), "samples", k)))
         << "file " << k;
   }
   // Another seed: other games.

@@ -20,6 +20,8 @@
 namespace veletas::selfplay {
 namespace {
 
+using testing::Bytes;
+using testing::Joined;
 using testing::SmallBatching;
 using testing::SmallConfig;
 using testing::TempDir;
@@ -51,18 +53,6 @@ RunOutput Play(const std::string& dir, search::Evaluator& eval,
   hooks.stop = stop;
   run.result = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), eval, job, hooks);
   return run;
-}
-
-std::string Bytes(const std::string& path) {
-  std::string data;
-  EXPECT_EQ(util::ReadFile(path, data), "") << path;
-  return data;
-}
-
-std::string Joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& l : lines) out += l + "\n";
-  return out;
 }
 
 // The games of a sample file, each as a sample file of its own (what a journal holds).

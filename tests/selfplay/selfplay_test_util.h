@@ -14,10 +14,25 @@
 #include "selfplay/sample_file.h"
 #include "selfplay/selfplay_config.h"
 #include "tests/support/temp_dir.h"
+#include "util/atomic_file.h"
 
 namespace veletas::selfplay::testing {
 
 namespace fs = std::filesystem;
+
+// The bytes of `path`; a read error fails the test.
+inline std::string Bytes(const std::string& path) {
+  std::string data;
+  EXPECT_EQ(util::ReadFile(path, data), "") << path;
+  return data;
+}
+
+// The lines, each ended by a newline: for searching a list of notes.
+inline std::string Joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
 
 // Small budgets and batches: fast runs on 7x7.
 inline SelfplayConfig SmallConfig() {

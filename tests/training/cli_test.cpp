@@ -2,9 +2,7 @@
 // and exit code 2 with a clear message for missing data, a bad checkpoint and a config
 // that does not match the checkpoint.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -21,21 +19,11 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempDir;
 
-struct Output {
-  int code = -1;
-  std::string out, err;
-};
+using Output = test_support::CommandOutput;
 
 // Runs `veletas ARGS` (arguments without quotes or spaces) with output in `dir`.
 Output RunVeletas(const TempDir& dir, const std::string& args) {
-  const std::string out = dir.File("stdout"), err = dir.File("stderr");
-  const std::string cmd = std::string(VELETAS_BINARY) + " " + args + " > " + out + " 2> " + err;
-  const int status = std::system(cmd.c_str());
-  Output o;
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  o.out = testing::ReadAll(out);
-  o.err = testing::ReadAll(err);
-  return o;
+  return test_support::RunCommand(std::string(VELETAS_BINARY) + " " + args, dir);
 }
 
 std::string WriteConfig(const TempDir& dir, int channels) {

@@ -6,13 +6,12 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "model/checkpoint_file.h"
 #include "model/model_files.h"
 #include "selfplay/sample_file.h"
+#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 #include "training/synthetic_data.h"
 #include "training/trainer.h"
@@ -21,12 +20,7 @@ namespace veletas::training::testing {
 
 using test_support::TempDir;
 
-inline std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::ReadAll;
 
 // A small network so the tests stay fast.
 inline model::NetConfig TinyArch() {

@@ -1,0 +1,40 @@
+// File and process helpers shared by the test binaries (header-only).
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/support/temp_dir.h"
+
+namespace veletas::test_support {
+
+// The whole content of `path` ("" when it cannot be read).
+inline std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct CommandOutput {
+  int code = -1;  // the exit code, -1 when the command did not exit normally
+  std::string out, err;
+};
+
+// Runs the shell command line `command` with standard output and error captured in files
+// of `dir` ("stdout", "stderr"). Not thread-safe for one `dir`.
+inline CommandOutput RunCommand(const std::string& command, const TempDir& dir) {
+  const std::string out = dir.File("stdout"), err = dir.File("stderr");
+  const int status = std::system((command + " > " + out + " 2> " + err).c_str());
+  CommandOutput o;
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  o.out = ReadAll(out);
+  o.err = ReadAll(err);
+  return o;
+}
+
+}  // namespace veletas::test_support
