@@ -13,6 +13,7 @@
 #include "rules/symmetry.h"
 #include "search/mcts.h"
 #include "search/player.h"
+#include "search/search_driver.h"
 
 namespace veletas::selfplay {
 namespace {
@@ -323,7 +324,6 @@ void Arena::Play(int count, const ArenaProgressFn& progress,
       evaluators.push_back(p->evaluator);
     }
   }
-  const int leaves[2] = {a_.search.leaves_per_batch, b_.search.leaves_per_batch};
 
   // Declared before the workers, so that the workers are joined before slots go away.
   std::vector<std::unique_ptr<Slot>> active;
@@ -332,9 +332,8 @@ void Arena::Play(int count, const ArenaProgressFn& progress,
     workers = std::make_unique<Workers>(config_.threads);
   }
   int sync_pending = 0;
-  std::vector<rules::Position> positions;
-  std::vector<search::EvalOutput> outputs;
-  std::vector<std::pair<Slot*, int>> counts;
+  std::vector<search::Mcts*> searches;
+  search::BatchBuffers buffers;
   std::vector<Slot*> done;
 
   while (next < end || !active.empty()) {
@@ -390,29 +389,21 @@ void Arena::Play(int count, const ArenaProgressFn& progress,
         progress({a_wins + b_wins, end, a_wins, b_wins, Now() - created_});
       }
     }
-    // One round of the neural searches: collect leaves, one Evaluate per model, provide.
+    // One round of the neural searches: one batched step per model (each search collects
+    // its own config's leaves_per_batch).
     bool searching = false;
     for (search::Evaluator* ev : evaluators) {
-      positions.clear();
-      counts.clear();
+      searches.clear();
       for (auto& s : active) {
-        if (s->state != Slot::State::kSearch || s->evaluator[s->side] != ev) continue;
-        counts.emplace_back(s.get(), s->mcts[s->side]->CollectLeaves(leaves[s->side], positions));
+        if (s->state == Slot::State::kSearch && s->evaluator[s->side] == ev) {
+          searches.push_back(s->mcts[s->side].get());
+        }
       }
-      if (counts.empty()) continue;
+      if (searches.empty()) continue;
       searching = true;
-      outputs.assign(positions.size(), search::EvalOutput{});
-      if (!positions.empty()) {
-        ev->Evaluate(positions, outputs);
-        stats_.evaluations += positions.size();
-        ++stats_.evaluate_calls;
-      }
-      size_t offset = 0;
-      for (const auto& [slot, n] : counts) {
-        slot->mcts[slot->side]->ProvideEvaluations(
-            std::span<const search::EvalOutput>(outputs.data() + offset, static_cast<size_t>(n)));
-        offset += static_cast<size_t>(n);
-      }
+      const size_t evaluated = search::StepSearchesBatched(searches, *ev, 0, buffers);
+      stats_.evaluations += evaluated;
+      if (evaluated > 0) ++stats_.evaluate_calls;
     }
     // Searches that finished play their action; a search starts for the next sub-decision
     // of the same turn, or the turn is complete.

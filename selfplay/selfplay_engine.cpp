@@ -15,6 +15,7 @@
 
 #include "search/batching_evaluator.h"
 #include "search/mcts.h"
+#include "search/search_driver.h"
 #include "selfplay/game_journal.h"
 #include "selfplay/sample_dir.h"
 #include "selfplay/sample_file.h"
@@ -36,6 +37,29 @@ void RaiseSwapPrior(const rules::Position& pos, float floor, search::EvalOutput&
   swap = floor;
 }
 
+// The evaluator self-play searches use: the batching front end, with the swap's prior
+// raised at pie decisions (after the cache, which keeps the network's outputs).
+// Thread-safe as `inner` is.
+class SwapPriorEvaluator final : public search::Evaluator {
+ public:
+  SwapPriorEvaluator(search::Evaluator& inner, float swap_prior)
+      : inner_(inner), swap_prior_(swap_prior) {}
+  void Evaluate(std::span<const rules::Position> positions,
+                std::span<search::EvalOutput> out) override {
+    inner_.Evaluate(positions, out);
+    if (swap_prior_ <= 0) return;
+    for (size_t i = 0; i < positions.size(); ++i) {
+      if (positions[i].Pending() == rules::Decision::kPie) {
+        RaiseSwapPrior(positions[i], swap_prior_, out[i]);
+      }
+    }
+  }
+
+ private:
+  search::Evaluator& inner_;
+  const float swap_prior_;
+};
+
 // One game slot of a worker: the game and its search tree (kept across games).
 struct Slot {
   explicit Slot(const SelfplayConfig& config) : game(config) {}
@@ -43,7 +67,6 @@ struct Slot {
   std::unique_ptr<search::Mcts> mcts;
   bool active = false;  // holds a game
   bool full = false;    // the search in progress has the full budget
-  int count = 0;        // leaves collected in the current step
 };
 
 class Engine {
@@ -58,6 +81,7 @@ class Engine {
         full_search_(search),
         cheap_search_(search),
         evaluator_(backend, batching),
+        search_evaluator_(evaluator_, config.pie_swap_prior),
         indices_(std::move(indices)),
         total_(static_cast<size_t>(total)) {
     cheap_search_.root_noise = false;
@@ -206,27 +230,15 @@ class Engine {
       slots.back()->mcts = std::make_unique<search::Mcts>(full_search_, 0);
       if (Prepare(*slots.back())) live.push_back(slots.back().get());
     }
-    std::vector<rules::Position> positions;
-    std::vector<search::EvalOutput> outputs;
+    std::vector<search::Mcts*> searches;
+    search::BatchBuffers buffers;
     std::vector<Slot*> still;
     while (!live.empty() && !Stopping()) {
-      positions.clear();
-      for (Slot* s : live) s->count = s->mcts->CollectLeaves(config_.leaves_per_search, positions);
-      outputs.resize(positions.size());
-      if (!positions.empty()) evaluator_.Evaluate(positions, outputs);
-      if (config_.pie_swap_prior > 0) {
-        for (size_t i = 0; i < positions.size(); ++i) {
-          if (positions[i].Pending() == rules::Decision::kPie) {
-            RaiseSwapPrior(positions[i], config_.pie_swap_prior, outputs[i]);
-          }
-        }
-      }
-      size_t offset = 0;
+      searches.clear();
+      for (Slot* s : live) searches.push_back(s->mcts.get());
+      search::StepSearchesBatched(searches, search_evaluator_, config_.leaves_per_search, buffers);
       still.clear();
       for (Slot* s : live) {
-        s->mcts->ProvideEvaluations(
-            std::span<const search::EvalOutput>(outputs.data() + offset, s->count));
-        offset += static_cast<size_t>(s->count);
         bool alive = true;
         if (s->mcts->Finished()) {
           Decide(*s);
@@ -312,6 +324,7 @@ class Engine {
   search::SearchConfig full_search_;
   search::SearchConfig cheap_search_;
   search::BatchingEvaluator evaluator_;
+  SwapPriorEvaluator search_evaluator_;  // what the searches call: evaluator_ and the swap prior
   const std::vector<uint64_t> indices_;  // game indices to play; empty: 0 .. total_ - 1
   const size_t total_;                   // games to play
   std::atomic<size_t> next_{0};
