@@ -12,12 +12,12 @@ namespace veletas::app {
 std::optional<std::string> ParsedArgs::Value(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) return std::nullopt;
-  return it->second;
+  return it->second.front();  // the first value
 }
 
 std::vector<std::string> ParsedArgs::Values(const std::string& name) const {
-  auto it = all_values_.find(name);
-  return it == all_values_.end() ? std::vector<std::string>{} : it->second;
+  auto it = values_.find(name);
+  return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
 rules::Result<long long> ParsedArgs::Int(const std::string& name, long long fallback, long long lo,
@@ -84,8 +84,7 @@ rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
       if (parsed.values_.count(name) && !spec->repeatable) {
         return rules::Result<ParsedArgs>::Error("option --" + name + " given twice");
       }
-      parsed.values_.emplace(name, value);
-      parsed.all_values_[name].push_back(value);
+      parsed.values_[name].push_back(value);
     } else {
       parsed.positional_.push_back(a);
     }

@@ -34,8 +34,7 @@ class ParsedArgs {
  private:
   friend rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>&,
                                              const std::vector<std::string>&, size_t);
-  std::map<std::string, std::string> values_;  // the first value of each option
-  std::map<std::string, std::vector<std::string>> all_values_;
+  std::map<std::string, std::vector<std::string>> values_;  // every value, in order
   std::vector<std::string> positional_;
 };
 

@@ -1,12 +1,8 @@
 #include "app/load_evaluator.h"
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <iostream>
 
 #include "model/checkpoint_file.h"
-#include "model/model_files.h"
 #include "rules/notation.h"
 
 namespace veletas::app {
@@ -39,20 +35,13 @@ std::unique_ptr<model::TorchEvaluator> LoadEvaluator(const std::string& command,
 
 std::unique_ptr<model::TorchEvaluator> FreshEvaluator(const std::string& command, const Config& c,
                                                       int& code) {
-  const std::string tmp = (std::filesystem::temp_directory_path() /
-                           ("veletas_" + command + "_" + std::to_string(::getpid()) + ".ckpt"))
-                              .string();
-  const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
-  if (auto s = model::CreateInitialCheckpoint(tmp, spec, 1); !s) {
-    std::cerr << "veletas " << command << ": " << s.error() << "\n";
+  auto evaluator = model::TorchEvaluator::Fresh(c.model, 1);
+  if (!evaluator) {
+    std::cerr << "veletas " << command << ": " << evaluator.error() << "\n";
     code = 1;
     return nullptr;
   }
-  auto evaluator = LoadEvaluator(command, tmp, c, code);
-  std::error_code ignored;
-  std::filesystem::remove(tmp, ignored);
-  if (!evaluator) code = 1;
-  return evaluator;
+  return std::move(evaluator.value());
 }
 
 std::string GameName(const Config& c) {

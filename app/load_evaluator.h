@@ -20,8 +20,8 @@ std::unique_ptr<model::TorchEvaluator> LoadEvaluator(const std::string& command,
                                                      int& code,
                                                      model::CheckpointMeta* meta = nullptr);
 
-// A freshly initialised network (seed 1) for the config, as LoadEvaluator (through a
-// temporary checkpoint file).
+// A freshly initialised network (seed 1) of the config's architecture, device and threads;
+// on failure prints "veletas <command>: <error>", sets `code` to 1 and returns null.
 std::unique_ptr<model::TorchEvaluator> FreshEvaluator(const std::string& command, const Config& c,
                                                       int& code);
 

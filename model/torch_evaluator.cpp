@@ -45,6 +45,19 @@ rules::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Load(const std::s
   return FromNet(loaded.value().net, runtime);
 }
 
+rules::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Fresh(const NetConfig& config,
+                                                                     uint64_t seed) {
+  try {
+    torch::manual_seed(seed);
+    VeletasNet net = MakeNet(config);
+    net->eval();
+    return FromNet(net, config);
+  } catch (const std::exception& e) {
+    return rules::Result<std::unique_ptr<TorchEvaluator>>::Error(
+        std::string("cannot create the network: ") + e.what());
+  }
+}
+
 Status TorchEvaluator::UpdateWeights(const VeletasNet& net) {
   if (!net->arch().SameArchitecture(impl_->net->arch())) {
     return Status::Error("UpdateWeights: the network has a different architecture");

@@ -30,6 +30,10 @@ class TorchEvaluator final : public search::Evaluator {
   static rules::Result<std::unique_ptr<TorchEvaluator>> Load(const std::string& checkpoint,
                                                              const ModelSpec& spec,
                                                              const NetConfig& runtime);
+  // A freshly initialised network of architecture `config` (torch::manual_seed(seed) first,
+  // as CreateInitialCheckpoint does), on the device and thread count of `config`.
+  static rules::Result<std::unique_ptr<TorchEvaluator>> Fresh(const NetConfig& config,
+                                                              uint64_t seed);
   // Copies `net` (which the caller keeps using) onto the device of `runtime`.
   static rules::Result<std::unique_ptr<TorchEvaluator>> FromNet(const VeletasNet& net,
                                                                 const NetConfig& runtime);

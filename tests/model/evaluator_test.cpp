@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/checkpoint.h"
+#include "model/model_files.h"
 #include "model/network.h"
 #include "model/nn_bench.h"
 #include "model/torch_evaluator.h"
@@ -192,6 +193,31 @@ TEST(TorchEvaluator, LoadChecksTheCheckpointAgainstTheSpec) {
   auto wrong = TorchEvaluator::Load(dir.File("a.ckpt"), spec, testing::TinyArch());
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(wrong.error().find(dir.File("a.ckpt")), std::string::npos) << wrong.error();
+}
+
+TEST(TorchEvaluator, FreshEqualsTheInitialCheckpointOfTheSameSeed) {
+  // What `veletas bench-selfplay` without --model plays: the network `init-model` writes.
+  testing::TempDir dir;
+  const ModelSpec spec{RuleSet::kStandard, 7, testing::TinyArch()};
+  ASSERT_TRUE(CreateInitialCheckpoint(dir.File("init.ckpt"), spec, 5).ok());
+  auto loaded = TorchEvaluator::Load(dir.File("init.ckpt"), spec, testing::TinyArch());
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  auto fresh = TorchEvaluator::Fresh(testing::TinyArch(), 5);
+  ASSERT_TRUE(fresh.ok()) << fresh.error();
+  auto other = TorchEvaluator::Fresh(testing::TinyArch(), 6);
+  ASSERT_TRUE(other.ok()) << other.error();
+  const auto positions = SamplePositions(RuleSet::kStandard, 7, 6, 4);
+  std::vector<search::EvalOutput> a(6), b(6), c(6);
+  loaded.value()->Evaluate(positions, a);
+  fresh.value()->Evaluate(positions, b);
+  other.value()->Evaluate(positions, c);
+  bool differs = false;
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(a[i].value, b[i].value);
+    EXPECT_EQ(a[i].policy, b[i].policy);
+    differs |= a[i].value != c[i].value;
+  }
+  EXPECT_TRUE(differs);  // another seed, another network
 }
 
 }  // namespace
