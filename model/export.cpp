@@ -10,7 +10,6 @@
 #include "model/model_files.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
-#include "util/run_dir.h"
 
 namespace veletas::model {
 namespace {
@@ -171,18 +170,18 @@ Status ExportModel(const std::string& checkpoint, const std::string& out_dir) {
   std::filesystem::create_directories(out_dir, ec);
   if (ec) return Status::Error(out_dir + ": cannot create directory: " + ec.message());
   const std::string model_path = out_dir + "/model.pt";
-  const std::string tmp = util::TemporaryPath(model_path);
   const std::string description = DescribeExport(loaded.value().meta);
+  std::ostringstream bytes;
   try {
     torch::jit::Module module = BuildScriptModule(loaded.value().net);
     torch::jit::ExtraFilesMap extra{{"veletas.json", description}};
-    module.save(tmp, extra);
+    module.save(bytes, extra);
   } catch (const std::exception& e) {
-    std::filesystem::remove(tmp, ec);
     return Status::Error(model_path + ": cannot export: " + e.what());
   }
-  std::filesystem::rename(tmp, model_path, ec);
-  if (ec) return Status::Error(model_path + ": cannot rename into place: " + ec.message());
+  if (std::string error = util::WriteFileAtomic(model_path, bytes.str()); !error.empty()) {
+    return Status::Error(error);
+  }
   if (std::string error = util::WriteFileAtomic(out_dir + "/model.json", description);
       !error.empty()) {
     return Status::Error(error);
