@@ -37,7 +37,14 @@ int RunReport(const std::vector<std::string>& argv) {
 
   std::ostringstream text;
   std::ostringstream warnings;
-  auto rated = RateRun(run, 1.0, warnings);
+  int rating_code = 0;
+  auto rated = RateRun(run, 1.0, warnings, &rating_code);
+  // No ratings yet (bad input, e.g. no match played) is part of the report; a failure to
+  // compute or write them is an error.
+  if (!rated && rating_code == 1) {
+    std::cerr << "veletas report: " << rated.error() << "\n";
+    return 1;
+  }
   std::map<std::string, const selfplay::PlayerRating*> elo;
   if (rated) {
     for (const selfplay::PlayerRating& p : rated.value().ladder.players) elo[p.name] = &p;

@@ -106,6 +106,12 @@ for f in report/elo.png report/losses.png report/summary.txt; do
   [ -s "$RUN/$f" ] || fail "report did not write $f"
 done
 grep -Eq "^ +2 +8 " "$RUN/report/summary.txt" || fail "report has no line for generation 2"
+# Ratings that cannot be written are an error of the report, not "no ratings yet".
+rm "$RUN/ratings.json" && mkdir -p "$RUN/ratings.json/x"
+"$VELETAS" report "$RUN" >"$WORK/report2.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "report with an unwritable ratings.json: rc $rc"
+grep -q "ratings.json" "$WORK/report2.log" || fail "report did not name ratings.json"
 resumed=$(grep -c '^resuming' "$WORK/out.log")
 [ "$resumed" -ge "$kills" ] || fail "$kills kills but only $resumed resumed sessions"
 echo "ok: $kills kills, $resumed resumed sessions"
