@@ -116,7 +116,7 @@ int RunPlay(const std::vector<std::string>& argv) {
     const rules::Position pos = game.Current();
     if (pos.IsTerminal()) {
       const rules::Color w = *pos.Winner();
-      const int winner = PlayerOf(pos, w);
+      const int winner = pos.PlayerOf(w);
       std::cout << "result: " << ColorWord(w) << " (" << PlayerWord(winner) << " player, "
                 << (winner == human ? "you" : "veletas") << ") wins after " << game.Turns()
                 << " turns\nrecord: " << game.Record() << "\n";

@@ -59,11 +59,6 @@ inline const char* ColorWord(rules::Color c) {
   return c == rules::Color::kBlack ? "Black" : "White";
 }
 
-// The player (0 first, 1 second) holding colour `c` in `pos`.
-inline int PlayerOf(const rules::Position& pos, rules::Color c) {
-  return c == rules::Color::kBlack ? pos.BlackPlayer() : 1 - pos.BlackPlayer();
-}
-
 // Two lines about `pos` below its diagram: game, turn, who is to move and what to decide
 // (or the winner), and the claims, e.g.
 //   standard 7x7, 5 turns played; Black to move (first player): move a shooter, then shoot
@@ -75,7 +70,7 @@ inline std::string StatusLines(const rules::Position& pos) {
   if (pos.IsTerminal()) {
     const rules::Color w = *pos.Winner();
     s += std::string("game over: ") + ColorWord(w) + " (" +
-         (PlayerOf(pos, w) == 0 ? "first" : "second") + " player) wins";
+         (pos.PlayerOf(w) == 0 ? "first" : "second") + " player) wins";
   } else {
     s += std::string(ColorWord(pos.ToMove())) + " to move (" +
          (pos.ToMovePlayer() == 0 ? "first" : "second") + " player): ";

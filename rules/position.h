@@ -81,8 +81,13 @@ class Position {
   Color ToMove() const { return to_move_; }
   // Which player holds Black: 0 = the first player, 1 = the second (after a swap).
   int BlackPlayer() const { return black_player_; }
+  // The player (0 first, 1 second) holding colour `c`, and the colour player `player` holds.
+  int PlayerOf(Color c) const { return c == Color::kBlack ? black_player_ : 1 - black_player_; }
+  Color ColorOf(int player) const {
+    return player == black_player_ ? Color::kBlack : Color::kWhite;
+  }
   // The player (0 first, 1 second) who makes the pending decision.
-  int ToMovePlayer() const { return to_move_ == Color::kBlack ? black_player_ : 1 - black_player_; }
+  int ToMovePlayer() const { return PlayerOf(to_move_); }
   // Winner colour once the game is over.
   std::optional<Color> Winner() const {
     return winner_ < 0 ? std::nullopt : std::optional<Color>(static_cast<Color>(winner_));

@@ -85,9 +85,7 @@ float RandomPlayoutValue(const rules::Position& pos, rules::Rng& rng) {
   }
   while (!p.IsTerminal()) rules::ApplyTurn(p, rules::RandomTurn(p, rng));
   // Compare players, not colours: a swap during the playout changes who holds which colour.
-  const rules::Color winner = *p.Winner();
-  const int winner_player = winner == rules::Color::kBlack ? p.BlackPlayer() : 1 - p.BlackPlayer();
-  return winner_player == pos.ToMovePlayer() ? 1.0f : -1.0f;
+  return p.PlayerOf(*p.Winner()) == pos.ToMovePlayer() ? 1.0f : -1.0f;
 }
 
 void RolloutEvaluator::Evaluate(std::span<const rules::Position> positions,

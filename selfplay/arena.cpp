@@ -295,8 +295,7 @@ ArenaGame Arena::FinishGame(const Slot& s) const {
   ArenaGame g;
   g.index = s.index;
   g.a_first = s.a_first;
-  const int a_player = s.a_first ? 0 : 1;
-  g.a_colour = s.pos.BlackPlayer() == a_player ? rules::Color::kBlack : rules::Color::kWhite;
+  g.a_colour = s.pos.ColorOf(s.a_first ? 0 : 1);
   g.a_won = s.pos.Winner() == g.a_colour;
   g.turns = s.turns;
   g.record = s.record;

@@ -62,9 +62,7 @@ rules::Result<ArenaGame> ParseGameLine(const std::string& line, rules::RuleSet r
   if (!end.IsTerminal() || static_cast<int>(game.value().turns.size()) != g.turns) {
     return R::Error("the record is not a finished game of " + std::to_string(g.turns) + " turns");
   }
-  const int a_player = g.a_first ? 0 : 1;
-  const rules::Color a_colour =
-      end.BlackPlayer() == a_player ? rules::Color::kBlack : rules::Color::kWhite;
+  const rules::Color a_colour = end.ColorOf(g.a_first ? 0 : 1);
   if (a_colour != g.a_colour || (end.Winner() == a_colour) != g.a_won) {
     return R::Error("the result disagrees with the record");
   }

@@ -132,12 +132,8 @@ FinishedGame SelfplayGame::Finish() {
   g.no_resign = no_resign_;
   // A resignation happens at a turn start of the player to move, who loses.
   g.winner_color = resigned_ ? rules::Opponent(pos_.ToMove()) : *pos_.Winner();
-  const int black_player = pos_.BlackPlayer();
-  const auto person_of = [&](rules::Color c) {
-    return c == rules::Color::kBlack ? black_player : 1 - black_player;
-  };
-  g.winner_person = person_of(g.winner_color);
-  g.swapped = black_player == 1;
+  g.winner_person = pos_.PlayerOf(g.winner_color);
+  g.swapped = pos_.BlackPlayer() == 1;
   if (no_resign_) g.would_resign = {resign_.Fired(0), resign_.Fired(1)};
   g.full_decisions = full_;
   g.cheap_decisions = cheap_;
@@ -150,9 +146,9 @@ FinishedGame SelfplayGame::Finish() {
     const int id = shooter_id_[sq];
     if (id < 0) continue;
     if (pos_.Claimed(rules::Color::kBlack).Test(sq))
-      final_owner[id] = person_of(rules::Color::kBlack);
+      final_owner[id] = pos_.PlayerOf(rules::Color::kBlack);
     if (pos_.Claimed(rules::Color::kWhite).Test(sq))
-      final_owner[id] = person_of(rules::Color::kWhite);
+      final_owner[id] = pos_.PlayerOf(rules::Color::kWhite);
   }
   g.samples.reserve(samples_.size());
   for (PendingSample& ps : samples_) {

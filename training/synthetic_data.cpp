@@ -66,21 +66,18 @@ selfplay::SampleFile RandomGameSamples(rules::RuleSet rs, int size, int games, u
     }
     game.final = p;
     const rules::Color winner = *p.Winner();
-    auto person_of = [&](rules::Color c) {
-      return c == rules::Color::kBlack ? p.BlackPlayer() : 1 - p.BlackPlayer();
-    };
     std::vector<int> final_owner(static_cast<size_t>(next_id), -1);
     for (int sq : p.AllShooters()) {
       if (id[sq] < 0) continue;
       if (p.Claimed(rules::Color::kBlack).Test(sq))
-        final_owner[id[sq]] = person_of(rules::Color::kBlack);
+        final_owner[id[sq]] = p.PlayerOf(rules::Color::kBlack);
       if (p.Claimed(rules::Color::kWhite).Test(sq))
-        final_owner[id[sq]] = person_of(rules::Color::kWhite);
+        final_owner[id[sq]] = p.PlayerOf(rules::Color::kWhite);
     }
     for (const Pending& pend : pending) {
       selfplay::Sample& s = file.samples[pend.sample];
       const int person = s.position.ToMovePlayer();
-      s.outcome = person == person_of(winner) ? 1.0f : -1.0f;
+      s.outcome = person == p.PlayerOf(winner) ? 1.0f : -1.0f;
       for (size_t k = 0; k < s.aux.size(); ++k) {
         const int owner = pend.ids[k] < 0 ? -1 : final_owner[pend.ids[k]];
         s.aux[k].owner = owner < 0         ? selfplay::Owner::kNobody

@@ -246,6 +246,12 @@ TEST_P(SetupBySize, PieRuleSwapKeepsBoardAndChangesWhoHoldsBlack) {
   EXPECT_EQ(swapped.BlackPlayer(), 1);
   EXPECT_EQ(swapped.ToMove(), Color::kWhite);  // still White's setup...
   EXPECT_EQ(swapped.ToMovePlayer(), 0);        // ...now played by the first player
+  EXPECT_EQ(swapped.PlayerOf(Color::kBlack), 1);
+  EXPECT_EQ(swapped.PlayerOf(Color::kWhite), 0);
+  EXPECT_EQ(swapped.ColorOf(0), Color::kWhite);
+  EXPECT_EQ(swapped.ColorOf(1), Color::kBlack);
+  EXPECT_EQ(pie.PlayerOf(Color::kBlack), 0);
+  EXPECT_EQ(pie.ColorOf(1), Color::kWhite);
   EXPECT_EQ(swapped.Pending(), Decision::kSetupShooter);
   EXPECT_EQ(swapped.TurnsPlayed(), pie.TurnsPlayed() + 1);
   EXPECT_EQ(CountTurns(swapped), white_setups);  // no second swap
