@@ -72,8 +72,6 @@ class SelfplayGame {
   // whether it is a no-resign game.
   void Start(rules::RuleSet rules, int size, uint64_t index, uint64_t seed);
   const rules::Position& Pos() const { return pos_; }
-  uint64_t Index() const { return index_; }
-  bool NoResign() const { return no_resign_; }
 
   // Draws the budget of the next decision: true = full (recorded). Setup decisions are
   // full when config.setup_full_search.

@@ -66,7 +66,6 @@ struct SelfplayStats {
   double FalsePositiveRate() const {
     return would_resign > 0 ? static_cast<double>(false_positives) / would_resign : 0.0;
   }
-  double SearchesPerSecond() const { return seconds > 0 ? searches / seconds : 0.0; }
   double SwapRate() const {
     return games_finished > 0 ? static_cast<double>(swaps) / games_finished : 0.0;
   }
