@@ -15,26 +15,24 @@ double Now() {
 
 }  // namespace
 
-rules::Result<selfplay::ArenaPlayer> ResolvePlayer(const selfplay::PlayerSpec& spec,
-                                                   ArenaModels& models,
-                                                   const search::SearchConfig& search) {
-  using R = rules::Result<selfplay::ArenaPlayer>;
-  if (spec.kind != selfplay::PlayerKind::kMcts) return selfplay::MakeBaselinePlayer(spec);
+util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec, ArenaModels& models,
+                                               const search::SearchConfig& search) {
+  using R = util::Result<arena::ArenaPlayer>;
+  if (spec.kind != arena::PlayerKind::kMcts) return arena::MakeBaselinePlayer(spec);
   auto m = models.Get(spec.checkpoint);
   if (!m) return R::Error(m.error());
-  return selfplay::MakeGenerationPlayer(m.value()->generation, spec.checkpoint,
-                                        m.value()->Evaluator(), search, spec.budget);
+  return arena::MakeGenerationPlayer(m.value()->generation, spec.checkpoint, m.value()->Evaluator(),
+                                     search, spec.budget);
 }
 
-rules::Result<selfplay::ArenaPlayer> PlayerOption(const std::string& option,
-                                                  const std::string& text, int simulations,
-                                                  ArenaModels& models,
-                                                  const search::SearchConfig& search) {
-  using R = rules::Result<selfplay::ArenaPlayer>;
+util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const std::string& text,
+                                              int simulations, ArenaModels& models,
+                                              const search::SearchConfig& search) {
+  using R = util::Result<arena::ArenaPlayer>;
   const bool is_spec = text == "random" || text.starts_with("uct:") || text.starts_with("mcts:");
-  auto spec = is_spec ? selfplay::ParsePlayerSpec(text)
-                      : rules::Result<selfplay::PlayerSpec>(
-                            selfplay::PlayerSpec{selfplay::PlayerKind::kMcts, simulations, text});
+  auto spec = is_spec ? arena::ParsePlayerSpec(text)
+                      : util::Result<arena::PlayerSpec>(
+                            arena::PlayerSpec{arena::PlayerKind::kMcts, simulations, text});
   if (!spec) return R::Error("--" + option + ": " + spec.error());
   auto player = ResolvePlayer(spec.value(), models, search);
   if (!player) return R::Error("--" + option + ": " + player.error());
@@ -44,7 +42,7 @@ rules::Result<selfplay::ArenaPlayer> PlayerOption(const std::string& option,
 ProgressLine::ProgressLine(std::string label)
     : label_(std::move(label)), tty_(isatty(STDERR_FILENO) != 0) {}
 
-void ProgressLine::Update(const selfplay::ArenaProgress& p, const std::string& a,
+void ProgressLine::Update(const arena::ArenaProgress& p, const std::string& a,
                           const std::string& b) {
   const double now = Now();
   const bool last = p.games_done >= p.games_total;
@@ -68,14 +66,14 @@ void ProgressLine::Done() {
   open_ = false;
 }
 
-std::string MatchSummary(const selfplay::Arena& arena) {
+std::string MatchSummary(const arena::Arena& arena) {
   const auto& games = arena.Games();
   const std::string& a = arena.A().name;
   const std::string& b = arena.B().name;
   int seat_games[2] = {0, 0}, seat_wins[2] = {0, 0};      // A first, A second
   int colour_games[2] = {0, 0}, colour_wins[2] = {0, 0};  // A black, A white
   long long turns = 0;
-  for (const selfplay::ArenaGame& g : games) {
+  for (const arena::ArenaGame& g : games) {
     const int seat = g.a_first ? 0 : 1;
     const int colour = rules::Index(g.a_colour);
     ++seat_games[seat];
@@ -84,9 +82,9 @@ std::string MatchSummary(const selfplay::Arena& arena) {
     colour_wins[colour] += g.a_won;
     turns += g.turns;
   }
-  const selfplay::ArenaStats& st = arena.Stats();
+  const arena::ArenaStats& st = arena.Stats();
   const int n = static_cast<int>(games.size());
-  const selfplay::EloEstimate e = arena.Elo();
+  const arena::EloEstimate e = arena.Elo();
   std::string out;
   char line[512];
   std::snprintf(line, sizeof line, "%d games in %.1f s (%.2f games/s), %.1f turns per game\n", n,
@@ -103,8 +101,8 @@ std::string MatchSummary(const selfplay::Arena& arena) {
   out += line;
   std::snprintf(line, sizeof line, "score of %s: %.3f\n", a.c_str(), e.score);
   out += line;
-  out += "Elo " + a + " - " + b + ": " + selfplay::FormatElo(e) +
-         (e.bound == selfplay::EloBound::kTwoSided ? " (95%)" : "") + "\n";
+  out += "Elo " + a + " - " + b + ": " + arena::FormatElo(e) +
+         (e.bound == arena::EloBound::kTwoSided ? " (95%)" : "") + "\n";
   std::snprintf(line, sizeof line, "likelihood of superiority of %s: %.1f%%\n", a.c_str(),
                 100.0 * e.los);
   out += line;

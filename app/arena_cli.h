@@ -5,10 +5,10 @@
 #include <string>
 
 #include "app/arena_models.h"
-#include "rules/result.h"
+#include "arena/arena.h"
+#include "arena/player_spec.h"
 #include "search/search_config.h"
-#include "selfplay/arena.h"
-#include "selfplay/player_spec.h"
+#include "util/result.h"
 
 namespace veletas::app {
 
@@ -16,17 +16,15 @@ namespace veletas::app {
 // checkpoint through `models` (one network per checkpoint, shared) and is named
 // gen_<generation from the checkpoint>. `search` gives the MCTS settings other than the
 // simulations (search::ForPlay is applied by the arena).
-rules::Result<selfplay::ArenaPlayer> ResolvePlayer(const selfplay::PlayerSpec& spec,
-                                                   ArenaModels& models,
-                                                   const search::SearchConfig& search);
+util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec, ArenaModels& models,
+                                               const search::SearchConfig& search);
 
 // The player of command-line option --<option> = `text`: the spec `text` when it is one
 // (random, uct:..., mcts:...), else the checkpoint `text` played as mcts:<text>:<simulations>;
 // resolved with ResolvePlayer. Errors are prefixed "--<option>: ".
-rules::Result<selfplay::ArenaPlayer> PlayerOption(const std::string& option,
-                                                  const std::string& text, int simulations,
-                                                  ArenaModels& models,
-                                                  const search::SearchConfig& search);
+util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const std::string& text,
+                                              int simulations, ArenaModels& models,
+                                              const search::SearchConfig& search);
 
 // A progress line on stderr: rewritten in place on a terminal (at most 5 times a second),
 // else a new line at most every 10 seconds. Not thread-safe.
@@ -34,8 +32,7 @@ class ProgressLine {
  public:
   explicit ProgressLine(std::string label);
   // `a` and `b` name the players in the line ("" for none).
-  void Update(const selfplay::ArenaProgress& p, const std::string& a = "",
-              const std::string& b = "");
+  void Update(const arena::ArenaProgress& p, const std::string& a = "", const std::string& b = "");
   // Ends the line (on a terminal).
   void Done();
 
@@ -48,6 +45,6 @@ class ProgressLine {
 
 // The result of a match in words: games and speed, wins by seat and colour, score, Elo A - B
 // with its 95% interval, LOS, and the network batching when neural players took part.
-std::string MatchSummary(const selfplay::Arena& arena);
+std::string MatchSummary(const arena::Arena& arena);
 
 }  // namespace veletas::app

@@ -14,8 +14,8 @@ ArenaModels::ArenaModels(rules::RuleSet rules, int size, const model::NetConfig&
 
 ArenaModels::~ArenaModels() = default;
 
-rules::Result<ArenaModel*> ArenaModels::Get(const std::string& checkpoint) {
-  using R = rules::Result<ArenaModel*>;
+util::Result<ArenaModel*> ArenaModels::Get(const std::string& checkpoint) {
+  using R = util::Result<ArenaModel*>;
   if (auto it = models_.find(checkpoint); it != models_.end()) return it->second.get();
   auto meta = model::ReadCheckpointMeta(checkpoint);
   if (!meta) return R::Error(meta.error());

@@ -9,10 +9,10 @@
 
 #include "model/net_config.h"
 #include "rules/position.h"
-#include "rules/result.h"
 #include "search/batching_evaluator.h"
 #include "search/evaluator.h"
 #include "search/search_config.h"
+#include "util/result.h"
 
 namespace veletas::app {
 
@@ -34,7 +34,7 @@ class ArenaModels {
   ~ArenaModels();
   // The model of `checkpoint`, loaded on first use. Errors name the file: missing,
   // corrupt, or made for other rules or another board size.
-  rules::Result<ArenaModel*> Get(const std::string& checkpoint);
+  util::Result<ArenaModel*> Get(const std::string& checkpoint);
 
  private:
   rules::RuleSet rules_;

@@ -20,43 +20,43 @@ std::vector<std::string> ParsedArgs::Values(const std::string& name) const {
   return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
-rules::Result<long long> ParsedArgs::Int(const std::string& name, long long fallback, long long lo,
-                                         long long hi) const {
+util::Result<long long> ParsedArgs::Int(const std::string& name, long long fallback, long long lo,
+                                        long long hi) const {
   const std::optional<std::string> v = Value(name);
   if (!v) return fallback;
   errno = 0;
   char* end = nullptr;
   const long long x = std::strtoll(v->c_str(), &end, 10);
   if (v->empty() || *end != '\0' || errno != 0) {
-    return rules::Result<long long>::Error("--" + name + ": expected an integer, got \"" + *v +
-                                           "\"");
+    return util::Result<long long>::Error("--" + name + ": expected an integer, got \"" + *v +
+                                          "\"");
   }
   if (x < lo || x > hi) {
-    return rules::Result<long long>::Error("--" + name + ": " + *v + " is out of range [" +
-                                           std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return util::Result<long long>::Error("--" + name + ": " + *v + " is out of range [" +
+                                          std::to_string(lo) + ", " + std::to_string(hi) + "]");
   }
   return x;
 }
 
-rules::Result<double> ParsedArgs::Real(const std::string& name, double fallback, double lo,
-                                       double hi) const {
+util::Result<double> ParsedArgs::Real(const std::string& name, double fallback, double lo,
+                                      double hi) const {
   const std::optional<std::string> v = Value(name);
   if (!v) return fallback;
   errno = 0;
   char* end = nullptr;
   const double x = std::strtod(v->c_str(), &end);
   if (v->empty() || *end != '\0' || errno != 0) {
-    return rules::Result<double>::Error("--" + name + ": expected a number, got \"" + *v + "\"");
+    return util::Result<double>::Error("--" + name + ": expected a number, got \"" + *v + "\"");
   }
   if (!(x >= lo && x <= hi)) {
-    return rules::Result<double>::Error("--" + name + ": " + *v + " is out of range [" +
-                                        std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return util::Result<double>::Error("--" + name + ": " + *v + " is out of range [" +
+                                       std::to_string(lo) + ", " + std::to_string(hi) + "]");
   }
   return x;
 }
 
-rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
-                                    const std::vector<std::string>& args, size_t max_positional) {
+util::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
+                                   const std::vector<std::string>& args, size_t max_positional) {
   ParsedArgs parsed;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -72,17 +72,17 @@ rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
       for (const OptionSpec& s : specs) {
         if (s.name == name) spec = &s;
       }
-      if (!spec) return rules::Result<ParsedArgs>::Error("unknown option --" + name);
+      if (!spec) return util::Result<ParsedArgs>::Error("unknown option --" + name);
       if (spec->takes_value && !inline_value) {
         if (i + 1 >= args.size()) {
-          return rules::Result<ParsedArgs>::Error("option --" + name + " needs a value");
+          return util::Result<ParsedArgs>::Error("option --" + name + " needs a value");
         }
         value = args[++i];
       } else if (!spec->takes_value && inline_value) {
-        return rules::Result<ParsedArgs>::Error("option --" + name + " takes no value");
+        return util::Result<ParsedArgs>::Error("option --" + name + " takes no value");
       }
       if (parsed.values_.count(name) && !spec->repeatable) {
-        return rules::Result<ParsedArgs>::Error("option --" + name + " given twice");
+        return util::Result<ParsedArgs>::Error("option --" + name + " given twice");
       }
       parsed.values_[name].push_back(value);
     } else {
@@ -90,25 +90,25 @@ rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
     }
   }
   if (parsed.positional_.size() > max_positional) {
-    return rules::Result<ParsedArgs>::Error("unexpected argument \"" +
-                                            parsed.positional_[max_positional] + "\"");
+    return util::Result<ParsedArgs>::Error("unexpected argument \"" +
+                                           parsed.positional_[max_positional] + "\"");
   }
   return parsed;
 }
 
-rules::Result<GameOptions> ParseGameOptions(const ParsedArgs& args) {
+util::Result<GameOptions> ParseGameOptions(const ParsedArgs& args) {
   GameOptions g;
   if (const auto r = args.Value("rules")) {
     const auto parsed = rules::ParseRuleSet(*r);
     if (!parsed) {
-      return rules::Result<GameOptions>::Error("--rules: expected standard or classic, got \"" +
-                                               *r + "\"");
+      return util::Result<GameOptions>::Error("--rules: expected standard or classic, got \"" + *r +
+                                              "\"");
     }
     g.rules = *parsed;
   }
   if (const auto s = args.Value("size")) {
     if (*s != "7" && *s != "9" && *s != "10") {
-      return rules::Result<GameOptions>::Error("--size: expected 7, 9 or 10, got \"" + *s + "\"");
+      return util::Result<GameOptions>::Error("--size: expected 7, 9 or 10, got \"" + *s + "\"");
     }
     g.size = std::stoi(*s);
   }
@@ -125,17 +125,17 @@ std::string RecordArgument(const ParsedArgs& args) {
   return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
 }
 
-rules::Result<Config> ConfigFromArgs(const ParsedArgs& args) {
+util::Result<Config> ConfigFromArgs(const ParsedArgs& args) {
   Config config;
   if (const auto file = args.Value("config")) {
     auto loaded = LoadConfig(*file);
-    if (!loaded) return rules::Result<Config>::Error(loaded.error());
+    if (!loaded) return util::Result<Config>::Error(loaded.error());
     config = loaded.value();
   } else {
     config.game.size = 10;
   }
   auto game = ParseGameOptions(args);
-  if (!game) return rules::Result<Config>::Error(game.error());
+  if (!game) return util::Result<Config>::Error(game.error());
   if (args.Has("rules")) config.game.rules = game.value().rules;
   if (args.Has("size")) config.game.size = game.value().size;
   return config;

@@ -9,7 +9,7 @@
 
 #include "app/config.h"
 #include "rules/position.h"
-#include "rules/result.h"
+#include "util/result.h"
 
 namespace veletas::app {
 
@@ -27,32 +27,32 @@ class ParsedArgs {
   std::vector<std::string> Values(const std::string& name) const;
   const std::vector<std::string>& Positional() const { return positional_; }
   // Integer option in [lo, hi]; `fallback` when absent. The error names the option.
-  rules::Result<long long> Int(const std::string& name, long long fallback, long long lo,
-                               long long hi) const;
-  rules::Result<double> Real(const std::string& name, double fallback, double lo, double hi) const;
+  util::Result<long long> Int(const std::string& name, long long fallback, long long lo,
+                              long long hi) const;
+  util::Result<double> Real(const std::string& name, double fallback, double lo, double hi) const;
 
  private:
-  friend rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>&,
-                                             const std::vector<std::string>&, size_t);
+  friend util::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>&,
+                                            const std::vector<std::string>&, size_t);
   std::map<std::string, std::vector<std::string>> values_;  // every value, in order
   std::vector<std::string> positional_;
 };
 
 // Parses `args` against `specs`, allowing at most `max_positional` positional arguments.
-rules::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
-                                    const std::vector<std::string>& args, size_t max_positional);
+util::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
+                                   const std::vector<std::string>& args, size_t max_positional);
 
 // --rules and --size (defaults: standard, 10).
 struct GameOptions {
   rules::RuleSet rules = rules::RuleSet::kStandard;
   int size = 10;
 };
-rules::Result<GameOptions> ParseGameOptions(const ParsedArgs& args);
+util::Result<GameOptions> ParseGameOptions(const ParsedArgs& args);
 
 // The settings of a command that takes --config FILE, --rules and --size: the config file
 // when given (else the defaults on a 10x10 board), then --rules and --size over it. The
 // error names the file and line or the option.
-rules::Result<Config> ConfigFromArgs(const ParsedArgs& args);
+util::Result<Config> ConfigFromArgs(const ParsedArgs& args);
 
 // Prints "veletas <command>: <message>" to stderr and returns 2.
 int UsageError(const std::string& command, const std::string& message);

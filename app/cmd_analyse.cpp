@@ -7,8 +7,8 @@
 
 #include "app/args.h"
 #include "app/command.h"
-#include "app/game_analysis.h"
 #include "app/search_backend.h"
+#include "play/game_analysis.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
 
@@ -21,7 +21,7 @@ std::string Percent(float rate) {
   return buf;
 }
 
-std::string Who(const MoveAnalysis& m) {
+std::string Who(const play::MoveAnalysis& m) {
   return std::string(m.color == rules::Color::kBlack ? "Black" : "White") +
          (m.player == 0 ? " (1st)" : " (2nd)");
 }
@@ -56,7 +56,7 @@ int RunAnalyse(const std::vector<std::string>& argv) {
   auto from = args.Int("from", 1, 1, std::max(1, n));
   if (!from) return UsageError("analyse", from.error());
 
-  AnalysisOptions options;
+  play::AnalysisOptions options;
   options.first_move = static_cast<int>(from.value()) - 1;
   if (time_ms.value() > 0) {
     options.budget.time_ms = static_cast<int>(time_ms.value());
@@ -77,15 +77,17 @@ int RunAnalyse(const std::vector<std::string>& argv) {
     std::printf("%4s  %-11s %-18s %7s %7s %6s %-3s %-18s %7s\n", "move", "player", "played",
                 "before", "after", "drop", "", "best", "best");
   }
-  const auto moves = AnalyseGame(game.value(), *b.searcher, options, [&](const MoveAnalysis& m) {
-    if (json) return;
-    std::printf("%4d  %-11s %-18s %7s %7s %6.1f %-3s %-18s %7s\n", m.index + 1, Who(m).c_str(),
-                m.move.c_str(), Percent(m.before).c_str(), Percent(m.after).c_str(), 100.0 * m.drop,
-                m.mark.c_str(), m.best_move.c_str(), Percent(m.best_win_rate).c_str());
-    std::fflush(stdout);
-  });
+  const auto moves =
+      play::AnalyseGame(game.value(), *b.searcher, options, [&](const play::MoveAnalysis& m) {
+        if (json) return;
+        std::printf("%4d  %-11s %-18s %7s %7s %6.1f %-3s %-18s %7s\n", m.index + 1, Who(m).c_str(),
+                    m.move.c_str(), Percent(m.before).c_str(), Percent(m.after).c_str(),
+                    100.0 * m.drop, m.mark.c_str(), m.best_move.c_str(),
+                    Percent(m.best_win_rate).c_str());
+        std::fflush(stdout);
+      });
   int marks[2][2] = {};  // [player][blunder, mistake]
-  for (const MoveAnalysis& m : moves) {
+  for (const play::MoveAnalysis& m : moves) {
     if (m.mark == "??") ++marks[m.player][0];
     if (m.mark == "?") ++marks[m.player][1];
   }
@@ -98,7 +100,7 @@ int RunAnalyse(const std::vector<std::string>& argv) {
     j["blunder_drop"] = options.blunder_drop;
     j["mistake_drop"] = options.mistake_drop;
     j["moves"] = nlohmann::json::array();
-    for (const MoveAnalysis& m : moves) {
+    for (const play::MoveAnalysis& m : moves) {
       j["moves"].push_back({{"number", m.index + 1},
                             {"player", m.player == 0 ? "first" : "second"},
                             {"color", m.color == rules::Color::kBlack ? "black" : "white"},

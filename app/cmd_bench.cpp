@@ -67,7 +67,7 @@ int RunBench(const std::vector<std::string>& argv) {
               "games/s", "turns/s");
   for (rules::RuleSet rs : {rules::RuleSet::kStandard, rules::RuleSet::kClassic}) {
     for (int size : {7, 9, 10}) {
-      rules::Rng rng(0xBE7C4 + size * 2 + static_cast<int>(rs));
+      util::Rng rng(0xBE7C4 + size * 2 + static_cast<int>(rs));
       uint64_t turns = 0;
       const auto start = std::chrono::steady_clock::now();
       for (long long g = 0; g < games.value(); ++g) {

@@ -5,8 +5,8 @@
 
 #include "app/args.h"
 #include "app/command.h"
-#include "app/engine_protocol.h"
 #include "app/search_backend.h"
+#include "play/engine_protocol.h"
 #include "rules/notation.h"
 
 #ifndef VELETAS_VERSION
@@ -22,7 +22,7 @@ int RunEngine(const std::vector<std::string>& argv) {
   auto backend = MakeSearchBackend(args.value());
   if (!backend) return UsageError("engine", backend.error());
   SearchBackend& b = *backend.value();
-  EngineSetup setup;
+  play::EngineSetup setup;
   setup.version = VELETAS_VERSION;
   setup.description = b.description;
   setup.rules = b.rules;
@@ -31,7 +31,7 @@ int RunEngine(const std::vector<std::string>& argv) {
   setup.searcher = b.searcher.get();
   setup.visits = b.visits;
   if (b.evaluator) setup.set_threads = [&b](int threads) { return b.SetThreads(threads); };
-  EngineProtocol engine(std::move(setup));
+  play::EngineProtocol engine(std::move(setup));
   std::cerr << "veletas engine: " << b.description << "; " << rules::RuleSetName(b.rules) << " "
             << b.size << "x" << b.size << "; see docs/ENGINE_PROTOCOL.md\n";
   std::string line;

@@ -1,5 +1,5 @@
 // `veletas gate --candidate CKPT --best CKPT --run DIR [--config FILE]`: the promotion gate
-// (selfplay/gate.h) from the command line. The candidate plays the best network in batches
+// (arena/gate.h) from the command line. The candidate plays the best network in batches
 // with the config's `arena.gate` settings (SPRT or fixed games) until the gate decides;
 // the decision, its evidence and the games are written to RUN_DIR/matches/. CANDIDATE and
 // BEST are checkpoints (played as mcts:CKPT:<arena.simulations>) or player specs (random,
@@ -12,8 +12,8 @@
 #include "app/args.h"
 #include "app/command.h"
 #include "app/config.h"
+#include "arena/gate.h"
 #include "rules/notation.h"
-#include "selfplay/gate.h"
 
 namespace veletas::app {
 namespace {
@@ -42,7 +42,7 @@ int RunGate(const std::vector<std::string>& argv) {
   const int size = config.game.size;
 
   ArenaModels models(rs, size, config.model, config.evaluator);
-  selfplay::ArenaPlayer players[2];
+  arena::ArenaPlayer players[2];
   for (int i = 0; i < 2; ++i) {
     const char* opt = i == 0 ? "candidate" : "best";
     auto p =
@@ -56,23 +56,21 @@ int RunGate(const std::vector<std::string>& argv) {
   const std::string name = args.Value("name").value_or("");
   const bool json_out = args.Has("json");
   std::ostream& info = json_out ? std::cerr : std::cout;
-  const selfplay::GateConfig& gc = config.arena.gate.config;
+  const arena::GateConfig& gc = config.arena.gate.config;
   info << "gate: " << players[0].name << " (" << players[0].spec.ToString() << ") against "
        << players[1].name << " (" << players[1].spec.ToString() << "), " << rules::RuleSetName(rs)
-       << " " << size << "x" << size << ", " << selfplay::GateMethodName(gc.method)
-       << ", batches of " << config.arena.gate.batch_games << " games\n";
+       << " " << size << "x" << size << ", " << arena::GateMethodName(gc.method) << ", batches of "
+       << config.arena.gate.batch_games << " games\n";
   ProgressLine progress(kCmd);
-  const auto result =
-      selfplay::RunGate(players[0], players[1], rs, size, config.arena.gate, config.arena.arena,
-                        run_dir, name, [&](const selfplay::ArenaProgress& p) {
-                          progress.Update(p, players[0].name, players[1].name);
-                        });
+  const auto result = arena::RunGate(
+      players[0], players[1], rs, size, config.arena.gate, config.arena.arena, run_dir, name,
+      [&](const arena::ArenaProgress& p) { progress.Update(p, players[0].name, players[1].name); });
   progress.Done();
   if (!result) {
     std::cerr << "veletas gate: " << result.error() << "\n";
     return 1;
   }
-  const selfplay::GateResult& r = result.value();
+  const arena::GateResult& r = result.value();
   for (const std::string& note : r.notes) std::cerr << "veletas gate: " << note << "\n";
   if (json_out) {
     nlohmann::json j;
@@ -80,16 +78,16 @@ int RunGate(const std::vector<std::string>& argv) {
     j["best"] = {{"name", players[1].name}, {"spec", players[1].spec.ToString()}};
     j["promoted"] = r.promoted;
     j["resumed"] = r.resumed;
-    j["decision"] = selfplay::GateDecisionName(r.evidence.decision);
-    j["evidence"] = selfplay::GateEvidenceToJson(r.evidence);
+    j["decision"] = arena::GateDecisionName(r.evidence.decision);
+    j["evidence"] = arena::GateEvidenceToJson(r.evidence);
     j["match_file"] = r.match_file;
     std::cout << j.dump(1) << "\n";
   } else {
     if (r.resumed) std::cout << "(decided earlier: " << r.match_file << ")\n";
     std::cout << r.evidence.reason << "\n"
               << "Elo " << players[0].name << " - " << players[1].name << ": "
-              << selfplay::FormatElo(r.evidence.elo) << "\n"
-              << "decision: " << selfplay::GateDecisionName(r.evidence.decision) << "\n"
+              << arena::FormatElo(r.evidence.elo) << "\n"
+              << "decision: " << arena::GateDecisionName(r.evidence.decision) << "\n"
               << "wrote " << r.match_file << "\n";
   }
   return 0;

@@ -1,5 +1,5 @@
 // `veletas ladder --run DIR --model CKPT [--previous CKPT,...] [--config FILE]`: one round of
-// the rating ladder (selfplay/ladder.h) from the command line: the network plays the anchors
+// the rating ladder (arena/ladder.h) from the command line: the network plays the anchors
 // (random, uct:N for the config's arena.ladder.uct_anchors; anchor-vs-anchor matches once
 // per run) and the given earlier networks, the matches go to RUN_DIR/matches/, and the
 // ladder of the whole run is printed. MODEL and PREVIOUS are checkpoints (named gen_<N>
@@ -13,9 +13,9 @@
 #include "app/args.h"
 #include "app/command.h"
 #include "app/config.h"
+#include "arena/ladder.h"
+#include "arena/ratings.h"
 #include "rules/notation.h"
-#include "selfplay/ladder.h"
-#include "selfplay/ratings.h"
 
 namespace veletas::app {
 namespace {
@@ -59,7 +59,7 @@ int RunLadder(const std::vector<std::string>& argv) {
   ArenaModels models(rs, size, config.model, config.evaluator);
   auto newcomer = PlayerOption("model", *args.Value("model"), sims, models, config.search);
   if (!newcomer) return UsageError(kCmd, newcomer.error());
-  std::vector<selfplay::ArenaPlayer> previous;
+  std::vector<arena::ArenaPlayer> previous;
   for (const std::string& text : SplitCommas(args.Value("previous").value_or(""))) {
     auto p = PlayerOption("previous", text, sims, models, config.search);
     if (!p) return UsageError(kCmd, p.error());
@@ -73,7 +73,7 @@ int RunLadder(const std::vector<std::string>& argv) {
        << "), " << rules::RuleSetName(rs) << " " << size << "x" << size << "\n";
   std::string current;
   std::unique_ptr<ProgressLine> progress;
-  auto on_progress = [&](const std::string& match, const selfplay::ArenaProgress& p) {
+  auto on_progress = [&](const std::string& match, const arena::ArenaProgress& p) {
     if (match != current) {
       if (progress) progress->Done();
       progress = std::make_unique<ProgressLine>(match);
@@ -81,15 +81,14 @@ int RunLadder(const std::vector<std::string>& argv) {
     }
     progress->Update(p);
   };
-  const auto result =
-      selfplay::RunLadderRound(run_dir, rs, size, newcomer.value(), previous, config.arena.arena,
-                               config.arena.ladder, on_progress);
+  const auto result = arena::RunLadderRound(run_dir, rs, size, newcomer.value(), previous,
+                                            config.arena.arena, config.arena.ladder, on_progress);
   if (progress) progress->Done();
   if (!result) {
     std::cerr << "veletas ladder: " << result.error() << "\n";
     return 1;
   }
-  const selfplay::LadderRoundResult& r = result.value();
+  const arena::LadderRoundResult& r = result.value();
   for (const std::string& s : r.skipped_files) std::cerr << "veletas ladder: skipped " << s << "\n";
   for (const auto& m : r.matches) {
     for (const std::string& note : m.notes) std::cerr << "veletas ladder: " << note << "\n";
@@ -106,7 +105,7 @@ int RunLadder(const std::vector<std::string>& argv) {
                          {"existed", m.existed}});
     }
     j["matches"] = matches;
-    j["ladder"] = r.ladder ? selfplay::LadderToJson(*r.ladder) : nlohmann::json(nullptr);
+    j["ladder"] = r.ladder ? arena::LadderToJson(*r.ladder) : nlohmann::json(nullptr);
     if (!r.ladder) j["ladder_error"] = r.ladder_error;
     std::cout << j.dump(1) << "\n";
     return 0;
@@ -120,7 +119,7 @@ int RunLadder(const std::vector<std::string>& argv) {
     return 0;
   }
   std::cout << "\nladder of the run (random fixed at 0):\n";
-  for (const selfplay::PlayerRating& p : r.ladder->players) {
+  for (const arena::PlayerRating& p : r.ladder->players) {
     char line[256];
     if (!p.rated) {
       std::snprintf(line, sizeof line, "  %-20s unrated\n", p.name.c_str());

@@ -12,10 +12,10 @@
 #include "app/args.h"
 #include "app/command.h"
 #include "app/config.h"
+#include "arena/arena.h"
+#include "arena/arena_record.h"
+#include "arena/match_record.h"
 #include "rules/notation.h"
-#include "selfplay/arena.h"
-#include "selfplay/arena_record.h"
-#include "selfplay/match_record.h"
 
 namespace veletas::app {
 namespace {
@@ -59,10 +59,10 @@ int RunMatch(const std::vector<std::string>& argv) {
   if (!args.Has("a") || !args.Has("b") || !args.Has("games")) {
     return UsageError(kCmd, "expected --a SPEC --b SPEC --games N");
   }
-  selfplay::PlayerSpec specs[2];
+  arena::PlayerSpec specs[2];
   for (int i = 0; i < 2; ++i) {
     const char* opt = i == 0 ? "a" : "b";
-    auto spec = selfplay::ParsePlayerSpec(*args.Value(opt));
+    auto spec = arena::ParsePlayerSpec(*args.Value(opt));
     if (!spec) return UsageError(kCmd, std::string("--") + opt + ": " + spec.error());
     specs[i] = spec.value();
   }
@@ -72,7 +72,7 @@ int RunMatch(const std::vector<std::string>& argv) {
   auto loaded_config = ConfigFromArgs(args);
   if (!loaded_config) return UsageError(kCmd, loaded_config.error());
   const Config& config = loaded_config.value();
-  selfplay::ArenaConfig arena_config = config.arena.arena;
+  arena::ArenaConfig arena_config = config.arena.arena;
   std::string error;
   if (!IntOption(args, "seed", 0, 1LL << 62, arena_config.seed, error) ||
       !IntOption(args, "threads", 1, 256, arena_config.threads, error) ||
@@ -84,7 +84,7 @@ int RunMatch(const std::vector<std::string>& argv) {
   const int size = config.game.size;
 
   ArenaModels models(rs, size, config.model, config.evaluator);
-  selfplay::ArenaPlayer players[2];
+  arena::ArenaPlayer players[2];
   for (int i = 0; i < 2; ++i) {
     auto p = ResolvePlayer(specs[i], models, config.search);
     if (!p) return UsageError(kCmd, std::string(i == 0 ? "--a: " : "--b: ") + p.error());
@@ -98,12 +98,12 @@ int RunMatch(const std::vector<std::string>& argv) {
     if (!args.Has("a-name")) players[0].name += "_a";
     if (!args.Has("b-name")) players[1].name += "_b";
   }
-  for (const selfplay::ArenaPlayer& p : players) {
-    if (std::string e = selfplay::ValidateMatchName(p.name); !e.empty()) {
+  for (const arena::ArenaPlayer& p : players) {
+    if (std::string e = arena::ValidateMatchName(p.name); !e.empty()) {
       return UsageError(kCmd, "player name: " + e);
     }
   }
-  if (std::string e = selfplay::ValidateArena(players[0], players[1], rs, size, arena_config);
+  if (std::string e = arena::ValidateArena(players[0], players[1], rs, size, arena_config);
       !e.empty()) {
     return UsageError(kCmd, e);
   }
@@ -114,19 +114,19 @@ int RunMatch(const std::vector<std::string>& argv) {
   std::string name;
   if (const auto n = args.Value("name")) {
     name = *n;
-    if (std::string e = selfplay::ValidateMatchName(name); !e.empty()) {
+    if (std::string e = arena::ValidateMatchName(name); !e.empty()) {
       return UsageError(kCmd, "--name: " + e);
     }
     std::error_code ec;
-    if (fs::exists(selfplay::MatchFilePath(out_dir, name), ec)) {
+    if (fs::exists(arena::MatchFilePath(out_dir, name), ec)) {
       return UsageError(
-          kCmd, selfplay::MatchFilePath(out_dir, name) + " exists; choose another --name or --out");
+          kCmd, arena::MatchFilePath(out_dir, name) + " exists; choose another --name or --out");
     }
   } else {
-    const std::string base = selfplay::MakeMatchName("", players[0].name, players[1].name);
+    const std::string base = arena::MakeMatchName("", players[0].name, players[1].name);
     name = base;
     std::error_code ec;
-    for (int k = 2; fs::exists(selfplay::MatchFilePath(out_dir, name), ec); ++k) {
+    for (int k = 2; fs::exists(arena::MatchFilePath(out_dir, name), ec); ++k) {
       name = base + "-" + std::to_string(k);
     }
   }
@@ -138,11 +138,11 @@ int RunMatch(const std::vector<std::string>& argv) {
        << "x" << size << ", " << games.value() << " games, " << arena_config.games_in_parallel
        << " in parallel, " << arena_config.threads << " threads, seed " << arena_config.seed
        << "\n";
-  const std::string started = selfplay::UtcTimestamp();
-  selfplay::Arena arena(players[0], players[1], rs, size, arena_config);
+  const std::string started = arena::UtcTimestamp();
+  arena::Arena arena(players[0], players[1], rs, size, arena_config);
   ProgressLine progress(kCmd);
   try {
-    arena.Play(static_cast<int>(games.value()), [&](const selfplay::ArenaProgress& p) {
+    arena.Play(static_cast<int>(games.value()), [&](const arena::ArenaProgress& p) {
       progress.Update(p, players[0].name, players[1].name);
     });
   } catch (const std::exception& e) {
@@ -151,16 +151,16 @@ int RunMatch(const std::vector<std::string>& argv) {
     return 1;
   }
   progress.Done();
-  const selfplay::MatchRecord record =
-      selfplay::MakeMatchRecord(name, arena, std::nullopt, started, selfplay::UtcTimestamp());
-  if (std::string e = selfplay::SaveMatch(out_dir, record, arena.Games()); !e.empty()) {
+  const arena::MatchRecord record =
+      arena::MakeMatchRecord(name, arena, std::nullopt, started, arena::UtcTimestamp());
+  if (std::string e = arena::SaveMatch(out_dir, record, arena.Games()); !e.empty()) {
     std::cerr << "veletas match: " << e << "\n";
     return 1;
   }
-  const std::string match_file = selfplay::MatchFilePath(out_dir, name);
-  const std::string records_file = (fs::path(out_dir) / selfplay::RecordsFileName(name)).string();
+  const std::string match_file = arena::MatchFilePath(out_dir, name);
+  const std::string records_file = (fs::path(out_dir) / arena::RecordsFileName(name)).string();
   if (json_out) {
-    nlohmann::json j = selfplay::MatchRecordToJson(record);
+    nlohmann::json j = arena::MatchRecordToJson(record);
     j["match_file"] = match_file;
     j["records_file"] = records_file;
     j["seconds"] = arena.Stats().seconds;

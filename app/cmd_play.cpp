@@ -7,11 +7,11 @@
 
 #include "app/args.h"
 #include "app/command.h"
-#include "app/game_state.h"
 #include "app/search_backend.h"
+#include "play/game_state.h"
 #include "rules/notation.h"
-#include "rules/random.h"
 #include "util/atomic_file.h"
+#include "util/random.h"
 
 namespace veletas::app {
 namespace {
@@ -80,16 +80,16 @@ int RunPlay(const std::vector<std::string>& argv) {
   const std::string record_file = args.value().Value("record").value_or("");
 
   // Hints come from the engine's own searcher, or a UCT searcher against --random.
-  std::unique_ptr<TurnSearcher> hint_uct;
-  TurnSearcher* adviser = b.searcher.get();
+  std::unique_ptr<play::TurnSearcher> hint_uct;
+  play::TurnSearcher* adviser = b.searcher.get();
   int hint_visits = b.visits;
   if (adviser == nullptr) {
-    hint_uct = TurnSearcher::Uct(search::UctConfig{}.c_uct, b.seed + 7);
+    hint_uct = play::TurnSearcher::Uct(search::UctConfig{}.c_uct, b.seed + 7);
     adviser = hint_uct.get();
     hint_visits = kRandomHintPlayouts;
   }
-  rules::Rng rng(b.seed);
-  GameState game(b.rules, b.size);
+  util::Rng rng(b.seed);
+  play::GameState game(b.rules, b.size);
 
   auto save = [&](const std::string& path) {
     if (std::string error = util::WriteFileAtomic(path, game.Record() + "\n"); !error.empty()) {
@@ -103,7 +103,7 @@ int RunPlay(const std::vector<std::string>& argv) {
   };
   auto show = [&] {
     const rules::Position& pos = game.Current();
-    std::cout << "\n" << rules::Diagram(pos) << StatusLines(pos);
+    std::cout << "\n" << rules::Diagram(pos) << play::StatusLines(pos);
   };
 
   std::cout << "veletas play: " << rules::RuleSetName(b.rules) << " " << b.size << "x" << b.size
@@ -117,7 +117,7 @@ int RunPlay(const std::vector<std::string>& argv) {
     if (pos.IsTerminal()) {
       const rules::Color w = *pos.Winner();
       const int winner = pos.PlayerOf(w);
-      std::cout << "result: " << ColorWord(w) << " (" << PlayerWord(winner) << " player, "
+      std::cout << "result: " << play::ColorWord(w) << " (" << PlayerWord(winner) << " player, "
                 << (winner == human ? "you" : "veletas") << ") wins after " << game.Turns()
                 << " turns\nrecord: " << game.Record() << "\n";
       autosave();
@@ -129,7 +129,7 @@ int RunPlay(const std::vector<std::string>& argv) {
         std::cout << "veletas plays " << rules::TurnToString(pos, t) << "\n";
         game.Play(t);
       } else {
-        const TurnAnalysis a = b.searcher->Search(pos, {b.visits, 0}, 1);
+        const play::TurnAnalysis a = b.searcher->Search(pos, {b.visits, 0}, 1);
         std::cout << "veletas plays " << rules::TurnToString(pos, a.best.turn) << " (its win rate "
                   << Percent(a.best.win_rate) << ")\n";
         game.Play(a.best.turn);
@@ -142,7 +142,7 @@ int RunPlay(const std::vector<std::string>& argv) {
       std::cout << "You may type swap to take over Black's position, or place White's setup.\n";
       pie_note_shown = game.Turns();
     }
-    std::cout << ColorWord(pos.ToMove()) << " (you)> " << std::flush;
+    std::cout << play::ColorWord(pos.ToMove()) << " (you)> " << std::flush;
     std::string line;
     if (!std::getline(std::cin, line)) {
       std::cout << "\nend of input: the game is not finished\n";
@@ -189,10 +189,10 @@ int RunPlay(const std::vector<std::string>& argv) {
         show();
       }
     } else if (word == "hint") {
-      const TurnAnalysis a = adviser->Search(pos, {hint_visits, 0}, kHintCandidates);
+      const play::TurnAnalysis a = adviser->Search(pos, {hint_visits, 0}, kHintCandidates);
       std::cout << "hint (" << a.simulations << " simulations):\n";
       int i = 0;
-      for (const TurnCandidate& c : a.candidates) {
+      for (const play::TurnCandidate& c : a.candidates) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "  %d. %-18s win rate %6s  visits %u\n", ++i,
                       rules::TurnToString(pos, c.turn).c_str(), Percent(c.win_rate).c_str(),

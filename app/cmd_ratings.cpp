@@ -39,7 +39,7 @@ int RunRatingsCommand(const std::vector<std::string>& argv) {
   std::cout << "; Bradley-Terry ratings, random fixed at 0, prior " << prior.value()
             << " virtual game(s) per pair\n\n";
   PrintLadderTable(r.ladder, std::cout);
-  for (const selfplay::PlayerRating& p : r.ladder.players) {
+  for (const arena::PlayerRating& p : r.ladder.players) {
     if (!p.rated) {
       std::cout << "(unrated: no chain of games links the player to an anchor)\n";
       break;

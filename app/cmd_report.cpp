@@ -12,7 +12,7 @@
 #include "app/pipeline_state.h"
 #include "app/run_ratings.h"
 #include "app/status_line.h"
-#include "selfplay/player_spec.h"
+#include "arena/player_spec.h"
 #include "training/metrics.h"
 #include "util/atomic_file.h"
 
@@ -45,9 +45,9 @@ int RunReport(const std::vector<std::string>& argv) {
     std::cerr << "veletas report: " << rated.error() << "\n";
     return 1;
   }
-  std::map<std::string, const selfplay::PlayerRating*> elo;
+  std::map<std::string, const arena::PlayerRating*> elo;
   if (rated) {
-    for (const selfplay::PlayerRating& p : rated.value().ladder.players) elo[p.name] = &p;
+    for (const arena::PlayerRating& p : rated.value().ladder.players) elo[p.name] = &p;
   }
   text << "run " << run << ": "
        << (s.stage == PipelineStage::kFinished
@@ -69,7 +69,7 @@ int RunReport(const std::vector<std::string>& argv) {
       std::snprintf(gate, sizeof gate, "promoted");
     }
     char rating[64] = "-";
-    auto it = elo.find(selfplay::GenerationName(g.generation));
+    auto it = elo.find(arena::GenerationName(g.generation));
     if (it != elo.end() && it->second->rated) {
       std::snprintf(rating, sizeof rating, "%+.0f [%+.0f, %+.0f]", it->second->elo,
                     it->second->ci_low, it->second->ci_high);
@@ -84,7 +84,7 @@ int RunReport(const std::vector<std::string>& argv) {
     text << "\nrating ladder (" << rated.value().matches << " matches):\n";
     PrintLadderTable(rated.value().ladder, text);
     const std::string elo_png = (out_dir / "elo.png").string();
-    if (std::string e = selfplay::WriteChartPng(elo_png, RatingsChart(rated.value().ladder));
+    if (std::string e = charts::WriteChartPng(elo_png, RatingsChart(rated.value().ladder));
         !e.empty()) {
       std::cerr << "veletas report: " << e << "\n";
       return 1;

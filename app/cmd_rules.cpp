@@ -24,17 +24,17 @@ struct RecordContext {
   rules::Game record;
 };
 
-rules::Result<RecordContext> ParseRecordCommand(const std::vector<OptionSpec>& extra,
-                                                const std::vector<std::string>& argv) {
+util::Result<RecordContext> ParseRecordCommand(const std::vector<OptionSpec>& extra,
+                                               const std::vector<std::string>& argv) {
   std::vector<OptionSpec> specs = {{"rules", true}, {"size", true}};
   specs.insert(specs.end(), extra.begin(), extra.end());
   auto args = ParseArgs(specs, argv, 1);
-  if (!args) return rules::Result<RecordContext>::Error(args.error());
+  if (!args) return util::Result<RecordContext>::Error(args.error());
   auto game = ParseGameOptions(args.value());
-  if (!game) return rules::Result<RecordContext>::Error(game.error());
+  if (!game) return util::Result<RecordContext>::Error(game.error());
   const std::string text = RecordArgument(args.value());
   auto record = rules::PlayRecord(game.value().rules, game.value().size, text);
-  if (!record) return rules::Result<RecordContext>::Error(record.error());
+  if (!record) return util::Result<RecordContext>::Error(record.error());
   return RecordContext{args.value(), game.value(), record.value()};
 }
 

@@ -50,20 +50,19 @@ void ParseModelSection(ConfigSection& s, model::NetConfig& out) {
   s.RejectUnknownKeys();
 }
 
-rules::Result<Config> LoadConfig(const std::string& path) {
+util::Result<Config> LoadConfig(const std::string& path) {
   try {
     return Parse(ConfigSection::LoadFile(path), path);
   } catch (const ConfigError& e) {
-    return rules::Result<Config>::Error(e.what());
+    return util::Result<Config>::Error(e.what());
   }
 }
 
-rules::Result<Config> LoadConfigFromString(const std::string& text,
-                                           const std::string& source_name) {
+util::Result<Config> LoadConfigFromString(const std::string& text, const std::string& source_name) {
   try {
     return Parse(ConfigSection::LoadString(text, source_name), source_name);
   } catch (const ConfigError& e) {
-    return rules::Result<Config>::Error(e.what());
+    return util::Result<Config>::Error(e.what());
   }
 }
 

@@ -6,13 +6,13 @@
 
 #include "app/config_reader.h"
 #include "app/pipeline_config.h"
+#include "arena/arena_settings.h"
 #include "model/net_config.h"
 #include "rules/position.h"
-#include "rules/result.h"
 #include "search/search_config.h"
-#include "selfplay/arena_settings.h"
 #include "selfplay/selfplay_config.h"
 #include "training/training_config.h"
+#include "util/result.h"
 
 namespace veletas::app {
 
@@ -28,16 +28,16 @@ struct Config {
   model::NetConfig model;
   search::SearchConfig search;
   search::BatchingConfig evaluator;
-  selfplay::ArenaSettings arena;
+  arena::ArenaSettings arena;
   selfplay::SelfplayConfig selfplay;
   training::TrainingConfig training;
   PipelineConfig pipeline;
 };
 
 // Reads and validates a config file. Errors name the file, line, key and allowed range.
-rules::Result<Config> LoadConfig(const std::string& path);
+util::Result<Config> LoadConfig(const std::string& path);
 // The same from YAML text (`source_name` appears in errors).
-rules::Result<Config> LoadConfigFromString(const std::string& text, const std::string& source_name);
+util::Result<Config> LoadConfigFromString(const std::string& text, const std::string& source_name);
 
 // Section parsers, one per layer (app/config_<layer>.cpp). Each reads its keys and
 // rejects unknown ones.
@@ -47,7 +47,7 @@ void ParseModelSection(ConfigSection& section, model::NetConfig& out);
 void ParseSearchSection(ConfigSection& section, search::SearchConfig& out);
 void ParseEvaluatorSection(ConfigSection& section, search::BatchingConfig& out);
 // app/config_arena.cpp: section `arena` with nested `gate` and `ladder`.
-void ParseArenaSection(ConfigSection& section, selfplay::ArenaSettings& out);
+void ParseArenaSection(ConfigSection& section, arena::ArenaSettings& out);
 // app/config_selfplay.cpp: section `selfplay`.
 void ParseSelfplaySection(ConfigSection& section, selfplay::SelfplayConfig& out);
 // app/config_training.cpp: section `training`.

@@ -1,19 +1,19 @@
-// YAML mapping of the arena's settings: section `arena` (selfplay::ArenaSettings) with the
+// YAML mapping of the arena's settings: section `arena` (arena::ArenaSettings) with the
 // nested mappings `gate` (the promotion gate) and `ladder` (the rating-ladder rounds).
 // Keys and defaults are listed in docs/ARENA.md.
 #include <cstdio>
 
 #include "app/config.h"
-#include "selfplay/player_spec.h"
+#include "arena/player_spec.h"
 
 namespace veletas::app {
 namespace {
 
-void ParseGate(ConfigSection& s, selfplay::GateSettings& out) {
-  selfplay::GateConfig& g = out.config;
+void ParseGate(ConfigSection& s, arena::GateSettings& out) {
+  arena::GateConfig& g = out.config;
   const std::string method =
-      s.Choice("method", selfplay::GateMethodName(g.method), {"sprt", "fixed_games"});
-  g.method = method == "sprt" ? selfplay::GateMethod::kSprt : selfplay::GateMethod::kFixedGames;
+      s.Choice("method", arena::GateMethodName(g.method), {"sprt", "fixed_games"});
+  g.method = method == "sprt" ? arena::GateMethod::kSprt : arena::GateMethod::kFixedGames;
   g.sprt.elo0 = s.Real("elo0", g.sprt.elo0, -2000, 2000);
   g.sprt.elo1 = s.Real("elo1", g.sprt.elo1, -2000, 2000);
   if (!(g.sprt.elo0 < g.sprt.elo1)) {
@@ -31,15 +31,15 @@ void ParseGate(ConfigSection& s, selfplay::GateSettings& out) {
     throw ConfigError(s.Where("batch_games") + std::to_string(out.batch_games) +
                       " is odd; games are played in pairs with the seats swapped");
   }
-  if (std::string e = selfplay::ValidateGateSettings(out); !e.empty()) {
+  if (std::string e = arena::ValidateGateSettings(out); !e.empty()) {
     throw ConfigError(s.Where("method") + e);
   }
   s.RejectUnknownKeys();
 }
 
-void ParseLadder(ConfigSection& s, selfplay::LadderConfig& out) {
+void ParseLadder(ConfigSection& s, arena::LadderConfig& out) {
   std::vector<long long> anchors(out.uct_anchors.begin(), out.uct_anchors.end());
-  anchors = s.IntList("uct_anchors", anchors, 1, selfplay::kMaxUctPlayouts);
+  anchors = s.IntList("uct_anchors", anchors, 1, arena::kMaxUctPlayouts);
   out.uct_anchors.assign(anchors.begin(), anchors.end());
   out.anchor_games = s.SmallInt("anchor_games", out.anchor_games, 0, 1'000'000);
   out.games_vs_anchors = s.SmallInt("games_vs_anchors", out.games_vs_anchors, 0, 1'000'000);
@@ -50,9 +50,9 @@ void ParseLadder(ConfigSection& s, selfplay::LadderConfig& out) {
 
 }  // namespace
 
-void ParseArenaSection(ConfigSection& s, selfplay::ArenaSettings& out) {
-  selfplay::ArenaConfig& a = out.arena;
-  a.simulations = s.SmallInt("simulations", a.simulations, 1, selfplay::kMaxMctsSimulations);
+void ParseArenaSection(ConfigSection& s, arena::ArenaSettings& out) {
+  arena::ArenaConfig& a = out.arena;
+  a.simulations = s.SmallInt("simulations", a.simulations, 1, arena::kMaxMctsSimulations);
   a.games_in_parallel = s.SmallInt("games_in_parallel", a.games_in_parallel, 1, 65536);
   a.threads = s.SmallInt("threads", a.threads, 1, 256);
   a.opening_turns = s.SmallInt("opening_turns", a.opening_turns, 0, 20);

@@ -13,10 +13,10 @@
 #include "app/pipeline_state.h"
 #include "app/run_ratings.h"
 #include "app/status_line.h"
+#include "arena/gate.h"
+#include "arena/ladder.h"
 #include "model/model_files.h"
 #include "rules/notation.h"
-#include "selfplay/gate.h"
-#include "selfplay/ladder.h"
 #include "selfplay/selfplay_engine.h"
 #include "training/trainer.h"
 #include "util/atomic_file.h"
@@ -80,7 +80,7 @@ class Pipeline {
   }
   // The arena player of generation `gen` of this run (its network loaded through `models`,
   // played with arena.simulations).
-  rules::Result<selfplay::ArenaPlayer> GenerationPlayer(ArenaModels& models, long long gen) const;
+  util::Result<arena::ArenaPlayer> GenerationPlayer(ArenaModels& models, long long gen) const;
 
   int Prepare();
   bool BudgetAllowsAnotherIteration(std::string& why) const;
@@ -306,12 +306,12 @@ int Pipeline::StageTrain() {
   return Save() ? 0 : 1;
 }
 
-rules::Result<selfplay::ArenaPlayer> Pipeline::GenerationPlayer(ArenaModels& models,
-                                                                long long gen) const {
+util::Result<arena::ArenaPlayer> Pipeline::GenerationPlayer(ArenaModels& models,
+                                                            long long gen) const {
   auto m = models.Get(ModelPath(gen));
-  if (!m) return rules::Result<selfplay::ArenaPlayer>::Error(m.error());
-  return selfplay::MakeGenerationPlayer(gen, ModelPath(gen), m.value()->Evaluator(), c_.search,
-                                        c_.arena.arena.simulations);
+  if (!m) return util::Result<arena::ArenaPlayer>::Error(m.error());
+  return arena::MakeGenerationPlayer(gen, ModelPath(gen), m.value()->Evaluator(), c_.search,
+                                     c_.arena.arena.simulations);
 }
 
 int Pipeline::StageGate() {
@@ -327,20 +327,20 @@ int Pipeline::StageGate() {
     if (!cand) return Fail(2, cand.error());
     auto best = GenerationPlayer(models, state_.best_generation);
     if (!best) return Fail(2, best.error());
-    const selfplay::ArenaPlayer& a = cand.value();
-    const selfplay::ArenaPlayer& b = best.value();
+    const arena::ArenaPlayer& a = cand.value();
+    const arena::ArenaPlayer& b = best.value();
     const auto start = Clock::now();
-    auto result = selfplay::RunGate(
-        a, b, c_.game.rules, c_.game.size, c_.arena.gate, c_.arena.arena, run_, "",
-        [&](const selfplay::ArenaProgress& p) {
-          char buf[160];
-          std::snprintf(buf, sizeof buf, " | gen %lld vs gen %lld | %d games, %d-%d", candidate,
-                        static_cast<long long>(state_.best_generation), p.games_done, p.a_wins,
-                        p.b_wins);
-          status_.Update(Header() + buf);
-        });
+    auto result =
+        arena::RunGate(a, b, c_.game.rules, c_.game.size, c_.arena.gate, c_.arena.arena, run_, "",
+                       [&](const arena::ArenaProgress& p) {
+                         char buf[160];
+                         std::snprintf(buf, sizeof buf, " | gen %lld vs gen %lld | %d games, %d-%d",
+                                       candidate, static_cast<long long>(state_.best_generation),
+                                       p.games_done, p.a_wins, p.b_wins);
+                         status_.Update(Header() + buf);
+                       });
     if (!result) return Fail(1, result.error());
-    const selfplay::GateResult& r = result.value();
+    const arena::GateResult& r = result.value();
     for (const std::string& note : r.notes) Log(note);
     g.promoted = r.promoted;
     g.gated_against = state_.best_generation;
@@ -367,25 +367,25 @@ int Pipeline::StageLadder(long long generation) {
   ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
   auto newcomer = GenerationPlayer(models, generation);
   if (!newcomer) return Fail(2, newcomer.error());
-  const selfplay::ArenaPlayer& player = newcomer.value();
-  std::vector<selfplay::ArenaPlayer> previous;
-  for (long long gen : selfplay::PreviousGenerationsToPlay(generation, state_.rated_generations,
-                                                           c_.arena.ladder.previous_generations)) {
+  const arena::ArenaPlayer& player = newcomer.value();
+  std::vector<arena::ArenaPlayer> previous;
+  for (long long gen : arena::PreviousGenerationsToPlay(generation, state_.rated_generations,
+                                                        c_.arena.ladder.previous_generations)) {
     auto p = GenerationPlayer(models, gen);
     if (!p) return Fail(2, p.error());
     previous.push_back(p.value());
   }
   const auto start = Clock::now();
-  auto round = selfplay::RunLadderRound(
+  auto round = arena::RunLadderRound(
       run_, c_.game.rules, c_.game.size, player, previous, c_.arena.arena, c_.arena.ladder,
-      [&](const std::string& match, const selfplay::ArenaProgress& p) {
+      [&](const std::string& match, const arena::ArenaProgress& p) {
         char buf[200];
         std::snprintf(buf, sizeof buf, " | %s | %d/%d games, %d-%d", match.c_str(), p.games_done,
                       p.games_total, p.a_wins, p.b_wins);
         status_.Update(Header() + buf);
       });
   if (!round) return Fail(1, round.error());
-  for (const selfplay::LadderMatchReport& m : round.value().matches) {
+  for (const arena::LadderMatchReport& m : round.value().matches) {
     for (const std::string& note : m.notes) Log(note);
     Log("  " + m.name + ": " + std::to_string(m.a_wins) + "-" + std::to_string(m.b_wins) +
         (m.existed ? " (played before)" : ""));

@@ -60,8 +60,8 @@ std::string StatePath(const std::string& run_dir) {
   return (std::filesystem::path(run_dir) / "state.json").string();
 }
 
-rules::Result<PipelineState> ReadPipelineState(const std::string& path) {
-  using R = rules::Result<PipelineState>;
+util::Result<PipelineState> ReadPipelineState(const std::string& path) {
+  using R = util::Result<PipelineState>;
   std::string text;
   if (std::string e = util::ReadFile(path, text); !e.empty()) return R::Error(e);
   try {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "rules/result.h"
+#include "util/result.h"
 
 namespace veletas::app {
 
@@ -50,7 +50,7 @@ struct PipelineState {
 // RUN_DIR/state.json.
 std::string StatePath(const std::string& run_dir);
 // Reads the state; errors name the file and what is wrong.
-rules::Result<PipelineState> ReadPipelineState(const std::string& path);
+util::Result<PipelineState> ReadPipelineState(const std::string& path);
 // Writes atomically; "" or an error naming the file.
 std::string WritePipelineState(const std::string& path, const PipelineState& state);
 

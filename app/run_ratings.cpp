@@ -6,15 +6,15 @@
 #include <map>
 #include <regex>
 
+#include "arena/match_record.h"
 #include "rules/notation.h"
-#include "selfplay/match_record.h"
 #include "util/atomic_file.h"
 
 namespace veletas::app {
 namespace {
 namespace fs = std::filesystem;
-using selfplay::Ladder;
-using selfplay::PlayerRating;
+using arena::Ladder;
+using arena::PlayerRating;
 }  // namespace
 
 void PrintLadderTable(const Ladder& ladder, std::ostream& out) {
@@ -45,8 +45,8 @@ void PrintLadderTable(const Ladder& ladder, std::ostream& out) {
   }
 }
 
-selfplay::Chart RatingsChart(const Ladder& ladder) {
-  selfplay::Chart chart;
+charts::Chart RatingsChart(const Ladder& ladder) {
+  charts::Chart chart;
   chart.title = "Elo against generation (random = 0, 95% CI)";
   chart.x_label = "generation";
   chart.y_label = "Elo";
@@ -63,12 +63,12 @@ selfplay::Chart RatingsChart(const Ladder& ladder) {
     }
     char label[160];
     std::snprintf(label, sizeof label, "%s %+.0f", p.name.c_str(), p.elo);
-    selfplay::ReferenceLine ref{label, p.elo, std::nullopt};
-    if (p.name != "random") ref.color = selfplay::SeriesColor(1 + anchors++);
+    charts::ReferenceLine ref{label, p.elo, std::nullopt};
+    if (p.name != "random") ref.color = charts::SeriesColor(1 + anchors++);
     chart.references.push_back(ref);
   }
   std::sort(gens.begin(), gens.end());
-  selfplay::PlotSeries series;
+  charts::PlotSeries series;
   series.label = "generations";
   for (const auto& [g, p] : gens) {
     series.x.push_back(g);
@@ -80,33 +80,33 @@ selfplay::Chart RatingsChart(const Ladder& ladder) {
   return chart;
 }
 
-rules::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
-                                  std::ostream& warnings, int* exit_code) {
-  using R = rules::Result<RunRatings>;
+util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
+                                 std::ostream& warnings, int* exit_code) {
+  using R = util::Result<RunRatings>;
   if (exit_code != nullptr) *exit_code = 2;  // bad input, until the ratings are computed
   std::error_code ec;
   if (!fs::is_directory(run_dir, ec)) return R::Error(run_dir + ": no such run directory");
-  const selfplay::RunMatches run = selfplay::LoadRunMatches(run_dir);
+  const arena::RunMatches run = arena::LoadRunMatches(run_dir);
   for (const std::string& s : run.skipped) warnings << "skipped " << s << "\n";
   if (run.matches.empty()) {
     std::string why = run.dir_exists
-                          ? "no readable match records in " + selfplay::MatchesDir(run_dir)
-                          : "no matches: " + selfplay::MatchesDir(run_dir) + " does not exist";
+                          ? "no readable match records in " + arena::MatchesDir(run_dir)
+                          : "no matches: " + arena::MatchesDir(run_dir) + " does not exist";
     if (!run.skipped.empty()) why += " (" + std::to_string(run.skipped.size()) + " skipped)";
     return R::Error(why);
   }
   // One ladder is one game: all matches must share the rules and board size; and a name
   // should always mean the same player.
-  const selfplay::MatchRecord& first = run.matches.front();
+  const arena::MatchRecord& first = run.matches.front();
   std::map<std::string, std::pair<std::string, std::string>> specs;  // name -> spec, match
-  for (const selfplay::MatchRecord& m : run.matches) {
+  for (const arena::MatchRecord& m : run.matches) {
     if (m.rules != first.rules || m.size != first.size) {
       return R::Error("match " + m.name + " is " + rules::RuleSetName(m.rules) + " " +
                       std::to_string(m.size) + " but match " + first.name + " is " +
                       rules::RuleSetName(first.rules) + " " + std::to_string(first.size) +
                       "; one ladder needs one game");
     }
-    for (const selfplay::MatchPlayer* p : {&m.a, &m.b}) {
+    for (const arena::MatchPlayer* p : {&m.a, &m.b}) {
       auto [it, inserted] = specs.emplace(p->name, std::make_pair(p->spec, m.name));
       if (!inserted && it->second.first != p->spec) {
         warnings << "warning: " << p->name << " is \"" << it->second.first << "\" in match "
@@ -115,21 +115,21 @@ rules::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games
       }
     }
   }
-  selfplay::LadderOptions options;
+  arena::LadderOptions options;
   options.prior_games = prior_games;
   if (exit_code != nullptr) *exit_code = 1;  // from here on, errors are failures
-  auto ladder = selfplay::ComputeLadder(selfplay::PairResults(run.matches), options);
+  auto ladder = arena::ComputeLadder(arena::PairResults(run.matches), options);
   if (!ladder) return R::Error(ladder.error());
   RunRatings out;
   out.ladder = ladder.value();
   out.matches = run.matches.size();
   out.skipped = run.skipped;
   nlohmann::json& j = out.json;
-  j = selfplay::LadderToJson(ladder.value());
+  j = arena::LadderToJson(ladder.value());
   j["rules"] = rules::RuleSetName(first.rules);
   j["size"] = first.size;
   nlohmann::json names = nlohmann::json::array();
-  for (const selfplay::MatchRecord& m : run.matches) names.push_back(m.name);
+  for (const arena::MatchRecord& m : run.matches) names.push_back(m.name);
   j["matches"] = names;
   j["skipped_files"] = run.skipped;
   nlohmann::json players_specs = nlohmann::json::object();
@@ -140,7 +140,7 @@ rules::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games
   if (std::string e = util::WriteFileAtomic(out.json_path, j.dump(1) + "\n"); !e.empty()) {
     return R::Error(e);
   }
-  if (std::string e = selfplay::WriteChartPng(out.png_path, RatingsChart(ladder.value()));
+  if (std::string e = charts::WriteChartPng(out.png_path, RatingsChart(ladder.value()));
       !e.empty()) {
     return R::Error(e);
   }

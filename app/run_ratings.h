@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "rules/result.h"
-#include "selfplay/plot.h"
-#include "selfplay/ratings.h"
+#include "arena/ratings.h"
+#include "charts/plot.h"
+#include "util/result.h"
 
 namespace veletas::app {
 
 struct RunRatings {
-  selfplay::Ladder ladder;
+  arena::Ladder ladder;
   nlohmann::json json;               // what ratings.json holds
   size_t matches = 0;                // match records rated
   std::vector<std::string> skipped;  // "<file>: <why>" for unreadable match records
@@ -27,14 +27,14 @@ struct RunRatings {
 // (skipped files, a name used with two specs) go to `warnings`. Errors: bad input (no run
 // directory, no readable match, matches of different games) or a failure (the ladder cannot
 // be computed, a failed write); `exit_code`, when given, receives 2 or 1 accordingly.
-rules::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
-                                  std::ostream& warnings, int* exit_code = nullptr);
+util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
+                                 std::ostream& warnings, int* exit_code = nullptr);
 
 // The ladder as a table: player, Elo, 95% CI, games, score.
-void PrintLadderTable(const selfplay::Ladder& ladder, std::ostream& out);
+void PrintLadderTable(const arena::Ladder& ladder, std::ostream& out);
 
 // Elo against generation for players named gen_<N> (with 95% intervals); every other rated
 // player is a dashed reference line (random at 0 in grey).
-selfplay::Chart RatingsChart(const selfplay::Ladder& ladder);
+charts::Chart RatingsChart(const arena::Ladder& ladder);
 
 }  // namespace veletas::app

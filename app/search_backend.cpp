@@ -10,7 +10,7 @@
 namespace veletas::app {
 namespace {
 
-using BackendResult = rules::Result<std::unique_ptr<SearchBackend>>;
+using BackendResult = util::Result<std::unique_ptr<SearchBackend>>;
 
 constexpr int kDefaultUctPlayouts = 1000;
 
@@ -39,7 +39,7 @@ std::string SearchBackend::SetThreads(int threads) {
   return "";
 }
 
-rules::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs& args) {
+util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs& args) {
   auto b = std::make_unique<SearchBackend>();
   const int kinds = args.Has("model") + args.Has("uct") + args.Has("random");
   if (kinds > 1) return BackendResult::Error("give only one of --model, --uct and --random");
@@ -92,7 +92,7 @@ rules::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs
     search::SearchConfig sc = search::ForPlay(config.search);
     sc.simulations = static_cast<int>(simulations.value());
     b->visits = sc.simulations;
-    b->searcher = TurnSearcher::Neural(*b->evaluator, sc, b->seed);
+    b->searcher = play::TurnSearcher::Neural(*b->evaluator, sc, b->seed);
     b->description = b->searcher->AlgorithmName() + "(" + std::to_string(b->visits) + "), model " +
                      *ckpt + " (generation " + std::to_string(m.generation) + ")";
   } else if (args.Has("random")) {
@@ -109,7 +109,7 @@ rules::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs
     }
     b->visits = static_cast<int>(args.Has("simulations") ? simulations.value() : playouts.value());
     if (args.Has("threads")) return BackendResult::Error("--threads is for --model");
-    b->searcher = TurnSearcher::Uct(search::UctConfig{}.c_uct, b->seed);
+    b->searcher = play::TurnSearcher::Uct(search::UctConfig{}.c_uct, b->seed);
     b->description = "uct(" + std::to_string(b->visits) + ")";
   }
   if (args.Has("rules")) b->rules = game.value().rules;

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "app/args.h"
-#include "app/turn_search.h"
 #include "model/net_config.h"
+#include "play/turn_search.h"
 #include "rules/position.h"
-#include "rules/result.h"
 #include "search/evaluator.h"
+#include "util/result.h"
 
 namespace veletas::app {
 
@@ -34,7 +34,7 @@ struct SearchBackend {
   bool random = false;  // --random: no searcher
   uint64_t seed = 0;
   std::unique_ptr<search::Evaluator> evaluator;  // the network's (null otherwise)
-  std::unique_ptr<TurnSearcher> searcher;        // null for --random
+  std::unique_ptr<play::TurnSearcher> searcher;  // null for --random
 
   // Reloads the network with `threads` intra-op threads; "" or an error message.
   // Precondition: a network backend.
@@ -48,6 +48,6 @@ struct SearchBackend {
 // Builds the backend from parsed options. `command` names the command in errors. Bad
 // options or an unreadable, corrupt or mismatched checkpoint are errors (exit code 2).
 // With none of --model/--uct/--random: uct with 1000 playouts.
-rules::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs& args);
+util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs& args);
 
 }  // namespace veletas::app

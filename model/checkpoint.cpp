@@ -57,7 +57,7 @@ std::string ShapeText(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-rules::Result<std::string> SerializeTensors(const VeletasNet& net) {
+util::Result<std::string> SerializeTensors(const VeletasNet& net) {
   const auto named = NamedTensors(net);
   std::string out;
   Put<uint32_t>(out, static_cast<uint32_t>(named.size()));
@@ -69,7 +69,7 @@ rules::Result<std::string> SerializeTensors(const VeletasNet& net) {
     } else if (t.scalar_type() == torch::kLong) {
       dtype = kInt64;
     } else {
-      return rules::Result<std::string>::Error("tensor " + name + " has an unsupported type");
+      return util::Result<std::string>::Error("tensor " + name + " has an unsupported type");
     }
     Put<uint32_t>(out, static_cast<uint32_t>(name.size()));
     out += name;
@@ -214,8 +214,8 @@ struct CheckedFile {
   CheckpointMeta meta;
 };
 
-rules::Result<CheckedFile> ReadChecked(const std::string& path, const ModelSpec* spec) {
-  using R = rules::Result<CheckedFile>;
+util::Result<CheckedFile> ReadChecked(const std::string& path, const ModelSpec* spec) {
+  using R = util::Result<CheckedFile>;
   auto sections = ReadCheckpointFile(path);
   if (!sections) return R::Error(sections.error());
   auto meta = MetaFromJson(sections.value().meta_json, path);
@@ -230,10 +230,10 @@ rules::Result<CheckedFile> ReadChecked(const std::string& path, const ModelSpec*
 
 }  // namespace
 
-rules::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const ModelSpec& spec,
-                                                 VeletasNet& net,
-                                                 torch::optim::Optimizer* optimizer) {
-  using R = rules::Result<CheckpointMeta>;
+util::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const ModelSpec& spec,
+                                                VeletasNet& net,
+                                                torch::optim::Optimizer* optimizer) {
+  using R = util::Result<CheckpointMeta>;
   auto file = ReadChecked(path, &spec);
   if (!file) return R::Error(file.error());
   if (!net->arch().SameArchitecture(spec.arch)) {
@@ -247,8 +247,8 @@ rules::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const 
   return file.value().meta;
 }
 
-rules::Result<LoadedModel> LoadCheckpoint(const std::string& path, const ModelSpec* spec) {
-  using R = rules::Result<LoadedModel>;
+util::Result<LoadedModel> LoadCheckpoint(const std::string& path, const ModelSpec* spec) {
+  using R = util::Result<LoadedModel>;
   auto file = ReadChecked(path, spec);
   if (!file) return R::Error(file.error());
   try {

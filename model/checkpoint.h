@@ -25,9 +25,9 @@ Status SaveCheckpoint(const std::string& path, const VeletasNet& net,
 // optimiser must be of the stored kind and built over net->parameters() in order); when
 // the checkpoint holds none, the optimiser is left alone (meta.optimizer is ""). Tensors
 // are copied onto the device of `net`. On error `net` may be partly overwritten.
-rules::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const ModelSpec& spec,
-                                                 VeletasNet& net,
-                                                 torch::optim::Optimizer* optimizer);
+util::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const ModelSpec& spec,
+                                                VeletasNet& net,
+                                                torch::optim::Optimizer* optimizer);
 
 struct LoadedModel {
   CheckpointMeta meta;
@@ -36,6 +36,6 @@ struct LoadedModel {
 
 // Loads a checkpoint building the network from its own metadata. When `spec` is not null
 // the checkpoint must match it.
-rules::Result<LoadedModel> LoadCheckpoint(const std::string& path, const ModelSpec* spec);
+util::Result<LoadedModel> LoadCheckpoint(const std::string& path, const ModelSpec* spec);
 
 }  // namespace veletas::model

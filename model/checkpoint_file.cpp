@@ -102,8 +102,8 @@ std::string MetaToJson(const CheckpointMeta& meta) {
   return j.dump(1);
 }
 
-rules::Result<CheckpointMeta> MetaFromJson(const std::string& text, const std::string& source) {
-  using R = rules::Result<CheckpointMeta>;
+util::Result<CheckpointMeta> MetaFromJson(const std::string& text, const std::string& source) {
+  using R = util::Result<CheckpointMeta>;
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
     CheckpointMeta m;
@@ -156,8 +156,8 @@ Status WriteCheckpointFile(const std::string& path, const CheckpointSections& se
   return Ok();
 }
 
-rules::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {
-  using R = rules::Result<CheckpointSections>;
+util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {
+  using R = util::Result<CheckpointSections>;
   std::ifstream in(path, std::ios::binary);
   if (!in) return R::Error(path + ": cannot open checkpoint: " + std::strerror(errno));
   std::ostringstream buffer;
@@ -207,9 +207,9 @@ rules::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {
   return sections;
 }
 
-rules::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path) {
+util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path) {
   auto sections = ReadCheckpointFile(path);
-  if (!sections) return rules::Result<CheckpointMeta>::Error(sections.error());
+  if (!sections) return util::Result<CheckpointMeta>::Error(sections.error());
   return MetaFromJson(sections.value().meta_json, path);
 }
 

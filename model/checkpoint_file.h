@@ -17,12 +17,12 @@
 
 #include "model/net_config.h"
 #include "rules/position.h"
-#include "rules/result.h"
+#include "util/result.h"
 
 namespace veletas::model {
 
 // Success or an error message.
-using Status = rules::Result<std::monostate>;
+using Status = util::Result<std::monostate>;
 inline Status Ok() { return std::monostate{}; }
 
 inline constexpr uint32_t kCheckpointFormatVersion = 1;
@@ -61,7 +61,7 @@ struct CheckpointSections {
 
 // Metadata <-> JSON. Parsing errors name `source` (the file).
 std::string MetaToJson(const CheckpointMeta& meta);
-rules::Result<CheckpointMeta> MetaFromJson(const std::string& json, const std::string& source);
+util::Result<CheckpointMeta> MetaFromJson(const std::string& json, const std::string& source);
 
 // Writes the container to a temporary file next to `path` and renames it into place.
 // Errors name the file.
@@ -69,10 +69,10 @@ Status WriteCheckpointFile(const std::string& path, const CheckpointSections& se
 
 // Reads and verifies the container (magic, version, length, checksum). Errors name the
 // file and the problem ("truncated", "checksum mismatch", ...).
-rules::Result<CheckpointSections> ReadCheckpointFile(const std::string& path);
+util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path);
 
 // Reads and verifies a checkpoint and parses its metadata. Thread-safe.
-rules::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path);
+util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path);
 
 // The 64-bit checksum used by the container.
 uint64_t Checksum64(const void* data, size_t size);

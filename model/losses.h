@@ -24,7 +24,7 @@ torch::Tensor PolicyLoss(const torch::Tensor& logits, const torch::Tensor& targe
 torch::Tensor ValueLoss(const torch::Tensor& value, const torch::Tensor& target);
 
 // Cross-entropy of the aux logits [B, 3, M, M] against target classes [B, M, M] (int64,
-// selfplay::Owner: 0 = the player to move ends up owning the shooter on that square, 1 =
+// data::Owner: 0 = the player to move ends up owning the shooter on that square, 1 =
 // the opponent, 2 = nobody; -1 = no shooter, ignored), averaged over the shooter squares of
 // the batch. Zero when the batch has no shooter square.
 torch::Tensor AuxLoss(const torch::Tensor& aux_logits, const torch::Tensor& target);

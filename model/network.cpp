@@ -139,17 +139,17 @@ void CopyWeights(const VeletasNet& from, VeletasNet& to) {
   for (size_t i = 0; i < source.size(); ++i) target[i].second.copy_(source[i].second);
 }
 
-rules::Result<torch::Device> SelectDevice(const std::string& name) {
+util::Result<torch::Device> SelectDevice(const std::string& name) {
   if (name == "cpu") return torch::Device(torch::kCPU);
   if (name == "cuda" || name == "auto") {
     if (torch::cuda::is_available()) return torch::Device(torch::kCUDA, 0);
     if (name == "auto") return torch::Device(torch::kCPU);
-    return rules::Result<torch::Device>::Error(
+    return util::Result<torch::Device>::Error(
         "device \"cuda\" requested but CUDA is not available (CPU-only LibTorch or no GPU "
         "visible); use \"cpu\" or \"auto\"");
   }
-  return rules::Result<torch::Device>::Error("unknown device \"" + name +
-                                             "\" (expected cpu, cuda or auto)");
+  return util::Result<torch::Device>::Error("unknown device \"" + name +
+                                            "\" (expected cpu, cuda or auto)");
 }
 
 torch::Tensor PlanesTensor(const EncodedBatch& batch, const torch::Device& device) {

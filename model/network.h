@@ -11,7 +11,7 @@
 
 #include "model/features.h"
 #include "model/net_config.h"
-#include "rules/result.h"
+#include "util/result.h"
 
 namespace veletas::model {
 
@@ -24,7 +24,7 @@ struct NetOutput {
   // [B] expected result in (-1, 1) for the player to move (tanh).
   torch::Tensor value;
   // [B, 3, M, M] logits of who will have claimed the shooter on each square at the end of
-  // the game, relative to the player to move (Position::ToMovePlayer(), as selfplay::Owner):
+  // the game, relative to the player to move (Position::ToMovePlayer(), as data::Owner):
   // 0 = the colour that player holds at the end, 1 = the other colour, 2 = nobody.
   // Meaningful on squares holding a shooter.
   torch::Tensor aux;
@@ -120,7 +120,7 @@ std::vector<std::pair<std::string, torch::Tensor>> NamedTensors(const VeletasNet
 
 // The device a config asks for: "cpu", "cuda" (an error when CUDA is unavailable), or
 // "auto" (CUDA when torch::cuda::is_available(), else CPU).
-rules::Result<torch::Device> SelectDevice(const std::string& name);
+util::Result<torch::Device> SelectDevice(const std::string& name);
 
 // The planes of `batch` as a [B, kNumPlanes, M, M] float tensor (a copy) on `device`.
 torch::Tensor PlanesTensor(const EncodedBatch& batch, const torch::Device& device);

@@ -13,7 +13,7 @@ std::vector<rules::Position> SamplePositions(rules::RuleSet rules, int size, int
                                              uint64_t seed) {
   std::vector<rules::Position> result;
   result.reserve(count);
-  rules::Rng rng(seed);
+  util::Rng rng(seed);
   while (static_cast<int>(result.size()) < count) {
     rules::Position p = rules::Position::Initial(rules, size);
     while (!p.IsTerminal() && static_cast<int>(result.size()) < count) {
@@ -71,8 +71,8 @@ struct NnBench::Impl {
 
 NnBench::NnBench(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-rules::Result<std::unique_ptr<NnBench>> NnBench::Create(const NnBenchOptions& options) {
-  using R = rules::Result<std::unique_ptr<NnBench>>;
+util::Result<std::unique_ptr<NnBench>> NnBench::Create(const NnBenchOptions& options) {
+  using R = util::Result<std::unique_ptr<NnBench>>;
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   auto device = SelectDevice(options.net.device);
@@ -105,7 +105,7 @@ double NnBench::TrainRate(int batch) {
   torch::optim::SGD optimizer(
       im.net->parameters(),
       torch::optim::SGDOptions(0.01).momentum(0.9).weight_decay(1e-4).nesterov(true));
-  rules::Rng rng(im.options.seed + 17);
+  util::Rng rng(im.options.seed + 17);
   EncodedBatch encoded;
   const double rate = im.Rate(batch, [&] {
     const auto positions = im.Take(batch);

@@ -10,7 +10,7 @@
 
 #include "model/net_config.h"
 #include "rules/position.h"
-#include "rules/result.h"
+#include "util/result.h"
 
 namespace veletas::model {
 
@@ -27,7 +27,7 @@ struct NnBenchOptions {
 class NnBench {
  public:
   // Errors: the device is unavailable (e.g. "cuda" on a CPU-only build).
-  static rules::Result<std::unique_ptr<NnBench>> Create(const NnBenchOptions& options);
+  static util::Result<std::unique_ptr<NnBench>> Create(const NnBenchOptions& options);
   ~NnBench();
   NnBench(const NnBench&) = delete;
   NnBench& operator=(const NnBench&) = delete;

@@ -19,9 +19,9 @@ struct TorchEvaluator::Impl {
 TorchEvaluator::TorchEvaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 TorchEvaluator::~TorchEvaluator() = default;
 
-rules::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::FromNet(const VeletasNet& net,
-                                                                       const NetConfig& runtime) {
-  using R = rules::Result<std::unique_ptr<TorchEvaluator>>;
+util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::FromNet(const VeletasNet& net,
+                                                                      const NetConfig& runtime) {
+  using R = util::Result<std::unique_ptr<TorchEvaluator>>;
   auto device = SelectDevice(runtime.device);
   if (!device) return R::Error(device.error());
   const int threads = ApplyThreadSetting(runtime.threads);
@@ -37,23 +37,23 @@ rules::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::FromNet(const Vel
   }
 }
 
-rules::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Load(const std::string& checkpoint,
-                                                                    const ModelSpec& spec,
-                                                                    const NetConfig& runtime) {
+util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Load(const std::string& checkpoint,
+                                                                   const ModelSpec& spec,
+                                                                   const NetConfig& runtime) {
   auto loaded = LoadCheckpoint(checkpoint, &spec);
-  if (!loaded) return rules::Result<std::unique_ptr<TorchEvaluator>>::Error(loaded.error());
+  if (!loaded) return util::Result<std::unique_ptr<TorchEvaluator>>::Error(loaded.error());
   return FromNet(loaded.value().net, runtime);
 }
 
-rules::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Fresh(const NetConfig& config,
-                                                                     uint64_t seed) {
+util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Fresh(const NetConfig& config,
+                                                                    uint64_t seed) {
   try {
     torch::manual_seed(seed);
     VeletasNet net = MakeNet(config);
     net->eval();
     return FromNet(net, config);
   } catch (const std::exception& e) {
-    return rules::Result<std::unique_ptr<TorchEvaluator>>::Error(
+    return util::Result<std::unique_ptr<TorchEvaluator>>::Error(
         std::string("cannot create the network: ") + e.what());
   }
 }

@@ -27,16 +27,16 @@ class TorchEvaluator final : public search::Evaluator {
  public:
   // Loads `checkpoint`, which must match `spec` (rules, size, architecture); runs it on the
   // device and thread count of `runtime`. Errors name the file and the problem.
-  static rules::Result<std::unique_ptr<TorchEvaluator>> Load(const std::string& checkpoint,
-                                                             const ModelSpec& spec,
-                                                             const NetConfig& runtime);
+  static util::Result<std::unique_ptr<TorchEvaluator>> Load(const std::string& checkpoint,
+                                                            const ModelSpec& spec,
+                                                            const NetConfig& runtime);
   // A freshly initialised network of architecture `config` (torch::manual_seed(seed) first,
   // as CreateInitialCheckpoint does), on the device and thread count of `config`.
-  static rules::Result<std::unique_ptr<TorchEvaluator>> Fresh(const NetConfig& config,
-                                                              uint64_t seed);
+  static util::Result<std::unique_ptr<TorchEvaluator>> Fresh(const NetConfig& config,
+                                                             uint64_t seed);
   // Copies `net` (which the caller keeps using) onto the device of `runtime`.
-  static rules::Result<std::unique_ptr<TorchEvaluator>> FromNet(const VeletasNet& net,
-                                                                const NetConfig& runtime);
+  static util::Result<std::unique_ptr<TorchEvaluator>> FromNet(const VeletasNet& net,
+                                                               const NetConfig& runtime);
   ~TorchEvaluator() override;
 
   // Preconditions: as search::Evaluator (none terminal, equal lengths), sizes supported.

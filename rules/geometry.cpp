@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "rules/random.h"
+#include "util/random.h"
 
 namespace veletas::rules {
 namespace {
@@ -39,7 +39,7 @@ Geometry Build(int size) {
 }
 
 uint64_t SplitMix(uint64_t& state) {
-  const uint64_t z = SplitMix64(state);
+  const uint64_t z = util::SplitMix64(state);
   state += 0x9E3779B97F4A7C15ULL;
   return z;
 }

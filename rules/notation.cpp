@@ -58,7 +58,7 @@ std::string ReachError(const Position& pos, int from, int to, const char* verb) 
          WhyUnreachable(pos, from, to) + ")";
 }
 
-Result<Turn> ParseSetup(const Position& before, std::string_view text) {
+util::Result<Turn> ParseSetup(const Position& before, std::string_view text) {
   const int n = before.Size();
   const Geometry& g = before.Geo();
   const bool standard = before.Rules() == RuleSet::kStandard;
@@ -67,40 +67,42 @@ Result<Turn> ParseSetup(const Position& before, std::string_view text) {
   const int quota = who == Color::kBlack ? sr.black_setup : sr.shooters - sr.black_setup;
   const std::string player = who == Color::kBlack ? "Black" : "White";
   const std::vector<std::string_view> halves = Split(text, '/');
-  if (halves.size() > 2) return Result<Turn>::Error("expected at most one '/' in a setup turn");
+  if (halves.size() > 2)
+    return util::Result<Turn>::Error("expected at most one '/' in a setup turn");
   if (standard && halves.size() != 2) {
-    return Result<Turn>::Error("expected " + player + "'s setup like " +
-                               std::string(quota > 1 ? "\"c3,e5/a1\"" : "\"e5/a1\"") +
-                               ": shooters, '/', then the setup stone");
+    return util::Result<Turn>::Error("expected " + player + "'s setup like " +
+                                     std::string(quota > 1 ? "\"c3,e5/a1\"" : "\"e5/a1\"") +
+                                     ": shooters, '/', then the setup stone");
   }
   if (!standard && halves.size() != 1) {
-    return Result<Turn>::Error("classic rules have no setup stone: expected only shooters");
+    return util::Result<Turn>::Error("classic rules have no setup stone: expected only shooters");
   }
   std::vector<int> squares;
   for (std::string_view name : Split(halves[0], ',')) {
     const std::optional<int> sq = ParseSquare(n, name);
     if (!sq) {
-      return Result<Turn>::Error(Quoted(name) + " is not a square of the " + std::to_string(n) +
-                                 "x" + std::to_string(n) + " board");
+      return util::Result<Turn>::Error(Quoted(name) + " is not a square of the " +
+                                       std::to_string(n) + "x" + std::to_string(n) + " board");
     }
     if (std::find(squares.begin(), squares.end(), *sq) != squares.end()) {
-      return Result<Turn>::Error(std::string(name) + " is listed twice");
+      return util::Result<Turn>::Error(std::string(name) + " is listed twice");
     }
     squares.push_back(*sq);
   }
   if (static_cast<int>(squares.size()) != quota) {
-    return Result<Turn>::Error(player + " places " + std::to_string(quota) + " shooter" +
-                               (quota > 1 ? "s" : "") + " in the setup, got " +
-                               std::to_string(squares.size()));
+    return util::Result<Turn>::Error(player + " places " + std::to_string(quota) + " shooter" +
+                                     (quota > 1 ? "s" : "") + " in the setup, got " +
+                                     std::to_string(squares.size()));
   }
   for (size_t i = 0; i < squares.size(); ++i) {
     const int sq = squares[i];
     const std::string name = SquareName(n, sq);
     if (before.Occupied().Test(sq)) {
-      return Result<Turn>::Error(name + " is not empty (" + PieceName(before, sq) + ")");
+      return util::Result<Turn>::Error(name + " is not empty (" + PieceName(before, sq) + ")");
     }
     if (standard && !g.interior.Test(sq)) {
-      return Result<Turn>::Error(name + " is on the perimeter, where no setup shooter may go");
+      return util::Result<Turn>::Error(name +
+                                       " is on the perimeter, where no setup shooter may go");
     }
     if (!standard) {
       Bitboard others = before.AllShooters();
@@ -109,9 +111,9 @@ Result<Turn> ParseSetup(const Position& before, std::string_view text) {
       }
       const Bitboard touching = g.king[sq] & others;
       if (touching.Any()) {
-        return Result<Turn>::Error(name + " touches the shooter on " +
-                                   SquareName(n, touching.Lsb()) +
-                                   ": setup shooters may not be adjacent");
+        return util::Result<Turn>::Error(name + " touches the shooter on " +
+                                         SquareName(n, touching.Lsb()) +
+                                         ": setup shooters may not be adjacent");
       }
     }
   }
@@ -119,78 +121,79 @@ Result<Turn> ParseSetup(const Position& before, std::string_view text) {
   Turn turn;
   Position p = before;
   for (int sq : squares) {
-    if (!p.IsLegal(sq)) return Result<Turn>::Error("illegal setup placement");
+    if (!p.IsLegal(sq)) return util::Result<Turn>::Error("illegal setup placement");
     p.Apply(sq);
     turn.Push(sq);
   }
   if (standard) {
     const std::optional<int> stone = ParseSquare(n, halves[1]);
     if (!stone) {
-      return Result<Turn>::Error(Quoted(halves[1]) + " is not a square of the " +
-                                 std::to_string(n) + "x" + std::to_string(n) + " board");
+      return util::Result<Turn>::Error(Quoted(halves[1]) + " is not a square of the " +
+                                       std::to_string(n) + "x" + std::to_string(n) + " board");
     }
     if (!p.IsLegal(*stone)) {
-      return Result<Turn>::Error("the setup stone's square " + SquareName(n, *stone) +
-                                 " is not empty (" + PieceName(p, *stone) + ")");
+      return util::Result<Turn>::Error("the setup stone's square " + SquareName(n, *stone) +
+                                       " is not empty (" + PieceName(p, *stone) + ")");
     }
     turn.Push(*stone);
   }
   return turn;
 }
 
-Result<Turn> ParsePlay(const Position& before, std::string_view text) {
+util::Result<Turn> ParsePlay(const Position& before, std::string_view text) {
   const int n = before.Size();
   const std::string board = std::to_string(n) + "x" + std::to_string(n);
-  auto square = [&](std::string_view name) -> Result<int> {
+  auto square = [&](std::string_view name) -> util::Result<int> {
     const std::optional<int> sq = ParseSquare(n, name);
     if (!sq)
-      return Result<int>::Error(Quoted(name) + " is not a square of the " + board + " board");
+      return util::Result<int>::Error(Quoted(name) + " is not a square of the " + board + " board");
     return *sq;
   };
   const size_t dash = text.find('-');
   if (dash == std::string_view::npos) {
     if (text.find_first_of(",/") != std::string_view::npos) {
-      return Result<Turn>::Error(
+      return util::Result<Turn>::Error(
           "expected a turn like \"e7\" or \"h6-d10/a10\" (the setup is over)");
     }
-    const Result<int> shot = square(text);
-    if (!shot) return Result<Turn>::Error(shot.error());
+    const util::Result<int> shot = square(text);
+    if (!shot) return util::Result<Turn>::Error(shot.error());
     const int t = shot.value();
     if (!before.ShotsWithoutMove().Test(t)) {
       if (before.Occupied().Test(t)) {
-        return Result<Turn>::Error(SquareName(n, t) + " is not empty (" + PieceName(before, t) +
-                                   ")");
+        return util::Result<Turn>::Error(SquareName(n, t) + " is not empty (" +
+                                         PieceName(before, t) + ")");
       }
-      return Result<Turn>::Error("no unclaimed shooter can shoot to " + SquareName(n, t));
+      return util::Result<Turn>::Error("no unclaimed shooter can shoot to " + SquareName(n, t));
     }
     return MakePlayTurn(before, -1, -1, t);
   }
   const size_t slash = text.find('/');
   if (slash == std::string_view::npos || slash < dash) {
-    return Result<Turn>::Error("expected a move like \"h6-d10/a10\" (from-to/shot)");
+    return util::Result<Turn>::Error("expected a move like \"h6-d10/a10\" (from-to/shot)");
   }
-  const Result<int> from = square(text.substr(0, dash));
-  if (!from) return Result<Turn>::Error(from.error());
-  const Result<int> to = square(text.substr(dash + 1, slash - dash - 1));
-  if (!to) return Result<Turn>::Error(to.error());
-  const Result<int> shot = square(text.substr(slash + 1));
-  if (!shot) return Result<Turn>::Error(shot.error());
+  const util::Result<int> from = square(text.substr(0, dash));
+  if (!from) return util::Result<Turn>::Error(from.error());
+  const util::Result<int> to = square(text.substr(dash + 1, slash - dash - 1));
+  if (!to) return util::Result<Turn>::Error(to.error());
+  const util::Result<int> shot = square(text.substr(slash + 1));
+  if (!shot) return util::Result<Turn>::Error(shot.error());
   const int f = from.value(), t = to.value(), s = shot.value();
   if (!before.UnclaimedShooters().Test(f)) {
     if (before.AllShooters().Test(f)) {
-      return Result<Turn>::Error("the shooter on " + SquareName(n, f) +
-                                 " is claimed and cannot move");
+      return util::Result<Turn>::Error("the shooter on " + SquareName(n, f) +
+                                       " is claimed and cannot move");
     }
-    return Result<Turn>::Error(SquareName(n, f) + " holds no shooter (" + PieceName(before, f) +
-                               ")");
+    return util::Result<Turn>::Error(SquareName(n, f) + " holds no shooter (" +
+                                     PieceName(before, f) + ")");
   }
   if (!before.Destinations(f).Test(t)) {
-    return Result<Turn>::Error(ReachError(before, f, t, "reachable"));
+    return util::Result<Turn>::Error(ReachError(before, f, t, "reachable"));
   }
   Position moved = before;
   moved.Apply(f);
   moved.Apply(t);
-  if (!moved.ShotsFrom(t).Test(s)) return Result<Turn>::Error(ReachError(moved, t, s, "shootable"));
+  if (!moved.ShotsFrom(t).Test(s))
+    return util::Result<Turn>::Error(ReachError(moved, t, s, "shootable"));
   return MakePlayTurn(before, f, t, s);
 }
 
@@ -265,11 +268,12 @@ std::string TurnToString(const Position& before, const Turn& turn) {
   return s;
 }
 
-Result<Turn> ParseTurn(const Position& before, std::string_view text) {
-  if (text.empty()) return Result<Turn>::Error("empty move");
+util::Result<Turn> ParseTurn(const Position& before, std::string_view text) {
+  if (text.empty()) return util::Result<Turn>::Error("empty move");
   if (before.IsTerminal()) {
-    return Result<Turn>::Error(std::string("the game is over: ") +
-                               (before.Winner() == Color::kBlack ? "Black" : "White") + " has won");
+    return util::Result<Turn>::Error(std::string("the game is over: ") +
+                                     (before.Winner() == Color::kBlack ? "Black" : "White") +
+                                     " has won");
   }
   switch (before.Pending()) {
     case Decision::kPie:
@@ -281,27 +285,27 @@ Result<Turn> ParseTurn(const Position& before, std::string_view text) {
       return ParseSetup(before, text);
     case Decision::kSetupShooter:
       if (text == "swap") {
-        return Result<Turn>::Error(
+        return util::Result<Turn>::Error(
             "swap is only allowed right after Black's setup, under standard rules");
       }
       if (before.PlacedThisTurn() != 0) break;
       return ParseSetup(before, text);
     case Decision::kChooseShooter:
       if (text == "swap") {
-        return Result<Turn>::Error(
+        return util::Result<Turn>::Error(
             "swap is only allowed right after Black's setup, under standard rules");
       }
       return ParsePlay(before, text);
     default:
       break;
   }
-  return Result<Turn>::Error("the position is in the middle of a turn");
+  return util::Result<Turn>::Error("the position is in the middle of a turn");
 }
 
-Result<Game> PlayRecord(RuleSet rules, int size, std::string_view record) {
+util::Result<Game> PlayRecord(RuleSet rules, int size, std::string_view record) {
   if (!IsSupportedSize(size)) {
-    return Result<Game>::Error("unsupported board size " + std::to_string(size) +
-                               " (expected 7, 9 or 10)");
+    return util::Result<Game>::Error("unsupported board size " + std::to_string(size) +
+                                     " (expected 7, 9 or 10)");
   }
   Game game{Position::Initial(rules, size), Position::Initial(rules, size), {}, {}};
   size_t i = 0;
@@ -313,10 +317,10 @@ Result<Game> PlayRecord(RuleSet rules, int size, std::string_view record) {
     while (j < record.size() && !std::isspace(static_cast<unsigned char>(record[j]))) ++j;
     const std::string_view move = record.substr(i, j - i);
     ++number;
-    Result<Turn> turn = ParseTurn(game.final, move);
+    util::Result<Turn> turn = ParseTurn(game.final, move);
     if (!turn) {
-      return Result<Game>::Error("move " + std::to_string(number) + " " + Quoted(move) + ": " +
-                                 turn.error());
+      return util::Result<Game>::Error("move " + std::to_string(number) + " " + Quoted(move) +
+                                       ": " + turn.error());
     }
     game.before.push_back(game.final);
     game.turns.push_back(turn.value());
@@ -377,7 +381,7 @@ std::string Diagram(const Position& pos) {
   return s;
 }
 
-Result<Position> PositionFromDiagram(RuleSet rules, std::string_view rows, Color to_move) {
+util::Result<Position> PositionFromDiagram(RuleSet rules, std::string_view rows, Color to_move) {
   std::vector<std::string> lines;
   for (std::string_view line : Split(rows, '\n')) {
     std::string compact;
@@ -388,14 +392,15 @@ Result<Position> PositionFromDiagram(RuleSet rules, std::string_view rows, Color
   }
   const int n = static_cast<int>(lines.size());
   if (!IsSupportedSize(n)) {
-    return Result<Position>::Error("a diagram needs 7, 9 or 10 rows, got " + std::to_string(n));
+    return util::Result<Position>::Error("a diagram needs 7, 9 or 10 rows, got " +
+                                         std::to_string(n));
   }
   Bitboard parts[5];
   for (int i = 0; i < n; ++i) {
     if (static_cast<int>(lines[i].size()) != n) {
-      return Result<Position>::Error("diagram row " + std::to_string(i + 1) + " has " +
-                                     std::to_string(lines[i].size()) + " squares, expected " +
-                                     std::to_string(n));
+      return util::Result<Position>::Error("diagram row " + std::to_string(i + 1) + " has " +
+                                           std::to_string(lines[i].size()) + " squares, expected " +
+                                           std::to_string(n));
     }
     for (int col = 0; col < n; ++col) {
       const int sq = (n - 1 - i) * n + col;
@@ -404,21 +409,21 @@ Result<Position> PositionFromDiagram(RuleSet rules, std::string_view rows, Color
       if (c == '.') continue;
       const size_t k = kinds.find(c);
       if (k == std::string_view::npos) {
-        return Result<Position>::Error(std::string("unknown diagram character '") + c +
-                                       "' (expected one of . x o S X O)");
+        return util::Result<Position>::Error(std::string("unknown diagram character '") + c +
+                                             "' (expected one of . x o S X O)");
       }
       parts[k].Set(sq);
     }
   }
   const int shooters = (parts[2] | parts[3] | parts[4]).Count();
   if (shooters != RulesForSize(n).shooters) {
-    return Result<Position>::Error("a " + std::to_string(n) + "x" + std::to_string(n) +
-                                   " diagram needs " + std::to_string(RulesForSize(n).shooters) +
-                                   " shooters, got " + std::to_string(shooters));
+    return util::Result<Position>::Error(
+        "a " + std::to_string(n) + "x" + std::to_string(n) + " diagram needs " +
+        std::to_string(RulesForSize(n).shooters) + " shooters, got " + std::to_string(shooters));
   }
   std::optional<Position> p =
       Position::FromContents(rules, n, parts[0], parts[1], parts[2], parts[3], parts[4], to_move);
-  if (!p) return Result<Position>::Error("inconsistent diagram");
+  if (!p) return util::Result<Position>::Error("inconsistent diagram");
   return *p;
 }
 

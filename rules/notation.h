@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "rules/position.h"
-#include "rules/result.h"
 #include "rules/turns.h"
+#include "util/result.h"
 
 namespace veletas::rules {
 
@@ -32,7 +32,7 @@ std::string TurnToString(const Position& before, const Turn& turn);
 // Parses one move in notation and checks it against the rules in `before`. The error
 // names the reason (e.g. `c9 is not reachable from c3 (stone on c6)`), never the move
 // number.
-Result<Turn> ParseTurn(const Position& before, std::string_view text);
+util::Result<Turn> ParseTurn(const Position& before, std::string_view text);
 
 // A game record replayed from the empty board.
 struct Game {
@@ -44,7 +44,7 @@ struct Game {
 
 // Parses a record: moves separated by white space. Errors read
 // `move 7 "c3-c9/c1": c9 is not reachable from c3 (stone on c6)`.
-Result<Game> PlayRecord(RuleSet rules, int size, std::string_view record);
+util::Result<Game> PlayRecord(RuleSet rules, int size, std::string_view record);
 
 // The whole record of `game` in notation (moves separated by single spaces).
 std::string RecordToString(const Game& game);
@@ -58,6 +58,6 @@ std::vector<std::string> BoardRows(const Position& pos);
 
 // A play-phase position from rows in the diagram alphabet (top row first; spaces are
 // ignored; the number of rows is the size). `to_move` chooses a shooter next.
-Result<Position> PositionFromDiagram(RuleSet rules, std::string_view rows, Color to_move);
+util::Result<Position> PositionFromDiagram(RuleSet rules, std::string_view rows, Color to_move);
 
 }  // namespace veletas::rules

@@ -77,7 +77,7 @@ void ForEachPlayTurn(const Position& pos, F&& f) {
   }
 }
 
-Turn RandomPlayTurn(const Position& pos, Rng& rng) {
+Turn RandomPlayTurn(const Position& pos, util::Rng& rng) {
   PlayContext ctx(pos);
   const Bitboard no_move = pos.ShotsWithoutMove();
   // Per (shooter, direction) weights, kept so the draw walks them a second time cheaply.
@@ -164,7 +164,7 @@ double Choose(int n, int k) {
 
 // Uniform setup turn by rejection sampling: a uniformly drawn set of candidate squares is
 // accepted when it is a legal placement; the stone is uniform among the empty squares.
-Turn RandomSetupTurn(const Position& pos, Rng& rng) {
+Turn RandomSetupTurn(const Position& pos, util::Rng& rng) {
   const Geometry& g = pos.Geo();
   const SizeRules sr = RulesForSize(pos.Size());
   const int quota = pos.ToMove() == Color::kBlack ? sr.black_setup : sr.shooters - sr.black_setup;
@@ -277,7 +277,7 @@ uint64_t CountTurns(const Position& pos) {
   return CountSubDecisionPaths(pos, pos.TurnsPlayed());
 }
 
-Turn RandomTurn(const Position& pos, Rng& rng) {
+Turn RandomTurn(const Position& pos, util::Rng& rng) {
   if (pos.Pending() == Decision::kChooseShooter) return RandomPlayTurn(pos, rng);
   if (AtTurnStart(pos)) return RandomSetupTurn(pos, rng);
   const std::vector<Turn> turns = LegalTurns(pos);
@@ -285,7 +285,7 @@ Turn RandomTurn(const Position& pos, Rng& rng) {
 }
 
 std::vector<Position> RandomTurnStarts(RuleSet rs, int size, int count, uint64_t seed) {
-  Rng rng(seed);
+  util::Rng rng(seed);
   std::vector<Position> out;
   std::vector<Position> game;
   while (static_cast<int>(out.size()) < count) {

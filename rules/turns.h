@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "rules/position.h"
-#include "rules/random.h"
+#include "util/random.h"
 
 namespace veletas::rules {
 
@@ -60,7 +60,7 @@ uint64_t CountTurns(const Position& pos);
 bool AtTurnStart(const Position& pos);
 
 // A legal full turn drawn uniformly from all legal full turns. Precondition: !terminal.
-Turn RandomTurn(const Position& pos, Rng& rng);
+Turn RandomTurn(const Position& pos, util::Rng& rng);
 
 // `count` turn-start positions (never terminal) from seeded uniformly random games: one from
 // each game, at a turn drawn uniformly from it. Deterministic in `seed`.

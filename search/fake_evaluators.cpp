@@ -1,7 +1,7 @@
 #include "search/fake_evaluators.h"
 
-#include "rules/random.h"
 #include "rules/turns.h"
+#include "util/random.h"
 
 namespace veletas::search {
 namespace {
@@ -36,13 +36,12 @@ void UniformEvaluator::Evaluate(std::span<const rules::Position> positions,
 
 EvalOutput HashEvaluator::EvaluateOne(const rules::Position& pos) const {
   EvalOutput out;
-  const uint64_t h = rules::SplitMix64(pos.Hash() ^ seed_);
+  const uint64_t h = util::SplitMix64(pos.Hash() ^ seed_);
   const rules::ActionSet legal = pos.LegalActions();
   double sum = 0;
   auto weight = [&](int a) {
     // In (0.05, 1]: every legal action keeps a clearly positive prior.
-    const double w =
-        0.05 + 0.95 * (1.0 - Unit(rules::SplitMix64(h + static_cast<uint64_t>(a) + 1)));
+    const double w = 0.05 + 0.95 * (1.0 - Unit(util::SplitMix64(h + static_cast<uint64_t>(a) + 1)));
     out.policy[a] = static_cast<float>(w);
     sum += w;
   };
@@ -72,7 +71,7 @@ float TerminalValue(const rules::Position& pos) {
   return pos.Winner() == pos.ToMove() ? 1.0f : -1.0f;
 }
 
-float RandomPlayoutValue(const rules::Position& pos, rules::Rng& rng) {
+float RandomPlayoutValue(const rules::Position& pos, util::Rng& rng) {
   rules::Position p = pos;
   const int start_turn = p.TurnsPlayed();
   // Finish a turn in progress with uniformly random sub-decisions (cheaper than drawing

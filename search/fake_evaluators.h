@@ -7,8 +7,8 @@
 #include <span>
 
 #include "rules/position.h"
-#include "rules/random.h"
 #include "search/evaluator.h"
+#include "util/random.h"
 
 namespace veletas::search {
 
@@ -55,7 +55,7 @@ class FunctionEvaluator : public Evaluator {
 // (rules::RandomTurn; a turn in progress is finished uniformly over its completions):
 // +1 if the player to move in `pos` (Position::ToMovePlayer) wins, -1 otherwise.
 // Terminal `pos`: the exact result.
-float RandomPlayoutValue(const rules::Position& pos, rules::Rng& rng);
+float RandomPlayoutValue(const rules::Position& pos, util::Rng& rng);
 
 // The exact result of a finished game for the player to move there: +1 if that player
 // holds the winning colour. Precondition: pos.IsTerminal().
@@ -63,7 +63,7 @@ float TerminalValue(const rules::Position& pos);
 
 // Value = one random playout (RandomPlayoutValue); priors nearly uniform (within 1%) in a
 // random order, so that UCT's "unvisited children first, in prior order" tries them in a
-// random order. Owns its Rng: not thread-safe, use one per thread.
+// random order. Owns its util::Rng: not thread-safe, use one per thread.
 class RolloutEvaluator : public Evaluator {
  public:
   explicit RolloutEvaluator(uint64_t seed) : rng_(seed) {}
@@ -72,7 +72,7 @@ class RolloutEvaluator : public Evaluator {
   uint64_t Playouts() const { return playouts_; }
 
  private:
-  rules::Rng rng_;
+  util::Rng rng_;
   uint64_t playouts_ = 0;
 };
 

@@ -29,11 +29,11 @@
 #include <vector>
 
 #include "rules/position.h"
-#include "rules/random.h"
 #include "rules/turns.h"
 #include "search/evaluator.h"
 #include "search/node.h"
 #include "search/search_config.h"
+#include "util/random.h"
 
 namespace veletas::search {
 
@@ -183,7 +183,7 @@ class Mcts {
   rules::Action ChooseAction(const std::vector<ChildInfo>& children, bool gumbel);
 
   SearchConfig config_;
-  rules::Rng rng_;
+  util::Rng rng_;
   NodePool pool_;
   Node* root_ = nullptr;
   rules::Position root_pos_;

@@ -15,7 +15,7 @@ namespace {
 
 constexpr float kMinPrior = 1e-30f;
 
-double Normal(rules::Rng& rng) {
+double Normal(util::Rng& rng) {
   const double u1 = 1.0 - rng.Uniform();  // (0, 1]
   const double u2 = rng.Uniform();
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
@@ -23,7 +23,7 @@ double Normal(rules::Rng& rng) {
 
 // Gamma(alpha, 1) by Marsaglia and Tsang, with the alpha < 1 boost. Deterministic given
 // the generator (std::gamma_distribution differs between standard libraries).
-double Gamma(double alpha, rules::Rng& rng) {
+double Gamma(double alpha, util::Rng& rng) {
   if (alpha < 1.0) {
     const double u = rng.Uniform();
     return Gamma(alpha + 1.0, rng) * std::pow(u, 1.0 / alpha);

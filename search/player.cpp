@@ -17,7 +17,7 @@ class RandomPlayer : public Player {
   void Seed(uint64_t seed) override { rng_.Seed(seed); }
 
  private:
-  rules::Rng rng_;
+  util::Rng rng_;
 };
 
 class MctsPlayer : public Player {

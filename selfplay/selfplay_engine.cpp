@@ -13,12 +13,12 @@
 #include <thread>
 #include <vector>
 
+#include "data/game_journal.h"
+#include "data/sample_dir.h"
+#include "data/sample_file.h"
 #include "search/batching_evaluator.h"
 #include "search/mcts.h"
 #include "search/search_driver.h"
-#include "selfplay/game_journal.h"
-#include "selfplay/sample_dir.h"
-#include "selfplay/sample_file.h"
 #include "selfplay/selfplay_game.h"
 #include "util/atomic_file.h"
 
@@ -74,7 +74,7 @@ class Engine {
   Engine(const SelfplayConfig& config, const search::SearchConfig& search,
          const search::BatchingConfig& batching, search::Evaluator& backend, const SelfplayJob& job,
          const SelfplayHooks& hooks, std::vector<uint64_t> indices, int64_t total, int64_t resumed,
-         std::vector<JournalGame> recovered)
+         std::vector<data::JournalGame> recovered)
       : config_(config),
         job_(job),
         hooks_(hooks),
@@ -88,7 +88,7 @@ class Engine {
     stats_.games_target = total;
     stats_.games_resumed = resumed + static_cast<int64_t>(recovered.size());
     stats_.max_batch = batching.max_batch;
-    for (JournalGame& g : recovered) {
+    for (data::JournalGame& g : recovered) {
       FinishedGame f;
       f.index = g.index;
       f.samples = std::move(g.game.samples);
@@ -97,12 +97,12 @@ class Engine {
     }
   }
 
-  rules::Result<SelfplayStats> Run() {
+  util::Result<SelfplayStats> Run() {
     start_ = Clock::now();
     // Files whose every game was in the journal (killed before the file was written).
     for (auto it = chunks_.begin(); it != chunks_.end();) {
       if (static_cast<int64_t>(it->second.size()) <
-          ChunkGames(it->first, job_.games, config_.games_per_file)) {
+          data::ChunkGames(it->first, job_.games, config_.games_per_file)) {
         ++it;
         continue;
       }
@@ -111,7 +111,7 @@ class Engine {
       it = chunks_.erase(it);
       WriteChunk(chunk, std::move(games));
     }
-    if (failed_) return rules::Result<SelfplayStats>::Error(error_);
+    if (failed_) return util::Result<SelfplayStats>::Error(error_);
     std::vector<std::thread> threads;
     workers_left_ = config_.threads;
     for (int t = 0; t < config_.threads; ++t) threads.emplace_back([this] { Worker(); });
@@ -128,7 +128,7 @@ class Engine {
       }
     }
     for (std::thread& t : threads) t.join();
-    if (failed_) return rules::Result<SelfplayStats>::Error(error_);
+    if (failed_) return util::Result<SelfplayStats>::Error(error_);
     return Snapshot();
   }
 
@@ -257,12 +257,12 @@ class Engine {
     // is written then loses no finished game); encoded before taking the lock.
     std::string entry, entry_error;
     if (to_file && config_.games_per_file > 1) {
-      SampleFile one;
+      data::SampleFile one;
       one.rules = job_.rules;
       one.size = job_.size;
       one.samples = game.samples;
       one.games.push_back(game.record);
-      entry_error = EncodeJournalEntry(game.index, one, entry);
+      entry_error = data::EncodeJournalEntry(game.index, one, entry);
     }
     std::vector<FinishedGame> complete;
     int64_t chunk = 0;
@@ -273,9 +273,9 @@ class Engine {
       chunk = ChunkOf(game.index);
       std::vector<FinishedGame>& games = chunks_[chunk];
       if (static_cast<int64_t>(games.size()) + 1 <
-          ChunkGames(chunk, job_.games, config_.games_per_file)) {
+          data::ChunkGames(chunk, job_.games, config_.games_per_file)) {
         // Appended under the lock, so that no entry follows the file's write and removal.
-        const std::string path = JournalPath(job_.out_dir, job_.prefix, chunk);
+        const std::string path = data::JournalPath(job_.out_dir, job_.prefix, chunk);
         const std::string error =
             entry_error.empty() ? util::AppendFile(path, entry) : path + ": " + entry_error;
         games.push_back(std::move(game));
@@ -300,20 +300,21 @@ class Engine {
   void WriteChunk(int64_t chunk, std::vector<FinishedGame> complete) {
     std::sort(complete.begin(), complete.end(),
               [](const FinishedGame& a, const FinishedGame& b) { return a.index < b.index; });
-    SampleFile file;
+    data::SampleFile file;
     file.rules = job_.rules;
     file.size = job_.size;
     for (FinishedGame& g : complete) {
       std::move(g.samples.begin(), g.samples.end(), std::back_inserter(file.samples));
       file.games.push_back(std::move(g.record));
     }
-    const std::string error = WriteSampleFile(ChunkPath(job_.out_dir, job_.prefix, chunk), file);
+    const std::string error =
+        data::WriteSampleFile(data::ChunkPath(job_.out_dir, job_.prefix, chunk), file);
     if (!error.empty()) {
       Fail(error);
       return;
     }
     std::error_code ec;
-    std::filesystem::remove(JournalPath(job_.out_dir, job_.prefix, chunk), ec);
+    std::filesystem::remove(data::JournalPath(job_.out_dir, job_.prefix, chunk), ec);
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.files_written;
   }
@@ -342,19 +343,19 @@ class Engine {
 
 }  // namespace
 
-rules::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
-                                         const search::SearchConfig& search,
-                                         const search::BatchingConfig& batching,
-                                         search::Evaluator& backend, const SelfplayJob& job,
-                                         const SelfplayHooks& hooks) {
+util::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
+                                        const search::SearchConfig& search,
+                                        const search::BatchingConfig& batching,
+                                        search::Evaluator& backend, const SelfplayJob& job,
+                                        const SelfplayHooks& hooks) {
   std::vector<uint64_t> indices;
-  std::vector<JournalGame> recovered;
+  std::vector<data::JournalGame> recovered;
   int64_t total = job.games;
   int64_t resumed = 0;
   if (!job.out_dir.empty()) {
-    rules::Result<ResumePlan> plan =
-        PlanResume(job.out_dir, job.prefix, job.games, config.games_per_file, job.rules, job.size);
-    if (!plan) return rules::Result<SelfplayStats>::Error(plan.error());
+    util::Result<data::ResumePlan> plan = data::PlanResume(
+        job.out_dir, job.prefix, job.games, config.games_per_file, job.rules, job.size);
+    if (!plan) return util::Result<SelfplayStats>::Error(plan.error());
     if (hooks.log) {
       for (const std::string& note : plan.value().notes) hooks.log(note);
       if (plan.value().files_done > 0) {

@@ -17,9 +17,9 @@
 // byte for byte, whatever the thread count; with a network, batch composition may change the
 // last bits of its outputs across thread counts.
 //
-// Output and resume: see selfplay/sample_dir.h. Finished games are buffered until their
+// Output and resume: see data/sample_dir.h. Finished games are buffered until their
 // file is complete, which is then written atomically; meanwhile each is appended to the
-// file's journal (selfplay/game_journal.h), so a kill loses only the games in flight.
+// file's journal (data/game_journal.h), so a kill loses only the games in flight.
 #pragma once
 
 #include <atomic>
@@ -28,11 +28,11 @@
 #include <string>
 
 #include "rules/position.h"
-#include "rules/result.h"
 #include "search/evaluator.h"
 #include "search/search_config.h"
 #include "selfplay/selfplay_config.h"
 #include "selfplay/selfplay_stats.h"
+#include "util/result.h"
 
 namespace veletas::selfplay {
 
@@ -69,10 +69,10 @@ struct SelfplayHooks {
 // Preconditions: configs in the ranges app/config_selfplay.cpp and app/config_search.cpp
 // check; job.size supported. `backend` is called from the batching front end's thread only,
 // one batch at a time. Blocks until done.
-rules::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
-                                         const search::SearchConfig& search,
-                                         const search::BatchingConfig& batching,
-                                         search::Evaluator& backend, const SelfplayJob& job,
-                                         const SelfplayHooks& hooks = {});
+util::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
+                                        const search::SearchConfig& search,
+                                        const search::BatchingConfig& batching,
+                                        search::Evaluator& backend, const SelfplayJob& job,
+                                        const SelfplayHooks& hooks = {});
 
 }  // namespace veletas::selfplay

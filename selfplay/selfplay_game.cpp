@@ -4,11 +4,11 @@
 #include <cmath>
 
 #include "rules/notation.h"
-#include "rules/random.h"
+#include "util/random.h"
 
 namespace veletas::selfplay {
 uint64_t GameSeed(uint64_t seed, uint64_t generation, uint64_t index) {
-  return rules::SplitMix64(rules::SplitMix64(rules::SplitMix64(seed) ^ generation) ^ index);
+  return util::SplitMix64(util::SplitMix64(util::SplitMix64(seed) ^ generation) ^ index);
 }
 
 bool ResignTracker::Observe(int person, float value) {
@@ -44,7 +44,7 @@ bool SelfplayGame::DrawFull() {
 
 void SelfplayGame::RecordSample(const search::SearchResult& r) {
   PendingSample ps;
-  Sample& s = ps.sample;
+  data::Sample& s = ps.sample;
   s.position = pos_;
   double sum = 0;
   for (const search::ChildInfo& c : r.children) {
@@ -55,11 +55,12 @@ void SelfplayGame::RecordSample(const search::SearchResult& r) {
       s.policy.push_back({static_cast<uint8_t>(c.action), static_cast<float>(c.policy / sum)});
     }
   }
-  std::sort(s.policy.begin(), s.policy.end(),
-            [](const PolicyEntry& a, const PolicyEntry& b) { return a.action < b.action; });
+  std::sort(
+      s.policy.begin(), s.policy.end(),
+      [](const data::PolicyEntry& a, const data::PolicyEntry& b) { return a.action < b.action; });
   s.root_value = std::clamp(r.value, -1.0f, 1.0f);
   for (int sq : pos_.AllShooters()) {
-    s.aux.push_back({static_cast<uint8_t>(sq), Owner::kNobody});
+    s.aux.push_back({static_cast<uint8_t>(sq), data::Owner::kNobody});
     ps.shooter_ids.push_back(shooter_id_[sq]);
   }
   samples_.push_back(std::move(ps));
@@ -152,15 +153,15 @@ FinishedGame SelfplayGame::Finish() {
   }
   g.samples.reserve(samples_.size());
   for (PendingSample& ps : samples_) {
-    Sample& s = ps.sample;
+    data::Sample& s = ps.sample;
     const int person = s.position.ToMovePlayer();
     s.outcome = person == g.winner_person ? 1.0f : -1.0f;
     for (size_t i = 0; i < s.aux.size(); ++i) {
       const int id = ps.shooter_ids[i];
       const int owner = id < 0 ? -1 : final_owner[id];
-      s.aux[i].owner = owner < 0         ? Owner::kNobody
-                       : owner == person ? Owner::kToMove
-                                         : Owner::kOpponent;
+      s.aux[i].owner = owner < 0         ? data::Owner::kNobody
+                       : owner == person ? data::Owner::kToMove
+                                         : data::Owner::kOpponent;
     }
     g.samples.push_back(std::move(s));
   }

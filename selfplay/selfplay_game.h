@@ -8,17 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "data/sample.h"
 #include "rules/position.h"
-#include "rules/random.h"
 #include "rules/turns.h"
 #include "search/mcts.h"
-#include "selfplay/sample.h"
 #include "selfplay/selfplay_config.h"
+#include "util/random.h"
 
 namespace veletas::selfplay {
 
 // The seed of game `index` of generation `generation` under base seed `seed`: a
-// SplitMix64-style mix of the three, so that no two games of a run (or of two generations)
+// util::SplitMix64-style mix of the three, so that no two games of a run (or of two generations)
 // share a seed. Pure function.
 uint64_t GameSeed(uint64_t seed, uint64_t generation, uint64_t index);
 
@@ -47,8 +47,8 @@ class ResignTracker {
 // in.
 struct FinishedGame {
   uint64_t index = 0;
-  std::vector<Sample> samples;
-  GameRecord record;
+  std::vector<data::Sample> samples;
+  data::GameRecord record;
   int turns = 0;          // full turns played (Position::TurnsPlayed at the end)
   int winner_person = 0;  // 0 first player, 1 second
   rules::Color winner_color = rules::Color::kBlack;
@@ -97,14 +97,14 @@ class SelfplayGame {
 
  private:
   struct PendingSample {
-    Sample sample;
+    data::Sample sample;
     std::vector<int8_t> shooter_ids;  // parallel to sample.aux
   };
 
   const SelfplayConfig& config_;
   rules::Position pos_;
   uint64_t index_ = 0;
-  rules::Rng rng_;
+  util::Rng rng_;
   bool no_resign_ = false;
   bool resigned_ = false;
   ResignTracker resign_;

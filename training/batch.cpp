@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <cassert>
 
-#include "rules/random.h"
 #include "rules/symmetry.h"
+#include "util/random.h"
 
 namespace veletas::training {
 namespace {
 
-// A well-mixed seed for batch `index` of stream `seed` (SplitMix64 finaliser of both).
+// A well-mixed seed for batch `index` of stream `seed` (util::SplitMix64 finaliser of both).
 uint64_t BatchSeed(uint64_t seed, int64_t index) {
-  return rules::SplitMix64Finalise(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(index) +
-                                   0x632BE59BD9B4E019ULL);
+  return util::SplitMix64Finalise(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(index) +
+                                  0x632BE59BD9B4E019ULL);
 }
 
 }  // namespace
@@ -32,7 +32,7 @@ void ResizeBatch(int batch, int canvas, TrainingBatch& out) {
   out.symmetry.resize(b);
 }
 
-void EncodeSample(const selfplay::Sample& sample, int sym, double root_value_weight, int row,
+void EncodeSample(const data::Sample& sample, int sym, double root_value_weight, int row,
                   TrainingBatch& out) {
   assert(sym == 0 || sample.position.IsSymmetricDecision());
   const int m = out.canvas;
@@ -48,14 +48,14 @@ void EncodeSample(const selfplay::Sample& sample, int sym, double root_value_wei
 
   float* policy_row = out.policy.data() + row * actions;
   std::fill_n(policy_row, actions, 0.0f);
-  for (const selfplay::PolicyEntry& e : sample.policy) {
+  for (const data::PolicyEntry& e : sample.policy) {
     const rules::Action a = rules::TransformAction(n, sym, e.action);
     policy_row[model::CanvasAction(n, m, a)] += e.prob;
   }
 
   int64_t* aux_row = out.aux.data() + row * area;
   std::fill_n(aux_row, area, int64_t{-1});
-  for (const selfplay::AuxTarget& t : sample.aux) {
+  for (const data::AuxTarget& t : sample.aux) {
     const int sq = rules::TransformSquare(n, sym, t.square);
     aux_row[(sq / n) * m + sq % n] = static_cast<int64_t>(t.owner);
   }
@@ -68,14 +68,14 @@ void EncodeSample(const selfplay::Sample& sample, int sym, double root_value_wei
 void DrawBatch(const ReplayWindow& window, uint64_t seed, int64_t index, int batch,
                double root_value_weight, TrainingBatch& out) {
   assert(window.Size() > 0);
-  rules::Rng rng(BatchSeed(seed, index));
+  util::Rng rng(BatchSeed(seed, index));
   ResizeBatch(batch, window.At(0).position.Size(), out);
   out.index = index;
   for (int i = 0; i < batch; ++i) {
     const auto k = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(window.Size())));
     // Always draw the symmetry so the stream does not depend on the kind of decision.
     const int drawn = static_cast<int>(rng.Below(rules::kNumSymmetries));
-    const selfplay::Sample& s = window.At(k);
+    const data::Sample& s = window.At(k);
     const int sym = s.position.IsSymmetricDecision() ? drawn : 0;
     out.sample[i] = k;
     EncodeSample(s, sym, root_value_weight, i, out);

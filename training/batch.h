@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "data/sample.h"
 #include "model/features.h"
-#include "selfplay/sample.h"
 #include "training/replay_window.h"
 
 namespace veletas::training {
@@ -22,7 +22,7 @@ struct TrainingBatch {
   std::vector<float> policy;    // [B][A]: target probabilities, 0 on illegal actions
   std::vector<uint8_t> legal;   // [B][A]: 1 on legal actions
   std::vector<float> value;     // [B]: value target for the player to move
-  std::vector<int64_t> aux;     // [B][M][M]: selfplay::Owner, -1 where no shooter
+  std::vector<int64_t> aux;     // [B][M][M]: data::Owner, -1 where no shooter
   std::vector<int64_t> sample;  // [B]: index in the window of each sample
   std::vector<int> symmetry;    // [B]: symmetry applied (rules/symmetry.h)
 };
@@ -32,8 +32,8 @@ struct TrainingBatch {
 // the policy and aux targets mapped square by square (TransformAction / TransformSquare),
 // the value target (1 - root_value_weight) * outcome + root_value_weight * root_value.
 // Precondition: sym == 0 unless sample.position.IsSymmetricDecision(); the sample is valid
-// (as ReadSampleFile guarantees) and its size <= out.canvas. Thread-safe (pure).
-void EncodeSample(const selfplay::Sample& sample, int sym, double root_value_weight, int row,
+// (as data::ReadSampleFile guarantees) and its size <= out.canvas. Thread-safe (pure).
+void EncodeSample(const data::Sample& sample, int sym, double root_value_weight, int row,
                   TrainingBatch& out);
 
 // Resizes `out` for `batch` rows on canvas `canvas` (keeps its storage).

@@ -23,8 +23,8 @@ std::string CallPlanToJson(const CallPlan& p) {
   return j.dump();
 }
 
-rules::Result<CallPlan> CallPlanFromJson(const std::string& text, const std::string& source) {
-  using R = rules::Result<CallPlan>;
+util::Result<CallPlan> CallPlanFromJson(const std::string& text, const std::string& source) {
+  using R = util::Result<CallPlan>;
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
     CallPlan p;

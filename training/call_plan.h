@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "rules/result.h"
 #include "training/replay_window.h"
 #include "training/training_config.h"
+#include "util/result.h"
 
 namespace veletas::training {
 
@@ -33,7 +33,7 @@ struct CallPlan {
 };
 
 std::string CallPlanToJson(const CallPlan& plan);
-rules::Result<CallPlan> CallPlanFromJson(const std::string& json, const std::string& source);
+util::Result<CallPlan> CallPlanFromJson(const std::string& json, const std::string& source);
 
 // The number of steps a call trains after ingesting `new_samples`: the allowance
 // reuse_credit + new_samples * max_sample_reuse sample uses, in whole batches, at most

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "selfplay/plot.h"
+#include "charts/plot.h"
 #include "util/atomic_file.h"
 
 namespace veletas::training {
@@ -54,8 +54,8 @@ std::string AppendMetrics(const std::string& path, const MetricsLine& line) {
   return util::AppendFile(path, MetricsToJson(line) + "\n");
 }
 
-rules::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path) {
-  using R = rules::Result<std::vector<MetricsLine>>;
+util::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path) {
+  using R = util::Result<std::vector<MetricsLine>>;
   std::ifstream in(path);
   if (!in) return R::Error(path + ": cannot open metrics file: " + std::strerror(errno));
   std::vector<MetricsLine> lines;
@@ -89,13 +89,13 @@ rules::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path) {
 }
 
 std::string WriteLossPlot(const std::vector<MetricsLine>& lines, const std::string& png) {
-  selfplay::Chart chart;
+  charts::Chart chart;
   chart.title = "Training losses";
   chart.x_label = "training step";
   chart.y_label = "loss";
   const char* names[] = {"total", "policy", "value", "aux"};
   for (int k = 0; k < 4; ++k) {
-    selfplay::PlotSeries s;
+    charts::PlotSeries s;
     s.label = names[k];
     s.markers = lines.size() < 60;
     for (const MetricsLine& m : lines) {
@@ -107,7 +107,7 @@ std::string WriteLossPlot(const std::vector<MetricsLine>& lines, const std::stri
     }
     chart.series.push_back(std::move(s));
   }
-  return selfplay::WriteChartPng(png, chart);
+  return charts::WriteChartPng(png, chart);
 }
 
 }  // namespace veletas::training

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "rules/result.h"
+#include "util/result.h"
 
 namespace veletas::training {
 
@@ -42,7 +42,7 @@ std::string MetricsToJson(const MetricsLine& line);
 std::string AppendMetrics(const std::string& path, const MetricsLine& line);
 
 // Reads every line of a metrics file. Errors name the file and line.
-rules::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path);
+util::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path);
 
 // Writes a chart of loss_total, loss_policy, loss_value and loss_aux against the step to
 // `png` (atomically). Returns "" or an error naming the file.

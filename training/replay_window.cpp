@@ -33,8 +33,8 @@ std::string DataStateToJson(const DataState& s) {
   return j.dump();
 }
 
-rules::Result<DataState> DataStateFromJson(const std::string& text, const std::string& source) {
-  using R = rules::Result<DataState>;
+util::Result<DataState> DataStateFromJson(const std::string& text, const std::string& source) {
+  using R = util::Result<DataState>;
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
     DataState s;
@@ -88,8 +88,8 @@ bool NaturalLess(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
-rules::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::string>& data) {
-  using R = rules::Result<std::vector<std::string>>;
+util::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::string>& data) {
+  using R = util::Result<std::vector<std::string>>;
   if (data.empty()) return R::Error("no sample data given (expected directories or files)");
   std::vector<std::string> result;
   std::set<std::string> seen;
@@ -128,7 +128,7 @@ rules::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::s
 
 namespace {
 
-std::string CheckGame(const std::string& path, const selfplay::SampleFile& f, rules::RuleSet rs,
+std::string CheckGame(const std::string& path, const data::SampleFile& f, rules::RuleSet rs,
                       int size) {
   if (f.rules == rs && f.size == size) return "";
   return path + ": sample file is for " + rules::RuleSetName(f.rules) + " " +
@@ -138,9 +138,9 @@ std::string CheckGame(const std::string& path, const selfplay::SampleFile& f, ru
 
 }  // namespace
 
-rules::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::string>& listed,
-                                        rules::RuleSet rs, int size, int64_t keep_samples) {
-  using R = rules::Result<IngestReport>;
+util::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::string>& listed,
+                                       rules::RuleSet rs, int size, int64_t keep_samples) {
+  using R = util::Result<IngestReport>;
   std::set<std::string> known;
   for (const IngestedFile& f : state.files) known.insert(f.path);
   IngestReport report;
@@ -149,7 +149,7 @@ rules::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std:
   int64_t kept_samples = 0;
   for (const std::string& path : listed) {
     if (known.count(path)) continue;
-    auto file = selfplay::ReadSampleFile(path);
+    auto file = data::ReadSampleFile(path);
     if (!file) {
       report.skipped.push_back(file.error());
       continue;
@@ -176,11 +176,11 @@ rules::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std:
   return report;
 }
 
-rules::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t window,
-                                               rules::RuleSet rs, int size,
-                                               std::map<std::string, selfplay::SampleFile> loaded,
-                                               std::vector<std::string>& skipped) {
-  using R = rules::Result<ReplayWindow>;
+util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t window,
+                                              rules::RuleSet rs, int size,
+                                              std::map<std::string, data::SampleFile> loaded,
+                                              std::vector<std::string>& skipped) {
+  using R = util::Result<ReplayWindow>;
   // The newest files that cover `window` samples, by their ingested counts.
   size_t first = state.files.size();
   int64_t covered = 0;
@@ -192,11 +192,11 @@ rules::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t w
   w.samples_.reserve(static_cast<size_t>(std::min(window, covered)));
   for (size_t i = first; i < state.files.size(); ++i) {
     const IngestedFile& f = state.files[i];
-    selfplay::SampleFile file;
+    data::SampleFile file;
     if (auto it = loaded.find(f.path); it != loaded.end()) {
       file = std::move(it->second);
     } else {
-      auto read = selfplay::ReadSampleFile(f.path);
+      auto read = data::ReadSampleFile(f.path);
       if (!read) {
         skipped.push_back(read.error() + " (ingested earlier; left out of the window)");
         continue;

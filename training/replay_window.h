@@ -1,4 +1,4 @@
-// The learner's data: which sample files (selfplay/sample_file.h) have been ingested, the
+// The learner's data: which sample files (data/sample_file.h) have been ingested, the
 // replay window over the newest samples, and the bookkeeping that survives restarts.
 // Torch-free.
 //
@@ -23,11 +23,11 @@
 #include <string>
 #include <vector>
 
+#include "data/sample.h"
+#include "data/sample_file.h"
 #include "rules/position.h"
-#include "rules/result.h"
-#include "selfplay/sample.h"
-#include "selfplay/sample_file.h"
 #include "training/training_config.h"
+#include "util/result.h"
 
 namespace veletas::training {
 
@@ -53,7 +53,7 @@ struct DataState {
 
 std::string DataStateToJson(const DataState& state);
 // Errors name `source` (e.g. the checkpoint file).
-rules::Result<DataState> DataStateFromJson(const std::string& json, const std::string& source);
+util::Result<DataState> DataStateFromJson(const std::string& json, const std::string& source);
 
 // True when a sorts before b in natural order (digit runs compared as numbers).
 bool NaturalLess(const std::string& a, const std::string& b);
@@ -61,7 +61,7 @@ bool NaturalLess(const std::string& a, const std::string& b);
 // The sample files of `data` (directories or files) in ingestion order, as canonical
 // absolute paths, without duplicates. Errors: an empty list, a path that does not exist or
 // is neither a file nor a directory.
-rules::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::string>& data);
+util::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::string>& data);
 
 // The outcome of ingesting new files.
 struct IngestReport {
@@ -70,7 +70,7 @@ struct IngestReport {
   std::vector<std::string> skipped;  // "<file>: <why>" for each unreadable or corrupt file
   // The newest files read while ingesting (path -> contents), at least `keep_samples`
   // samples' worth when there are that many, to spare re-reading them for the window.
-  std::map<std::string, selfplay::SampleFile> loaded;
+  std::map<std::string, data::SampleFile> loaded;
 };
 
 // Appends the files of `listed` that are not yet in `state` (in order), reading and
@@ -79,9 +79,9 @@ struct IngestReport {
 // another rule set or board size than `rules`/`size`. Older files are dropped from
 // report.loaded once the newer ones hold `keep_samples` (e.g. window_max) samples, which
 // bounds the memory used by a large backlog.
-rules::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::string>& listed,
-                                        rules::RuleSet rules, int size,
-                                        int64_t keep_samples = INT64_MAX);
+util::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::string>& listed,
+                                       rules::RuleSet rules, int size,
+                                       int64_t keep_samples = INT64_MAX);
 
 // The samples of the window, oldest first, immutable once loaded. Thread-safe to read.
 class ReplayWindow {
@@ -89,21 +89,21 @@ class ReplayWindow {
   // Loads the newest `window` samples of state.files (from `loaded` when present, else from
   // disk). A file that cannot be read any more is reported in `skipped` and left out (the
   // window then holds fewer samples). Errors: a file of another rule set or size.
-  static rules::Result<ReplayWindow> Load(const DataState& state, int64_t window,
-                                          rules::RuleSet rules, int size,
-                                          std::map<std::string, selfplay::SampleFile> loaded,
-                                          std::vector<std::string>& skipped);
+  static util::Result<ReplayWindow> Load(const DataState& state, int64_t window,
+                                         rules::RuleSet rules, int size,
+                                         std::map<std::string, data::SampleFile> loaded,
+                                         std::vector<std::string>& skipped);
   // A window over given samples (tests, benchmarks).
-  explicit ReplayWindow(std::vector<selfplay::Sample> samples) : samples_(std::move(samples)) {}
+  explicit ReplayWindow(std::vector<data::Sample> samples) : samples_(std::move(samples)) {}
 
   int64_t Size() const { return static_cast<int64_t>(samples_.size()); }
-  const selfplay::Sample& At(int64_t i) const { return samples_[i]; }
+  const data::Sample& At(int64_t i) const { return samples_[i]; }
   // Number of files the window draws from.
   int64_t Files() const { return files_; }
 
  private:
   ReplayWindow() = default;
-  std::vector<selfplay::Sample> samples_;
+  std::vector<data::Sample> samples_;
   int64_t files_ = 0;
 };
 

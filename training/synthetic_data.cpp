@@ -3,19 +3,19 @@
 #include <array>
 #include <filesystem>
 
+#include "data/sample_dir.h"
 #include "rules/notation.h"
-#include "rules/random.h"
 #include "rules/turns.h"
-#include "selfplay/sample_dir.h"
+#include "util/random.h"
 
 namespace veletas::training {
 
-selfplay::SampleFile RandomGameSamples(rules::RuleSet rs, int size, int games, uint64_t seed,
-                                       double played_weight) {
-  selfplay::SampleFile file;
+data::SampleFile RandomGameSamples(rules::RuleSet rs, int size, int games, uint64_t seed,
+                                   double played_weight) {
+  data::SampleFile file;
   file.rules = rs;
   file.size = size;
-  rules::Rng rng(seed);
+  util::Rng rng(seed);
   for (int g = 0; g < games; ++g) {
     rules::Position p = rules::Position::Initial(rs, size);
     rules::Game game{p, p, {}, {}};
@@ -33,7 +33,7 @@ selfplay::SampleFile RandomGameSamples(rules::RuleSet rs, int size, int games, u
       game.before.push_back(p);
       game.turns.push_back(turn);
       for (int i = 0; i < turn.length; ++i) {
-        selfplay::Sample s;
+        data::Sample s;
         s.position = p;
         const rules::ActionSet legal = p.LegalActions();
         const float spread = static_cast<float>((1.0 - played_weight) / legal.Count());
@@ -46,7 +46,7 @@ selfplay::SampleFile RandomGameSamples(rules::RuleSet rs, int size, int games, u
         s.root_value = static_cast<float>(rng.Uniform() * 2 - 1);
         Pending pend{file.samples.size(), {}};
         for (int sq : p.AllShooters()) {
-          s.aux.push_back({static_cast<uint8_t>(sq), selfplay::Owner::kNobody});
+          s.aux.push_back({static_cast<uint8_t>(sq), data::Owner::kNobody});
           pend.ids.push_back(id[sq]);
         }
         file.samples.push_back(std::move(s));
@@ -75,14 +75,14 @@ selfplay::SampleFile RandomGameSamples(rules::RuleSet rs, int size, int games, u
         final_owner[id[sq]] = p.PlayerOf(rules::Color::kWhite);
     }
     for (const Pending& pend : pending) {
-      selfplay::Sample& s = file.samples[pend.sample];
+      data::Sample& s = file.samples[pend.sample];
       const int person = s.position.ToMovePlayer();
       s.outcome = person == p.PlayerOf(winner) ? 1.0f : -1.0f;
       for (size_t k = 0; k < s.aux.size(); ++k) {
         const int owner = pend.ids[k] < 0 ? -1 : final_owner[pend.ids[k]];
-        s.aux[k].owner = owner < 0         ? selfplay::Owner::kNobody
-                         : owner == person ? selfplay::Owner::kToMove
-                                           : selfplay::Owner::kOpponent;
+        s.aux[k].owner = owner < 0         ? data::Owner::kNobody
+                         : owner == person ? data::Owner::kToMove
+                                           : data::Owner::kOpponent;
       }
     }
     file.games.push_back({rules::RecordToString(game), static_cast<int8_t>(winner), false,
@@ -98,10 +98,10 @@ std::string WriteRandomSampleFiles(const std::string& dir, const std::string& pr
   std::filesystem::create_directories(dir, ec);
   if (ec) return dir + ": cannot create directory: " + ec.message();
   for (int k = 0; k < files; ++k) {
-    const std::string path = selfplay::ChunkPath(dir, prefix, k);
-    const selfplay::SampleFile f =
+    const std::string path = data::ChunkPath(dir, prefix, k);
+    const data::SampleFile f =
         RandomGameSamples(rs, size, games_per_file, seed + static_cast<uint64_t>(k), played_weight);
-    if (std::string err = selfplay::WriteSampleFile(path, f); !err.empty()) return err;
+    if (std::string err = data::WriteSampleFile(path, f); !err.empty()) return err;
   }
   return "";
 }

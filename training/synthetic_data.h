@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "data/sample_file.h"
 #include "rules/position.h"
-#include "selfplay/sample_file.h"
 
 namespace veletas::training {
 
@@ -16,8 +16,8 @@ namespace veletas::training {
 // to move; aux targets give each shooter's real final owner relative to that player
 // (shooters are followed through their moves); root_value is a random number in [-1, 1].
 // Deterministic in `seed`. Precondition: 0 <= played_weight <= 1.
-selfplay::SampleFile RandomGameSamples(rules::RuleSet rules, int size, int games, uint64_t seed,
-                                       double played_weight);
+data::SampleFile RandomGameSamples(rules::RuleSet rules, int size, int games, uint64_t seed,
+                                   double played_weight);
 
 // Writes `files` files <dir>/<prefix>_<k>.vzs of RandomGameSamples(..., games_per_file,
 // seed + k, played_weight) (dir created if needed). Returns "" or an error.

@@ -61,10 +61,10 @@ std::string ValidateTrainingConfig(const TrainingConfig& c) {
 namespace {
 
 // A hex checksum of the file's bytes.
-rules::Result<std::string> Fingerprint(const std::string& path) {
+util::Result<std::string> Fingerprint(const std::string& path) {
   std::string bytes;
   if (std::string err = util::ReadFile(path, bytes); !err.empty()) {
-    return rules::Result<std::string>::Error(err);
+    return util::Result<std::string>::Error(err);
   }
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",
@@ -78,9 +78,9 @@ struct StoredTraining {
   DataState data;
 };
 
-rules::Result<StoredTraining> ReadStoredTraining(const model::CheckpointMeta& meta,
-                                                 const std::string& path) {
-  using R = rules::Result<StoredTraining>;
+util::Result<StoredTraining> ReadStoredTraining(const model::CheckpointMeta& meta,
+                                                const std::string& path) {
+  using R = util::Result<StoredTraining>;
   const auto call = meta.extra.find(kExtraCall);
   const auto data = meta.extra.find(kExtraData);
   if (call == meta.extra.end() || data == meta.extra.end()) {
@@ -167,7 +167,7 @@ TrainResult TrainGeneration(const TrainRequest& r) {
   if (fs::exists(state_path)) {
     auto meta = model::ReadCheckpointMeta(state_path);
     auto stored = meta ? ReadStoredTraining(meta.value(), state_path)
-                       : rules::Result<StoredTraining>::Error(meta.error());
+                       : util::Result<StoredTraining>::Error(meta.error());
     if (stored && matches(stored.value().plan)) {
       plan = stored.value().plan;
       data = stored.value().data;
@@ -179,7 +179,7 @@ TrainResult TrainGeneration(const TrainRequest& r) {
            (stored ? std::string("another input or generation") : stored.error()) + ")");
     }
   }
-  std::map<std::string, selfplay::SampleFile> loaded;
+  std::map<std::string, data::SampleFile> loaded;
   if (!resume) {
     if (const auto it = input_meta.value().extra.find(kExtraData);
         it != input_meta.value().extra.end()) {

@@ -2,8 +2,8 @@
 // lock so that two processes never write one run, and the clean-up of temporary files
 // that a killed writer left behind (util/atomic_file.h names them "<name>.tmp.<pid>").
 // Journals ("<name>.part") are their owners' business: a journal left next to its finished
-// file is removed when the owner next looks at that file (selfplay/sample_dir.h,
-// selfplay/arena_journal.h).
+// file is removed when the owner next looks at that file (data/sample_dir.h,
+// arena/arena_journal.h).
 #pragma once
 
 #include <string>

@@ -10,30 +10,30 @@
 namespace veletas::app {
 namespace {
 
-std::string ArenaError(const std::string& yaml, selfplay::ArenaSettings& out) {
+std::string ArenaError(const std::string& yaml, arena::ArenaSettings& out) {
   return testing::ParseError("arena", yaml, ParseArenaSection, out);
 }
 
 TEST(ConfigArena, EmptySectionKeepsTheDefaults) {
-  selfplay::ArenaSettings s;
+  arena::ArenaSettings s;
   ASSERT_EQ(ArenaError("", s), "");
-  const selfplay::ArenaSettings d;
+  const arena::ArenaSettings d;
   EXPECT_EQ(s.arena.simulations, d.arena.simulations);
   EXPECT_EQ(s.arena.games_in_parallel, d.arena.games_in_parallel);
   EXPECT_EQ(s.arena.threads, d.arena.threads);
   EXPECT_EQ(s.arena.opening_turns, 1);
-  EXPECT_EQ(s.gate.config.method, selfplay::GateMethod::kSprt);
+  EXPECT_EQ(s.gate.config.method, arena::GateMethod::kSprt);
   EXPECT_EQ(s.gate.config.sprt.elo1, d.gate.config.sprt.elo1);
   EXPECT_EQ(s.gate.config.max_games, d.gate.config.max_games);
   EXPECT_EQ(s.gate.batch_games, d.gate.batch_games);
   EXPECT_EQ(s.ladder.uct_anchors, (std::vector<int>{100, 1000}));
   EXPECT_EQ(s.ladder.previous_generations, d.ladder.previous_generations);
   // The defaults themselves make a usable gate.
-  EXPECT_EQ(selfplay::ValidateGateSettings(d.gate), "");
+  EXPECT_EQ(arena::ValidateGateSettings(d.gate), "");
 }
 
 TEST(ConfigArena, ReadsEveryKey) {
-  selfplay::ArenaSettings s;
+  arena::ArenaSettings s;
   const std::string yaml =
       "  simulations: 64\n  games_in_parallel: 128\n  threads: 4\n  opening_turns: 2\n"
       "  seed: 99\n"
@@ -48,7 +48,7 @@ TEST(ConfigArena, ReadsEveryKey) {
   EXPECT_EQ(s.arena.threads, 4);
   EXPECT_EQ(s.arena.opening_turns, 2);
   EXPECT_EQ(s.arena.seed, 99u);
-  EXPECT_EQ(s.gate.config.method, selfplay::GateMethod::kFixedGames);
+  EXPECT_EQ(s.gate.config.method, arena::GateMethod::kFixedGames);
   EXPECT_EQ(s.gate.config.sprt.elo0, -10.0);
   EXPECT_EQ(s.gate.config.sprt.elo1, 20.0);
   EXPECT_EQ(s.gate.config.sprt.alpha, 0.1);
@@ -102,7 +102,7 @@ TEST(ConfigArena, RejectsBadValuesNamingFileLineAndKey) {
       {"  games: 5\n", "test.yaml:2: unknown key \"arena.games\""},
   };
   for (const Case& c : cases) {
-    selfplay::ArenaSettings out;
+    arena::ArenaSettings out;
     const std::string error = ArenaError(c.yaml, out);
     EXPECT_NE(error.find(c.expected), std::string::npos) << c.yaml << " gave: " << error;
   }

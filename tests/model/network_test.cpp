@@ -10,8 +10,8 @@
 #include "model/losses.h"
 #include "model/network.h"
 #include "model/nn_bench.h"
-#include "rules/random.h"
 #include "tests/model/test_util.h"
+#include "util/random.h"
 
 namespace veletas::model {
 namespace {
@@ -175,7 +175,7 @@ TEST(Network, OverfitsATinyFixedDataSet) {
   t.policy = torch::zeros({32, 50});
   t.value = torch::zeros({32});
   t.aux = torch::full({32, 7, 7}, -1, torch::kLong);
-  rules::Rng rng(5);
+  util::Rng rng(5);
   for (int i = 0; i < 32; ++i) {
     std::vector<int> legal;
     for (int a = 0; a < 50; ++a) {

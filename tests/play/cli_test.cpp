@@ -17,7 +17,7 @@
 #error "VELETAS_BINARY must name the veletas executable"
 #endif
 
-namespace veletas::app {
+namespace veletas::play {
 namespace {
 
 using rules::Position;
@@ -65,7 +65,7 @@ TEST(PlayCli, AWholeGameAgainstRandomEndsWithTheResult) {
           dir.File("err"));
   Position pos = Position::Initial(RuleSet::kStandard, 7);
   std::string record;
-  rules::Rng rng(99);
+  util::Rng rng(99);
   std::string out;
   for (int turn = 0; turn < 200; ++turn) {
     out = c.ReadUntil(kPrompt, 60, /*eof_ok=*/true);
@@ -395,4 +395,4 @@ TEST(AnalyseCli, BadRecordsAndOptionsExitWithTwo) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::play

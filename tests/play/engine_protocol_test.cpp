@@ -1,6 +1,6 @@
 // EngineProtocol: every command, response framing, ids, malformed commands and illegal
 // moves (an error, and the engine keeps going), genmove/analyse answers, undo, options.
-#include "app/engine_protocol.h"
+#include "play/engine_protocol.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "search/fake_evaluators.h"
 #include "tests/play/test_util.h"
 
-namespace veletas::app {
+namespace veletas::play {
 namespace {
 
 using rules::Position;
@@ -292,4 +292,4 @@ TEST_F(Engine, QuitEnds) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::play

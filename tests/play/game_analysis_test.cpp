@@ -1,6 +1,6 @@
 // Game analysis: one entry per move, win rates seen by the mover, exact results at the end,
 // and a constructed blunder marked "??".
-#include "app/game_analysis.h"
+#include "play/game_analysis.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include "search/fake_evaluators.h"
 #include "tests/play/test_util.h"
 
-namespace veletas::app {
+namespace veletas::play {
 namespace {
 
 using rules::RuleSet;
@@ -87,4 +87,4 @@ TEST(GameAnalysis, TheLastMoveOfAFinishedGameIsExact) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::play

@@ -27,7 +27,7 @@
 #error "VELETAS_SOURCE_DIR, VELETAS_ONNX_NODE_DIR and VELETAS_ONNXRUNTIME_NODE_VERSION are needed"
 #endif
 
-namespace veletas::app {
+namespace veletas::play {
 namespace {
 
 using testing::TempDir;
@@ -170,4 +170,4 @@ TEST(Onnx, ExportedModelMatchesLibTorchInOnnxRuntime) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::play

@@ -9,7 +9,7 @@
 #include <chrono>
 #include <filesystem>
 
-namespace veletas::app::testing {
+namespace veletas::play::testing {
 
 Child::Child(const std::vector<std::string>& argv, const std::string& stderr_path) {
   int to_child[2], from_child[2];
@@ -129,7 +129,7 @@ int Child::Wait() {
 }
 
 RandomGame PlayRandomGame(rules::RuleSet rs, int size, uint64_t seed) {
-  rules::Rng rng(seed);
+  util::Rng rng(seed);
   RandomGame g;
   rules::Position p = rules::Position::Initial(rs, size);
   while (!p.IsTerminal()) {
@@ -193,4 +193,4 @@ BlunderRecord FindBlunderRecord(uint64_t seed) {
   }
 }
 
-}  // namespace veletas::app::testing
+}  // namespace veletas::play::testing

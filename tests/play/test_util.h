@@ -10,12 +10,12 @@
 
 #include "rules/notation.h"
 #include "rules/position.h"
-#include "rules/random.h"
 #include "rules/turns.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
+#include "util/random.h"
 
-namespace veletas::app::testing {
+namespace veletas::play::testing {
 
 using test_support::TempDir;
 
@@ -75,4 +75,4 @@ struct BlunderRecord {
 };
 BlunderRecord FindBlunderRecord(uint64_t seed);
 
-}  // namespace veletas::app::testing
+}  // namespace veletas::play::testing

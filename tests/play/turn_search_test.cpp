@@ -1,6 +1,6 @@
 // TurnSearcher: legal turns and candidates, budgets (visits per sub-decision or per turn,
 // time), principal variations, and immediate wins found, with fake evaluators.
-#include "app/turn_search.h"
+#include "play/turn_search.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "search/fake_evaluators.h"
 #include "tests/play/test_util.h"
 
-namespace veletas::app {
+namespace veletas::play {
 namespace {
 
 using rules::Position;
@@ -181,4 +181,4 @@ TEST(TurnSearcher, PvToStringReplaysAsARecord) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::play

@@ -20,7 +20,7 @@ namespace {
 using testing::AfterRecord;
 
 std::string RecordError(RuleSet rs, int size, std::string_view record) {
-  const Result<Game> g = PlayRecord(rs, size, record);
+  const util::Result<Game> g = PlayRecord(rs, size, record);
   return g.ok() ? "" : g.error();
 }
 
@@ -193,7 +193,7 @@ TEST(RecordErrors, MidTurnPositionsRefuseFullTurns) {
 
 // A random string of length 0..max from an alphabet rich in notation characters, with an
 // occasional arbitrary byte.
-std::string Garbage(Rng& rng, int max) {
+std::string Garbage(util::Rng& rng, int max) {
   static constexpr std::string_view kAlphabet = "abcdefghijk0123456789,,//--swapSXOxo. \t\n";
   std::string s;
   const int len = static_cast<int>(rng.Below(max + 1));
@@ -221,7 +221,7 @@ TEST(Garbage, ParseTurnNeverCrashesAndAcceptsOnlyLegalTurns) {
       AfterRecord(RuleSet::kStandard, 7, ReferenceRecord("abstractplay_traces_7.jsonl")),
       mid_turn,
   };
-  Rng rng(99);
+  util::Rng rng(99);
   int accepted = 0;
   for (const Position& p : positions) {
     const std::vector<Turn> legal = LegalTurns(p);
@@ -242,7 +242,7 @@ TEST(Garbage, ParseTurnNeverCrashesAndAcceptsOnlyLegalTurns) {
           text.insert(at, 1, c);
         }
       }
-      const Result<Turn> r = ParseTurn(p, text);
+      const util::Result<Turn> r = ParseTurn(p, text);
       if (r.ok()) {
         EXPECT_TRUE(ContainsTurn(legal, r.value())) << '"' << text << '"';
         ++accepted;
@@ -255,7 +255,7 @@ TEST(Garbage, ParseTurnNeverCrashesAndAcceptsOnlyLegalTurns) {
 }
 
 TEST(Garbage, TruncatedRecordsFailAtTheirLastMove) {
-  Rng rng(7);
+  util::Rng rng(7);
   for (const char* file :
        {"abstractplay_traces_7.jsonl", "abstractplay_traces_10.jsonl", "classic_traces_9.jsonl"}) {
     const std::string record = ReferenceRecord(file);
@@ -264,7 +264,7 @@ TEST(Garbage, TruncatedRecordsFailAtTheirLastMove) {
     const int size = std::stoi(std::string(file).substr(std::string(file).rfind('_') + 1));
     for (int i = 0; i < 300; ++i) {
       const std::string cut = record.substr(0, rng.Below(record.size()));
-      const Result<Game> g = PlayRecord(rs, size, cut);
+      const util::Result<Game> g = PlayRecord(rs, size, cut);
       if (g.ok()) continue;  // cut between moves, or a cut move that is still legal
       const std::vector<std::string> tokens = Tokens(cut);
       // Everything before the cut is legal, so the error is about the last (cut) move.
@@ -277,13 +277,13 @@ TEST(Garbage, TruncatedRecordsFailAtTheirLastMove) {
 }
 
 TEST(Garbage, RandomRecordsNameTheFailingMove) {
-  Rng rng(5);
+  util::Rng rng(5);
   for (int i = 0; i < 2000; ++i) {
     std::string record;
     // A legal opening, then garbage moves.
     if (i % 2 == 0) record = "e3/e4 b4,b6/a4 ";
     record += Garbage(rng, 30);
-    const Result<Game> g = PlayRecord(RuleSet::kStandard, 7, record);
+    const util::Result<Game> g = PlayRecord(RuleSet::kStandard, 7, record);
     if (g.ok()) continue;
     const std::vector<std::string> tokens = Tokens(record);
     const std::string& e = g.error();
@@ -318,13 +318,13 @@ TEST(Garbage, DiagramsGiveClearErrors) {
 
   // Random strings and mutated valid diagrams: an error, or a position whose rows read back
   // as the input.
-  Rng rng(3);
+  util::Rng rng(3);
   const std::string valid = ".x.....\n..o....\n...S...\n.......\n.X.....\n..S....\nx.....o\n";
   int parsed = 0;
   for (int i = 0; i < 3000; ++i) {
     std::string text = i % 2 ? Garbage(rng, 80) : valid;
     if (i % 2 == 0) text[rng.Below(text.size())] = "xoSXO.q\n "[rng.Below(9)];
-    const Result<Position> r = PositionFromDiagram(RuleSet::kStandard, text, Color::kWhite);
+    const util::Result<Position> r = PositionFromDiagram(RuleSet::kStandard, text, Color::kWhite);
     if (!r.ok()) {
       EXPECT_FALSE(r.error().empty());
       continue;
@@ -343,7 +343,7 @@ TEST(Garbage, DiagramsGiveClearErrors) {
 
 // Diagram text of any reachable position reads back as the same board.
 TEST(Diagrams, BoardRowsRoundTrip) {
-  Rng rng(11);
+  util::Rng rng(11);
   for (RuleSet rs : {RuleSet::kStandard, RuleSet::kClassic}) {
     for (int n : {7, 9, 10}) {
       Position p = Position::Initial(rs, n);
@@ -352,7 +352,7 @@ TEST(Diagrams, BoardRowsRoundTrip) {
         if (p.Pending() != Decision::kChooseShooter && !p.IsTerminal()) continue;
         std::string text;
         for (const std::string& row : BoardRows(p)) text += row + "\n";
-        const Result<Position> back = PositionFromDiagram(rs, text, p.ToMove());
+        const util::Result<Position> back = PositionFromDiagram(rs, text, p.ToMove());
         ASSERT_TRUE(back.ok()) << back.error();
         EXPECT_EQ(BoardRows(back.value()), BoardRows(p));
         EXPECT_EQ(back.value().IsTerminal(), p.IsTerminal());

@@ -77,7 +77,7 @@ void CheckTurnList(const Position& p) {
   std::vector<std::string> names;
   for (const Turn& t : legal) {
     const std::string text = TurnToString(p, t);
-    const Result<Turn> parsed = ParseTurn(p, text);
+    const util::Result<Turn> parsed = ParseTurn(p, text);
     ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error();
     EXPECT_EQ(parsed.value(), t) << text;
     names.push_back(text);
@@ -119,7 +119,7 @@ TEST_P(RandomGames, PropertiesHoldAtEverySubDecision) {
   int swaps = 0, claims_seen = 0, turn_lists = 0;
   for (int game_index = 0; game_index < c.games; ++game_index) {
     SCOPED_TRACE("game " + std::to_string(game_index));
-    Rng rng(1000003ULL * c.size + 7919ULL * game_index + static_cast<uint64_t>(c.rules));
+    util::Rng rng(1000003ULL * c.size + 7919ULL * game_index + static_cast<uint64_t>(c.rules));
     Position pos = Position::Initial(c.rules, c.size);
     Game game{pos, pos, {}, {}};
     const bool force_swap = game_index % 3 == 1;
@@ -140,7 +140,7 @@ TEST_P(RandomGames, PropertiesHoldAtEverySubDecision) {
 
       // The turn in notation parses back to itself.
       const std::string text = TurnToString(pos, turn);
-      const Result<Turn> parsed = ParseTurn(pos, text);
+      const util::Result<Turn> parsed = ParseTurn(pos, text);
       ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error();
       ASSERT_EQ(parsed.value(), turn) << text;
 
@@ -197,7 +197,7 @@ TEST_P(RandomGames, PropertiesHoldAtEverySubDecision) {
 
     // The record in notation replays to the same game.
     const std::string record = RecordToString(game);
-    const Result<Game> replay = PlayRecord(c.rules, c.size, record);
+    const util::Result<Game> replay = PlayRecord(c.rules, c.size, record);
     ASSERT_TRUE(replay.ok()) << replay.error();
     EXPECT_EQ(replay.value().final, game.final);
     ASSERT_EQ(replay.value().turns.size(), game.turns.size());
@@ -315,7 +315,7 @@ void ExpectUniform(const Position& p, int samples, uint64_t seed) {
   const std::vector<Turn> legal = LegalTurns(p);
   const std::vector<uint64_t> keys = SortedKeys(legal);
   std::vector<int> counts(keys.size(), 0);
-  Rng rng(seed);
+  util::Rng rng(seed);
   for (int i = 0; i < samples; ++i) {
     const uint64_t k = Key(RandomTurn(p, rng));
     const auto it = std::lower_bound(keys.begin(), keys.end(), k);
@@ -358,7 +358,7 @@ TEST(RandomTurn, UniformOverSetupTurns) {
 TEST(RandomTurn, SwapIsDrawnWithItsShareOfThePieTurns) {
   const Position pie = testing::AfterRecord(RuleSet::kStandard, 7, "d4/e4");
   const double p_swap = 1.0 / (1 + 253 * 45);
-  Rng rng(21);
+  util::Rng rng(21);
   const int samples = 1500000;
   int swaps = 0;
   for (int i = 0; i < samples; ++i) {

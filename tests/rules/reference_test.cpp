@@ -1,4 +1,4 @@
-// Replays every game of tests/data/reference/*.jsonl (format: end of docs/RULES.md): the
+// Replays every game of tests/fixtures/reference/*.jsonl (format: end of docs/RULES.md): the
 // standard games come from AbstractPlay's implementation, the classic ones from a second,
 // plain implementation. At every listed position the number of legal turns, the SHA-256
 // prefix of their sorted notation and (where given) the full list must match, as must every
@@ -71,7 +71,7 @@ TEST_P(ReferenceTraces, EveryPositionClaimAndWinnerMatches) {
     std::vector<Position> after = {Position::Initial(*rs, size)};
     for (size_t i = 0; i < record.size(); ++i) {
       ASSERT_FALSE(after.back().IsTerminal()) << "game over before move " << i + 1;
-      const Result<Turn> turn = ParseTurn(after.back(), record[i]);
+      const util::Result<Turn> turn = ParseTurn(after.back(), record[i]);
       ASSERT_TRUE(turn.ok()) << "move " << i + 1 << " " << record[i] << ": " << turn.error();
       EXPECT_EQ(TurnToString(after.back(), turn.value()), record[i]);
       Position next = after.back();
@@ -80,7 +80,7 @@ TEST_P(ReferenceTraces, EveryPositionClaimAndWinnerMatches) {
     }
     std::string text;
     for (const std::string& m : record) text += m + " ";
-    const Result<Game> replay = PlayRecord(*rs, size, text);
+    const util::Result<Game> replay = PlayRecord(*rs, size, text);
     ASSERT_TRUE(replay.ok()) << replay.error();
     EXPECT_EQ(replay.value().final, after.back());
 

@@ -198,7 +198,7 @@ TEST_P(Claims, GameEndsAtTheMajority) {
     EXPECT_EQ(CountTurns(after), 0u);
     EXPECT_TRUE(LegalTurns(after).empty());
     EXPECT_EQ(Perft(after, 1), 0u);
-    const Result<Turn> more = ParseTurn(after, "e2");
+    const util::Result<Turn> more = ParseTurn(after, "e2");
     ASSERT_FALSE(more.ok());
     EXPECT_EQ(more.error(), "the game is over: Black has won");
   }

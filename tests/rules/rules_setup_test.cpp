@@ -178,7 +178,7 @@ TEST_P(SetupBySize, StandardSetupShootersNeverOnPerimeterStoneAnywhere) {
   EXPECT_TRUE(testing::IsLegalTurn(start, interior + "e5/a1"));
   EXPECT_TRUE(testing::IsLegalTurn(start, interior + "e5/" + SquareName(n, n * n - 1)));
   const std::string corner = SquareName(n, n - 1);  // the lower-right corner
-  const Result<Turn> on_edge = ParseTurn(start, interior + corner + "/a1");
+  const util::Result<Turn> on_edge = ParseTurn(start, interior + corner + "/a1");
   ASSERT_FALSE(on_edge.ok());
   EXPECT_EQ(on_edge.error(), corner + " is on the perimeter, where no setup shooter may go");
 }
@@ -210,12 +210,13 @@ TEST_P(SetupBySize, StandardQuotasPerSize) {
   // One shooter too few or too many is an error naming the quota.
   const Position start = Position::Initial(RuleSet::kStandard, n);
   const std::string plural = q.black > 1 ? "s" : "";
-  const Result<Turn> more = ParseTurn(start, black + ",f2/a1");
+  const util::Result<Turn> more = ParseTurn(start, black + ",f2/a1");
   ASSERT_FALSE(more.ok());
   EXPECT_EQ(more.error(), "Black places " + std::to_string(q.black) + " shooter" + plural +
                               " in the setup, got " + std::to_string(q.black + 1));
   const Position after_black = AfterRecord(RuleSet::kStandard, n, black + "/a1");
-  const Result<Turn> fewer = ParseTurn(after_black, white.substr(0, white.rfind(',')) + "/a2");
+  const util::Result<Turn> fewer =
+      ParseTurn(after_black, white.substr(0, white.rfind(',')) + "/a2");
   ASSERT_FALSE(fewer.ok());
   EXPECT_EQ(fewer.error(), "White places " + std::to_string(q.white) +
                                " shooters in the setup, got " + std::to_string(q.white - 1));
@@ -255,7 +256,7 @@ TEST_P(SetupBySize, PieRuleSwapKeepsBoardAndChangesWhoHoldsBlack) {
   EXPECT_EQ(swapped.Pending(), Decision::kSetupShooter);
   EXPECT_EQ(swapped.TurnsPlayed(), pie.TurnsPlayed() + 1);
   EXPECT_EQ(CountTurns(swapped), white_setups);  // no second swap
-  const Result<Turn> again = ParseTurn(swapped, "swap");
+  const util::Result<Turn> again = ParseTurn(swapped, "swap");
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.error(), "swap is only allowed right after Black's setup, under standard rules");
 
@@ -326,22 +327,22 @@ TEST_P(SetupBySize, ClassicSetupTurnsEqualBruteForce) {
 
 TEST(ClassicSetup, AdjacencyStoneAndSwapErrors) {
   const Position start = Position::Initial(RuleSet::kClassic, 9);
-  const Result<Turn> touching = ParseTurn(start, "c3,d4");
+  const util::Result<Turn> touching = ParseTurn(start, "c3,d4");
   ASSERT_FALSE(touching.ok());
   EXPECT_EQ(touching.error(), "c3 touches the shooter on d4: setup shooters may not be adjacent");
-  const Result<Turn> orthogonal = ParseTurn(start, "e5,e6");
+  const util::Result<Turn> orthogonal = ParseTurn(start, "e5,e6");
   ASSERT_FALSE(orthogonal.ok());
   EXPECT_EQ(orthogonal.error(), "e5 touches the shooter on e6: setup shooters may not be adjacent");
   EXPECT_TRUE(testing::IsLegalTurn(start, "c3,e4"));  // a knight's move apart is fine
   EXPECT_TRUE(testing::IsLegalTurn(start, "a1,i9"));  // perimeter allowed
-  const Result<Turn> stone = ParseTurn(start, "a1,i9/e5");
+  const util::Result<Turn> stone = ParseTurn(start, "a1,i9/e5");
   ASSERT_FALSE(stone.ok());
   EXPECT_EQ(stone.error(), "classic rules have no setup stone: expected only shooters");
   const Position white = AfterRecord(RuleSet::kClassic, 9, "a1,i9");
-  const Result<Turn> near_black = ParseTurn(white, "b2,e5,g5");
+  const util::Result<Turn> near_black = ParseTurn(white, "b2,e5,g5");
   ASSERT_FALSE(near_black.ok());
   EXPECT_EQ(near_black.error(), "b2 touches the shooter on a1: setup shooters may not be adjacent");
-  const Result<Turn> swap = ParseTurn(white, "swap");
+  const util::Result<Turn> swap = ParseTurn(white, "swap");
   ASSERT_FALSE(swap.ok());
   EXPECT_EQ(swap.error(), "swap is only allowed right after Black's setup, under standard rules");
   EXPECT_FALSE(white.LegalActions().pass);
@@ -353,7 +354,7 @@ TEST_P(SetupBySize, BlackMovesFirstAfterSetup) {
   const int n = q.size;
   for (RuleSet rs : {RuleSet::kStandard, RuleSet::kClassic}) {
     Position p = Position::Initial(rs, n);
-    Rng rng(n * 31 + static_cast<int>(rs));
+    util::Rng rng(n * 31 + static_cast<int>(rs));
     int setup_turns = 0;
     while (p.Pending() != Decision::kChooseShooter) {
       EXPECT_EQ(p.ClaimCount(Color::kBlack) + p.ClaimCount(Color::kWhite), 0);

@@ -63,7 +63,7 @@ TEST(BatchingEvaluator, ManyConcurrentCallersGetTheBackendsResults) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
-      rules::Rng rng(100 + t);
+      util::Rng rng(100 + t);
       for (int c = 0; c < kCalls; ++c) {
         std::vector<rules::Position> batch(1 + rng.Below(12));
         for (auto& p : batch) p = pool[rng.Below(pool.size())];

@@ -90,7 +90,7 @@ TEST(FakeEvaluators, TerminalValueIsForThePlayerToMove) {
     EXPECT_EQ(q.Winner(), rules::Color::kBlack);
     EXPECT_EQ(q.ToMove(), rules::Color::kWhite);
     EXPECT_EQ(TerminalValue(q), -1.0f);
-    rules::Rng rng(1);
+    util::Rng rng(1);
     EXPECT_EQ(RandomPlayoutValue(q, rng), -1.0f);
   });
   EXPECT_GT(finished, 0);
@@ -99,7 +99,7 @@ TEST(FakeEvaluators, TerminalValueIsForThePlayerToMove) {
 TEST(FakeEvaluators, RandomPlayoutsAreWholeGameResultsAndDeterministic) {
   // Every playout is a whole game: +1 or -1, and the same seed replays the same games.
   const rules::Position p = testing::WinningClaimPosition();
-  rules::Rng rng(5), same(5);
+  util::Rng rng(5), same(5);
   for (int i = 0; i < 50; ++i) {
     const float v = RandomPlayoutValue(p, rng);
     EXPECT_TRUE(v == 1.0f || v == -1.0f);
@@ -109,7 +109,7 @@ TEST(FakeEvaluators, RandomPlayoutsAreWholeGameResultsAndDeterministic) {
 
 TEST(FakeEvaluators, RandomPlayoutsFinishATurnInProgress) {
   // Mid-turn positions (destination, shot, setup) all play out to a result.
-  rules::Rng rng(9);
+  util::Rng rng(9);
   for (const auto& start : RandomPositions(rules::RuleSet::kStandard, 10, 20, 4)) {
     rules::Position p = start;
     const rules::ActionSet legal = p.LegalActions();

@@ -193,7 +193,7 @@ void ExpectRootChildValues(const Mcts& mcts, float expected) {
 TEST(Mcts, ValueSignsWithinAndBetweenTurns) {
   auto eval = BlackIsWinning();
   SearchConfig config = ForPlay(SearchConfig{});
-  rules::Rng rng(13);
+  util::Rng rng(13);
   for (int game = 0; game < 6; ++game) {
     // Early in the play phase (a few random turns after the setup), far from the end.
     rules::Position start = rules::Position::Initial(rules::RuleSet::kStandard, 7);

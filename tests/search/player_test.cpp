@@ -16,7 +16,7 @@ std::vector<rules::Position> TurnStarts() {
   std::vector<rules::Position> out;
   for (rules::RuleSet rs : {rules::RuleSet::kStandard, rules::RuleSet::kClassic}) {
     for (int size : {7, 9, 10}) {
-      rules::Rng rng(size);
+      util::Rng rng(size);
       rules::Position p = rules::Position::Initial(rs, size);
       for (int t = 0; t < 3 && !p.IsTerminal(); ++t) {
         out.push_back(p);

@@ -10,9 +10,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "data/game_journal.h"
+#include "data/sample_dir.h"
 #include "search/fake_evaluators.h"
-#include "selfplay/game_journal.h"
-#include "selfplay/sample_dir.h"
 #include "selfplay/selfplay_engine.h"
 #include "selfplay_test_util.h"
 #include "util/atomic_file.h"
@@ -31,7 +31,7 @@ constexpr int kGames = 12;  // three files of four games
 constexpr int kFiles = 3;
 
 struct RunOutput {
-  rules::Result<SelfplayStats> result = rules::Result<SelfplayStats>::Error("not run");
+  util::Result<SelfplayStats> result = util::Result<SelfplayStats>::Error("not run");
   std::vector<std::string> log;
 };
 
@@ -56,11 +56,11 @@ RunOutput Play(const std::string& dir, search::Evaluator& eval,
 }
 
 // The games of a sample file, each as a sample file of its own (what a journal holds).
-std::vector<SampleFile> SplitGames(const SampleFile& file) {
-  std::vector<SampleFile> out;
+std::vector<data::SampleFile> SplitGames(const data::SampleFile& file) {
+  std::vector<data::SampleFile> out;
   size_t next = 0;
-  for (const GameRecord& g : file.games) {
-    SampleFile one;
+  for (const data::GameRecord& g : file.games) {
+    data::SampleFile one;
     one.rules = file.rules;
     one.size = file.size;
     one.games.push_back(g);
@@ -75,11 +75,11 @@ std::vector<SampleFile> SplitGames(const SampleFile& file) {
 int64_t KeptGames(const std::string& dir) {
   int64_t kept = 0;
   for (int k = 0; k < kFiles; ++k) {
-    if (fs::exists(ChunkPath(dir, "samples", k))) {
+    if (fs::exists(data::ChunkPath(dir, "samples", k))) {
       kept += 4;
     } else {
-      const JournalContents j =
-          ReadJournal(JournalPath(dir, "samples", k), rules::RuleSet::kStandard, 7, 4 * k, 4);
+      const data::JournalContents j = data::ReadJournal(data::JournalPath(dir, "samples", k),
+                                                        rules::RuleSet::kStandard, 7, 4 * k, 4);
       EXPECT_EQ(j.note, "") << k;
       kept += static_cast<int64_t>(j.games.size());
     }
@@ -101,17 +101,17 @@ class SelfplayResume : public ::testing::Test {
     ASSERT_TRUE(run.result.ok()) << run.result.error();
     for (int k = 0; k < kFiles; ++k) files_.push_back(Bytes(Ref(k)));
   }
-  std::string Ref(int k) const { return ChunkPath(reference_.Str(), "samples", k); }
-  std::string Out(int k) const { return ChunkPath(out_.Str(), "samples", k); }
+  std::string Ref(int k) const { return data::ChunkPath(reference_.Str(), "samples", k); }
+  std::string Out(int k) const { return data::ChunkPath(out_.Str(), "samples", k); }
   void CopyReference() {
     fs::create_directories(out_.Str());
     for (int k = 0; k < kFiles; ++k) fs::copy_file(Ref(k), Out(k));
   }
   // The games of reference file k, each as a one-game sample file (what a journal holds).
-  std::vector<SampleFile> RefGames(int k) const {
-    const auto file = ReadSampleFile(Ref(k));
+  std::vector<data::SampleFile> RefGames(int k) const {
+    const auto file = data::ReadSampleFile(Ref(k));
     EXPECT_TRUE(file.ok()) << file.error();
-    return file.ok() ? SplitGames(file.value()) : std::vector<SampleFile>{};
+    return file.ok() ? SplitGames(file.value()) : std::vector<data::SampleFile>{};
   }
   void ExpectSameAsReference() {
     for (int k = 0; k < kFiles; ++k) EXPECT_EQ(Bytes(Out(k)), files_[k]) << "file " << k;
@@ -205,11 +205,11 @@ TEST_F(SelfplayResume, StoppedRunResumesToTheSameFiles) {
 TEST_F(SelfplayResume, JournalGamesAreTakenBackAndATornEntryIsPlayedAgain) {
   CopyReference();
   fs::remove(Out(1));
-  const std::vector<SampleFile> games = RefGames(1);
+  const std::vector<data::SampleFile> games = RefGames(1);
   ASSERT_EQ(games.size(), 4u);
-  const std::string journal = JournalPath(out_.Str(), "samples", 1);
+  const std::string journal = data::JournalPath(out_.Str(), "samples", 1);
   // Appended out of order, as threads finish them; the last entry is torn by a kill.
-  for (int g : {2, 0, 3}) ASSERT_EQ(AppendJournalGame(journal, 4 + g, games[g]), "");
+  for (int g : {2, 0, 3}) ASSERT_EQ(data::AppendJournalGame(journal, 4 + g, games[g]), "");
   fs::resize_file(journal, fs::file_size(journal) - 10);
   const RunOutput run = Play(out_.Str(), eval_);
   ASSERT_TRUE(run.result.ok()) << run.result.error();
@@ -226,10 +226,10 @@ TEST_F(SelfplayResume, JournalGamesAreTakenBackAndATornEntryIsPlayedAgain) {
 TEST_F(SelfplayResume, AJournalWhollyTakenBackIsWrittenWithoutPlaying) {
   CopyReference();
   fs::remove(Out(2));
-  const std::vector<SampleFile> games = RefGames(2);
+  const std::vector<data::SampleFile> games = RefGames(2);
   ASSERT_EQ(games.size(), 4u);
-  const std::string journal = JournalPath(out_.Str(), "samples", 2);
-  for (int g = 0; g < 4; ++g) ASSERT_EQ(AppendJournalGame(journal, 8 + g, games[g]), "");
+  const std::string journal = data::JournalPath(out_.Str(), "samples", 2);
+  for (int g = 0; g < 4; ++g) ASSERT_EQ(data::AppendJournalGame(journal, 8 + g, games[g]), "");
   const RunOutput run = Play(out_.Str(), eval_);
   ASSERT_TRUE(run.result.ok()) << run.result.error();
   EXPECT_EQ(run.result.value().games_finished, 0);
@@ -240,7 +240,7 @@ TEST_F(SelfplayResume, AJournalWhollyTakenBackIsWrittenWithoutPlaying) {
 
 TEST_F(SelfplayResume, TheJournalOfACompleteFileIsRemoved) {
   CopyReference();
-  const std::string journal = JournalPath(out_.Str(), "samples", 0);
+  const std::string journal = data::JournalPath(out_.Str(), "samples", 0);
   std::ofstream(journal) << "left by a kill between the file's rename and this removal";
   const RunOutput run = Play(out_.Str(), eval_);
   ASSERT_TRUE(run.result.ok()) << run.result.error();
@@ -252,38 +252,38 @@ TEST_F(SelfplayResume, TheJournalOfACompleteFileIsRemoved) {
 
 TEST(GameJournal, EntriesOfOtherFilesOrGarbageEndTheReadingAndAreCut) {
   TempDir dir("journal");
-  const std::string path = JournalPath(dir.Str(), "samples", 1);
-  SampleFile one;
+  const std::string path = data::JournalPath(dir.Str(), "samples", 1);
+  data::SampleFile one;
   one.rules = rules::RuleSet::kStandard;
   one.size = 7;
-  GameRecord g;
+  data::GameRecord g;
   g.record = "d4/e4";
   g.winner = 0;
   one.games.push_back(g);
-  ASSERT_EQ(AppendJournalGame(path, 5, one), "");
+  ASSERT_EQ(data::AppendJournalGame(path, 5, one), "");
   const uint64_t good = fs::file_size(path);
-  ASSERT_EQ(AppendJournalGame(path, 0, one), "");  // game 0 belongs to file 0
-  ASSERT_EQ(AppendJournalGame(path, 6, one), "");
-  JournalContents j = ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
+  ASSERT_EQ(data::AppendJournalGame(path, 0, one), "");  // game 0 belongs to file 0
+  ASSERT_EQ(data::AppendJournalGame(path, 6, one), "");
+  data::JournalContents j = data::ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
   ASSERT_EQ(j.games.size(), 1u);
   EXPECT_EQ(j.games[0].index, 5u);
   EXPECT_EQ(j.games[0].game.games[0].record, "d4/e4");
   EXPECT_NE(j.note.find("entry 2"), std::string::npos) << j.note;
   EXPECT_NE(j.note.find("game 0 does not belong to this file"), std::string::npos) << j.note;
   EXPECT_EQ(fs::file_size(path), good);  // cut back: later appends follow good entries
-  ASSERT_EQ(AppendJournalGame(path, 5, one), "");
-  j = ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
+  ASSERT_EQ(data::AppendJournalGame(path, 5, one), "");
+  j = data::ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
   EXPECT_EQ(j.games.size(), 1u);
   EXPECT_NE(j.note.find("game 5 appears twice"), std::string::npos) << j.note;
-  j = ReadJournal(path, rules::RuleSet::kClassic, 7, 4, 4);
+  j = data::ReadJournal(path, rules::RuleSet::kClassic, 7, 4, 4);
   EXPECT_TRUE(j.games.empty());
   EXPECT_NE(j.note.find("not one game of this run's rules"), std::string::npos) << j.note;
   std::ofstream(path, std::ios::binary | std::ios::trunc) << "garbage garbage garbage garbage";
-  j = ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
+  j = data::ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
   EXPECT_TRUE(j.games.empty());
   EXPECT_NE(j.note.find("not a journal entry"), std::string::npos) << j.note;
   EXPECT_TRUE(
-      ReadJournal(dir.File("absent.part"), rules::RuleSet::kStandard, 7, 0, 4).games.empty());
+      data::ReadJournal(dir.File("absent.part"), rules::RuleSet::kStandard, 7, 0, 4).games.empty());
 }
 
 TEST_F(SelfplayResume, FailingEvaluatorLosesOnlyIncompleteFiles) {
@@ -334,8 +334,8 @@ TEST(SampleDir, ChunksCoverTheGamesOnce) {
   for (int per_file : {1, 3, 4, 100}) {
     for (int64_t games : {0, 1, 11, 12, 13}) {
       int64_t total = 0;
-      for (int64_t k = 0; k < ChunkCount(games, per_file); ++k) {
-        const int64_t n = ChunkGames(k, games, per_file);
+      for (int64_t k = 0; k < data::ChunkCount(games, per_file); ++k) {
+        const int64_t n = data::ChunkGames(k, games, per_file);
         EXPECT_GE(n, 1);
         EXPECT_LE(n, per_file);
         total += n;
@@ -343,7 +343,7 @@ TEST(SampleDir, ChunksCoverTheGamesOnce) {
       EXPECT_EQ(total, games);
     }
   }
-  EXPECT_EQ(ChunkPath("out", "samples", 12), "out/samples_12.vzs");
+  EXPECT_EQ(data::ChunkPath("out", "samples", 12), "out/samples_12.vzs");
 }
 
 TEST(GameSeed, DistinctAcrossIndicesGenerationsAndSeeds) {

@@ -8,13 +8,26 @@
 #include <string>
 #include <vector>
 
+#include "data/sample_dir.h"
+#include "data/sample_file.h"
 #include "rules/notation.h"
 #include "search/search_config.h"
-#include "selfplay/sample_dir.h"
-#include "selfplay/sample_file.h"
 #include "selfplay/selfplay_config.h"
+#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 #include "util/atomic_file.h"
+
+namespace veletas::selfplay {
+// The self-play tests read what the engine writes in the data layer's format.
+using data::AuxTarget;
+using data::ChunkPath;
+using data::GameRecord;
+using data::Owner;
+using data::PolicyEntry;
+using data::ReadSampleFile;
+using data::Sample;
+using data::SampleFile;
+}  // namespace veletas::selfplay
 
 namespace veletas::selfplay::testing {
 
@@ -27,12 +40,7 @@ inline std::string Bytes(const std::string& path) {
   return data;
 }
 
-// The lines, each ended by a newline: for searching a list of notes.
-inline std::string Joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& l : lines) out += l + "\n";
-  return out;
-}
+using test_support::Joined;
 
 // Small budgets and batches: fast runs on 7x7.
 inline SelfplayConfig SmallConfig() {
@@ -61,8 +69,8 @@ using test_support::TempDir;
 
 // A game of a sample file with its samples.
 struct FileGame {
-  GameRecord record;
-  std::vector<Sample> samples;
+  data::GameRecord record;
+  std::vector<data::Sample> samples;
 };
 
 // Every game of every file <dir>/<prefix>_<k>.vzs, k = 0 .. files - 1, in order. Fails the
@@ -71,11 +79,11 @@ inline std::vector<FileGame> ReadGames(const std::string& dir, int64_t files,
                                        const std::string& prefix = "samples") {
   std::vector<FileGame> out;
   for (int64_t k = 0; k < files; ++k) {
-    const auto file = ReadSampleFile(ChunkPath(dir, prefix, k));
+    const auto file = data::ReadSampleFile(data::ChunkPath(dir, prefix, k));
     EXPECT_TRUE(file.ok()) << (file.ok() ? "" : file.error());
     if (!file.ok()) continue;
     size_t next = 0;
-    for (const GameRecord& g : file.value().games) {
+    for (const data::GameRecord& g : file.value().games) {
       FileGame fg;
       fg.record = g;
       EXPECT_LE(next + g.samples, file.value().samples.size());

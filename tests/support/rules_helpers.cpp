@@ -10,7 +10,7 @@ using rules::Bitboard;
 using rules::Position;
 
 Position FromDiagram(rules::RuleSet rules, std::string_view rows, rules::Color to_move) {
-  rules::Result<Position> p = rules::PositionFromDiagram(rules, rows, to_move);
+  util::Result<Position> p = rules::PositionFromDiagram(rules, rows, to_move);
   if (!p) throw std::runtime_error("bad test diagram: " + p.error());
   return p.value();
 }
@@ -84,18 +84,18 @@ bool IsLegalTurn(const Position& pos, std::string_view text) {
 }
 
 std::string TurnError(const Position& pos, std::string_view text) {
-  const rules::Result<rules::Turn> t = rules::ParseTurn(pos, text);
+  const util::Result<rules::Turn> t = rules::ParseTurn(pos, text);
   return t.ok() ? "" : t.error();
 }
 
 void Play(Position& pos, std::string_view text) {
-  rules::Result<rules::Turn> t = rules::ParseTurn(pos, text);
+  util::Result<rules::Turn> t = rules::ParseTurn(pos, text);
   if (!t) throw std::runtime_error("illegal test move " + std::string(text) + ": " + t.error());
   rules::ApplyTurn(pos, t.value());
 }
 
 Position AfterRecord(rules::RuleSet rules, int size, std::string_view record) {
-  rules::Result<rules::Game> g = rules::PlayRecord(rules, size, record);
+  util::Result<rules::Game> g = rules::PlayRecord(rules, size, record);
   if (!g) throw std::runtime_error("bad test record: " + g.error());
   return g.value().final;
 }

@@ -16,12 +16,12 @@
 namespace veletas::training {
 namespace {
 
-std::vector<selfplay::Sample> Samples(rules::RuleSet rs, int size, int games, uint64_t seed) {
+std::vector<data::Sample> Samples(rules::RuleSet rs, int size, int games, uint64_t seed) {
   return RandomGameSamples(rs, size, games, seed, 0.6).samples;
 }
 
 // Checks the encoding of `s` under `sym` against independent computations.
-void CheckEncoding(const selfplay::Sample& s, int sym) {
+void CheckEncoding(const data::Sample& s, int sym) {
   const int n = s.position.Size();
   TrainingBatch b;
   ResizeBatch(1, n, b);
@@ -46,7 +46,7 @@ void CheckEncoding(const selfplay::Sample& s, int sym) {
   // Policy: each entry's probability at the image of its action, which is legal in the
   // moved position; nothing anywhere else.
   std::vector<float> expected(actions, 0.0f);
-  for (const selfplay::PolicyEntry& e : s.policy) {
+  for (const data::PolicyEntry& e : s.policy) {
     const rules::Action image = rules::TransformAction(n, sym, e.action);
     ASSERT_TRUE(moved.IsLegal(image)) << "sym " << sym << " action " << int(e.action);
     expected[image] += e.prob;  // canvas == size: canvas index == action index
@@ -63,7 +63,7 @@ void CheckEncoding(const selfplay::Sample& s, int sym) {
   for (int sq = 0; sq < n * n; ++sq) {
     ASSERT_EQ(b.aux[sq] >= 0, shooters.Test(sq)) << "square " << sq;
   }
-  for (const selfplay::AuxTarget& t : s.aux) {
+  for (const data::AuxTarget& t : s.aux) {
     ASSERT_EQ(b.aux[rules::TransformSquare(n, sym, t.square)], static_cast<int64_t>(t.owner));
   }
   EXPECT_FLOAT_EQ(b.value[0], 0.75f * s.outcome + 0.25f * s.root_value);
@@ -75,7 +75,7 @@ TEST(Augmentation, EverySymmetricSampleMapsConsistently) {
   for (const auto& [rs, size] :
        {std::pair{rules::RuleSet::kStandard, 7}, std::pair{rules::RuleSet::kClassic, 9},
         std::pair{rules::RuleSet::kStandard, 10}}) {
-    for (const selfplay::Sample& s : Samples(rs, size, size == 7 ? 3 : 1, 40 + size)) {
+    for (const data::Sample& s : Samples(rs, size, size == 7 ? 3 : 1, 40 + size)) {
       if (!s.position.IsSymmetricDecision()) {
         ++identity_only;
         CheckEncoding(s, 0);
@@ -91,8 +91,8 @@ TEST(Augmentation, EverySymmetricSampleMapsConsistently) {
 }
 
 TEST(DrawBatch, NonSymmetricDecisionsKeepTheIdentity) {
-  std::vector<selfplay::Sample> setup, play;
-  for (selfplay::Sample& s : Samples(rules::RuleSet::kStandard, 7, 4, 7)) {
+  std::vector<data::Sample> setup, play;
+  for (data::Sample& s : Samples(rules::RuleSet::kStandard, 7, 4, 7)) {
     (s.position.IsSymmetricDecision() ? play : setup).push_back(std::move(s));
   }
   ASSERT_FALSE(setup.empty());

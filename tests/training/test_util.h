@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <string>
 
+#include "data/sample_file.h"
 #include "model/checkpoint_file.h"
 #include "model/model_files.h"
-#include "selfplay/sample_file.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 #include "training/synthetic_data.h"
@@ -39,9 +39,9 @@ inline model::ModelSpec TinySpec(int size = 7) {
 // Writes one sample file of `games` random games; returns its sample count.
 inline int64_t WriteGames(const std::string& path, int games, uint64_t seed, int size = 7,
                           double played_weight = 0.5) {
-  const selfplay::SampleFile f =
+  const data::SampleFile f =
       RandomGameSamples(rules::RuleSet::kStandard, size, games, seed, played_weight);
-  EXPECT_EQ(selfplay::WriteSampleFile(path, f), "");
+  EXPECT_EQ(data::WriteSampleFile(path, f), "");
   return static_cast<int64_t>(f.samples.size());
 }
 

@@ -28,15 +28,15 @@ using testing::WriteGames;
 // position that the network can represent: the policy is uniform over the legal actions,
 // the value is +1 when Black is to move and -1 otherwise, each shooter's aux target is its
 // claim state (own, opponent, unclaimed). The loss can fall to the policy's entropy.
-selfplay::SampleFile SolvedSamples(int games, uint64_t seed) {
-  selfplay::SampleFile f = RandomGameSamples(rules::RuleSet::kStandard, 7, games, seed, 0.0);
-  for (selfplay::Sample& s : f.samples) {
+data::SampleFile SolvedSamples(int games, uint64_t seed) {
+  data::SampleFile f = RandomGameSamples(rules::RuleSet::kStandard, 7, games, seed, 0.0);
+  for (data::Sample& s : f.samples) {
     const rules::Position& p = s.position;
     s.outcome = p.ToMove() == rules::Color::kBlack ? 1.0f : -1.0f;
-    for (selfplay::AuxTarget& t : s.aux) {
-      t.owner = p.Claimed(p.ToMove()).Test(t.square)                    ? selfplay::Owner::kToMove
-                : p.Claimed(rules::Opponent(p.ToMove())).Test(t.square) ? selfplay::Owner::kOpponent
-                                                                        : selfplay::Owner::kNobody;
+    for (data::AuxTarget& t : s.aux) {
+      t.owner = p.Claimed(p.ToMove()).Test(t.square)                    ? data::Owner::kToMove
+                : p.Claimed(rules::Opponent(p.ToMove())).Test(t.square) ? data::Owner::kOpponent
+                                                                        : data::Owner::kNobody;
     }
   }
   return f;
@@ -46,8 +46,8 @@ TEST(Trainer, LossFallsOnAFixedDataSet) {
   TempDir dir;
   fs::create_directories(dir.File("data"));
   for (int k = 0; k < 2; ++k) {
-    ASSERT_EQ(selfplay::WriteSampleFile(dir.File("data/s_" + std::to_string(k) + ".vzs"),
-                                        SolvedSamples(2, 100 + k)),
+    ASSERT_EQ(data::WriteSampleFile(dir.File("data/s_" + std::to_string(k) + ".vzs"),
+                                    SolvedSamples(2, 100 + k)),
               "");
   }
   TrainRequest r = QuickRequest(dir);

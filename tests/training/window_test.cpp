@@ -203,12 +203,12 @@ TEST(IngestFiles, AnotherBoardSizeIsAnError) {
 
 TEST(ReplayWindow, HoldsTheNewestSamples) {
   TempDir dir;
-  std::vector<selfplay::Sample> all;
+  std::vector<data::Sample> all;
   DataState state;
   for (int k = 0; k < 3; ++k) {
     const std::string path = dir.File("s_" + std::to_string(k) + ".vzs");
-    const selfplay::SampleFile f = RandomGameSamples(rules::RuleSet::kStandard, 7, 1, 30 + k, 0.5);
-    ASSERT_EQ(selfplay::WriteSampleFile(path, f), "");
+    const data::SampleFile f = RandomGameSamples(rules::RuleSet::kStandard, 7, 1, 30 + k, 0.5);
+    ASSERT_EQ(data::WriteSampleFile(path, f), "");
     all.insert(all.end(), f.samples.begin(), f.samples.end());
     state.files.push_back({path, static_cast<int64_t>(f.samples.size())});
     state.total_samples += static_cast<int64_t>(f.samples.size());
@@ -223,7 +223,7 @@ TEST(ReplayWindow, HoldsTheNewestSamples) {
   ASSERT_EQ(w.value().Size(), window);
   EXPECT_EQ(w.value().Files(), 2);
   for (int64_t i = 0; i < window; ++i) {
-    const selfplay::Sample& expected = all[all.size() - window + i];
+    const data::Sample& expected = all[all.size() - window + i];
     EXPECT_TRUE(w.value().At(i).position == expected.position) << i;
     EXPECT_EQ(w.value().At(i).outcome, expected.outcome) << i;
   }

@@ -1,0 +1,182 @@
+// The arena: plays games between two players (random, UCT-rollout or neural MCTS) to
+// measure their difference in strength. Torch-free: neural players come with a
+// search::Evaluator (the model layer's, or a fake one in tests).
+//
+// Seats: in game g, A is the first player (sets up first) when g is even and the second
+// player when g is odd; with the standard rules' pie rule the colour each player ends with
+// is recorded separately.
+//
+// Openings: games come in pairs (2p, 2p+1) that share an opening of
+// ArenaConfig::opening_turns full turns drawn uniformly at random (rules::RandomTurn), with
+// the seats swapped. With the default of one turn that is the first player's setup
+// placement; the second player's pie decision (or, in classic rules, its setup) is its own.
+// Whatever advantage an opening gives a seat, each player has it once per pair, so the
+// openings favour neither player. Openings are drawn without repetition up to the board's
+// symmetries; when a drawn opening repeats an earlier one (small boards have few), another
+// is drawn, and after 64 repeats in a row the pair's opening gets one more random turn.
+//
+// Parallel games with batched evaluation: up to games_in_parallel games are in flight. The
+// searches of all neural players whose turn it is are stepped together (search/mcts.h step
+// API); each round collects their leaves (config leaves_per_batch per search) and evaluates
+// them with one Evaluate call per distinct evaluator (A and B sharing an evaluator share the
+// call). UCT players choose on worker threads meanwhile; random players choose at once.
+//
+// Determinism: a game depends only on the seed, its index and the evaluators' outputs (not
+// on how many games run in parallel or how threads are scheduled), as long as the
+// evaluators are deterministic functions of the position.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arena/arena_settings.h"
+#include "arena/elo.h"
+#include "arena/player_spec.h"
+#include "rules/position.h"
+#include "rules/turns.h"
+#include "search/evaluator.h"
+#include "search/search_config.h"
+#include "util/random.h"
+
+namespace veletas::arena {
+
+// One side of a match.
+struct ArenaPlayer {
+  std::string name;  // ladder name, e.g. "gen_3", "uct_1000", "random"
+  PlayerSpec spec;   // what plays; spec.budget is the UCT playouts or MCTS simulations
+  // kMcts: the model's evaluator. The arena calls it only from the thread that runs
+  // Arena::Play (thread-safe evaluators such as search::BatchingEvaluator may also be
+  // used elsewhere meanwhile). Must outlive the Arena.
+  search::Evaluator* evaluator = nullptr;
+  // kMcts: search settings; the arena plays with search::ForPlay(search) and
+  // simulations = spec.budget.
+  search::SearchConfig search;
+};
+
+// A neural player named gen_<generation> with spec mcts:<checkpoint>:<simulations>.
+ArenaPlayer MakeGenerationPlayer(long long generation, const std::string& checkpoint,
+                                 search::Evaluator& evaluator, const search::SearchConfig& search,
+                                 int simulations);
+// A random or UCT player from its spec, named DefaultPlayerName(spec). Precondition:
+// spec.kind is not kMcts.
+ArenaPlayer MakeBaselinePlayer(const PlayerSpec& spec);
+
+// "" when the match can be played, else what is wrong (names empty or equal, an MCTS player
+// without an evaluator, budgets, the config's ranges: games_in_parallel >= 1, threads >= 1,
+// opening_turns in [0, 20], size and rules supported).
+std::string ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
+                          int size, const ArenaConfig& config);
+
+// One finished game, from A's point of view.
+struct ArenaGame {
+  int index = 0;                                 // game number within the match, from 0
+  bool a_first = true;                           // A was the first player (index even)
+  rules::Color a_colour = rules::Color::kBlack;  // colour A played (after any swap)
+  bool a_won = false;
+  int turns = 0;       // full turns, opening included
+  std::string record;  // the whole game in notation (rules/notation.h)
+};
+
+// Progress, reported after each finished game.
+struct ArenaProgress {
+  int games_done = 0;   // in this match so far
+  int games_total = 0;  // games_done + the games still to play in this Play call
+  int a_wins = 0;
+  int b_wins = 0;
+  double seconds = 0;  // since the Arena was created
+};
+using ArenaProgressFn = std::function<void(const ArenaProgress&)>;
+
+// Counters for speed reports.
+struct ArenaStats {
+  uint64_t evaluations = 0;     // positions sent to evaluators
+  uint64_t evaluate_calls = 0;  // Evaluate calls (one per model and round)
+  uint64_t turns = 0;           // full turns played (openings included)
+  double seconds = 0;           // time spent in Play
+  double MeanBatch() const {
+    return evaluate_calls == 0 ? 0.0 : static_cast<double>(evaluations) / evaluate_calls;
+  }
+};
+
+// The random openings of a match, drawn lazily in pair order (see the file comment).
+// Not thread-safe.
+class OpeningBook {
+ public:
+  // Precondition: opening_turns in [0, 20], a supported size.
+  OpeningBook(rules::RuleSet rules, int size, int opening_turns, uint64_t seed);
+  // The opening turns of pair `pair` (games 2 pair and 2 pair + 1), from the empty board.
+  const std::vector<rules::Turn>& Get(int pair);
+
+ private:
+  void DrawNext();
+  rules::RuleSet rules_;
+  int size_;
+  int turns_;
+  util::Rng rng_;
+  std::vector<std::vector<rules::Turn>> openings_;
+  std::vector<uint64_t> keys_;  // sorted canonical keys of the openings drawn so far
+};
+
+// The seed of side `side` (0 = A, 1 = B) of game `game`: players are seeded per game, so
+// a game does not depend on the others.
+uint64_t ArenaPlayerSeed(uint64_t seed, int game, int side);
+
+// A match in progress: games are appended by Play, in index order.
+class Arena {
+ public:
+  // Precondition: ValidateArena(a, b, rules, size, config) is "".
+  Arena(ArenaPlayer a, ArenaPlayer b, rules::RuleSet rules, int size, const ArenaConfig& config);
+  ~Arena();
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+
+  // Plays the next `count` games (indices GamesPlayed() .. GamesPlayed() + count - 1) and
+  // appends them to Games(). Calls `on_game` with each newly played game as it finishes
+  // (in finishing order) and then `progress`, both on this thread. Restored games in the
+  // range are taken instead of being played (no on_game call). Rethrows an exception of an
+  // evaluator. Not thread-safe: one Play at a time.
+  void Play(int count, const ArenaProgressFn& progress = {},
+            const std::function<void(const ArenaGame&)>& on_game = {});
+
+  // Games of this match finished by an earlier, interrupted run (arena_journal.h): Play
+  // takes them when it reaches their indices. Precondition: they were played with the same
+  // players, seed and opening turns; indices >= GamesPlayed() and distinct.
+  void Restore(const std::vector<ArenaGame>& games);
+
+  const std::vector<ArenaGame>& Games() const { return games_; }
+  int GamesPlayed() const { return static_cast<int>(games_.size()); }
+  int AWins() const;
+  int BWins() const { return GamesPlayed() - AWins(); }
+  // A minus B from the games so far.
+  EloEstimate Elo() const { return EstimateElo(AWins(), BWins()); }
+  const ArenaStats& Stats() const { return stats_; }
+  const ArenaPlayer& A() const { return a_; }
+  const ArenaPlayer& B() const { return b_; }
+  rules::RuleSet Rules() const { return rules_; }
+  int Size() const { return size_; }
+  // The opening of pair `pair` (draws it if needed).
+  const std::vector<rules::Turn>& Opening(int pair) { return openings_.Get(pair); }
+
+ private:
+  struct Slot;
+  class Workers;
+  std::unique_ptr<Slot> StartGame(int index);
+  ArenaGame FinishGame(const Slot& slot) const;
+
+  ArenaPlayer a_;
+  ArenaPlayer b_;
+  rules::RuleSet rules_;
+  int size_;
+  ArenaConfig config_;
+  OpeningBook openings_;
+  std::vector<ArenaGame> games_;
+  std::map<int, ArenaGame> restored_;  // by index
+  ArenaStats stats_;
+  double created_ = 0;  // steady clock seconds at construction
+};
+
+}  // namespace veletas::arena

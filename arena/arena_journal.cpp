@@ -1,0 +1,191 @@
+#include "arena/arena_journal.h"
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "arena/arena_record.h"
+#include "arena/match_record.h"
+#include "rules/notation.h"
+#include "util/atomic_file.h"
+
+namespace veletas::arena {
+namespace {
+
+std::string HeaderLine(const std::string& name, const Arena& arena, const ArenaConfig& config) {
+  nlohmann::json h;
+  h["journal"] = 1;
+  h["match"] = name;
+  h["a"] = {{"name", arena.A().name}, {"spec", arena.A().spec.ToString()}};
+  h["b"] = {{"name", arena.B().name}, {"spec", arena.B().spec.ToString()}};
+  h["rules"] = rules::RuleSetName(arena.Rules());
+  h["size"] = arena.Size();
+  h["seed"] = config.seed;
+  h["opening_turns"] = config.opening_turns;
+  return h.dump();
+}
+
+std::string GameLine(const ArenaGame& g) {
+  nlohmann::json j;
+  j["index"] = g.index;
+  j["a_first"] = g.a_first;
+  j["a_colour"] = rules::ColorName(g.a_colour);
+  j["a_won"] = g.a_won;
+  j["turns"] = g.turns;
+  j["record"] = g.record;
+  return j.dump();
+}
+
+// The game of one journal line, or an error saying what is wrong with it.
+util::Result<ArenaGame> ParseGameLine(const std::string& line, rules::RuleSet rs, int size) {
+  using R = util::Result<ArenaGame>;
+  const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return R::Error("not a JSON object (a torn write?)");
+  ArenaGame g;
+  try {
+    g.index = j.at("index").get<int>();
+    g.a_first = j.at("a_first").get<bool>();
+    const std::string colour = j.at("a_colour").get<std::string>();
+    if (colour != "black" && colour != "white") return R::Error("bad a_colour");
+    g.a_colour = colour == "black" ? rules::Color::kBlack : rules::Color::kWhite;
+    g.a_won = j.at("a_won").get<bool>();
+    g.turns = j.at("turns").get<int>();
+    g.record = j.at("record").get<std::string>();
+  } catch (const nlohmann::json::exception& e) {
+    return R::Error(std::string("bad fields: ") + e.what());
+  }
+  if (g.index < 0 || g.a_first != (g.index % 2 == 0)) return R::Error("bad index or seats");
+  const util::Result<rules::Game> game = rules::PlayRecord(rs, size, g.record);
+  if (!game) return R::Error("bad record: " + game.error());
+  const rules::Position& end = game.value().final;
+  if (!end.IsTerminal() || static_cast<int>(game.value().turns.size()) != g.turns) {
+    return R::Error("the record is not a finished game of " + std::to_string(g.turns) + " turns");
+  }
+  const rules::Color a_colour = end.ColorOf(g.a_first ? 0 : 1);
+  if (a_colour != g.a_colour || (end.Winner() == a_colour) != g.a_won) {
+    return R::Error("the result disagrees with the record");
+  }
+  return g;
+}
+
+}  // namespace
+
+std::string MatchJournalPath(const std::string& run_dir, const std::string& name) {
+  return MatchFilePath(run_dir, name) + ".part";
+}
+
+util::Result<std::optional<MatchRecord>> ReadFinishedMatch(const std::string& run_dir,
+                                                           const std::string& name,
+                                                           std::vector<std::string>& notes) {
+  using R = util::Result<std::optional<MatchRecord>>;
+  const std::string path = MatchFilePath(run_dir, name);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::optional<MatchRecord>();
+  auto record = ReadMatchRecord(path);
+  if (!record) return R::Error(record.error());
+  const std::string journal = MatchJournalPath(run_dir, name);
+  if (std::filesystem::remove(journal, ec)) {
+    notes.push_back(journal + ": removed (its match file is complete)");
+  }
+  return std::optional<MatchRecord>(record.value());
+}
+
+util::Result<MatchJournal> MatchJournal::Open(const std::string& run_dir, const std::string& name,
+                                              const Arena& arena, const ArenaConfig& config,
+                                              std::vector<ArenaGame>& restored,
+                                              std::vector<std::string>& notes) {
+  using R = util::Result<MatchJournal>;
+  const std::string path = MatchJournalPath(run_dir, name);
+  std::error_code ec;
+  std::filesystem::create_directories(MatchesDir(run_dir), ec);
+  if (ec) return R::Error(MatchesDir(run_dir) + ": cannot create: " + ec.message());
+  const std::string header = HeaderLine(name, arena, config);
+  std::string data;
+  if (std::filesystem::exists(path, ec) && util::ReadFile(path, data).empty()) {
+    std::istringstream in(data);
+    std::string line;
+    size_t good = 0;
+    if (std::getline(in, line) && line == header && !in.eof()) {
+      good = line.size() + 1;
+      std::set<int> seen;
+      for (int n = 2; std::getline(in, line); ++n) {
+        const bool complete = !in.eof();  // a last line without its newline is torn
+        auto game = complete ? ParseGameLine(line, arena.Rules(), arena.Size())
+                             : util::Result<ArenaGame>::Error("torn (no line end)");
+        if (game && !seen.insert(game.value().index).second) {
+          game = util::Result<ArenaGame>::Error("game " + std::to_string(game.value().index) +
+                                                " appears twice");
+        }
+        if (!game) {
+          notes.push_back(path + ":" + std::to_string(n) + ": " + game.error() +
+                          "; it and what follows will be played again");
+          break;
+        }
+        restored.push_back(game.value());
+        good += line.size() + 1;
+      }
+      if (good < data.size()) std::filesystem::resize_file(path, good, ec);
+      if (!restored.empty()) {
+        notes.push_back(path + ": " + std::to_string(restored.size()) +
+                        " finished games taken back");
+      }
+      return MatchJournal(path);
+    }
+    notes.push_back(path +
+                    ": another setup of this match (or unreadable); its games will be "
+                    "played again");
+  }
+  if (std::string e = util::WriteFileAtomic(path, header + "\n"); !e.empty()) return R::Error(e);
+  return MatchJournal(path);
+}
+
+std::string MatchJournal::Append(const ArenaGame& game) const {
+  return util::AppendFile(path_, GameLine(game) + "\n");
+}
+
+void MatchJournal::Remove() const {
+  std::error_code ec;
+  std::filesystem::remove(path_, ec);
+}
+
+JournaledMatch::JournaledMatch(std::string run_dir, std::string name, const ArenaPlayer& a,
+                               const ArenaPlayer& b, rules::RuleSet rules, int size,
+                               const ArenaConfig& config)
+    : run_dir_(std::move(run_dir)),
+      name_(std::move(name)),
+      config_(config),
+      started_(UtcTimestamp()),
+      arena_(a, b, rules, size, config) {}
+
+std::string JournaledMatch::Open(std::vector<std::string>& notes) {
+  std::vector<ArenaGame> restored;
+  auto journal = MatchJournal::Open(run_dir_, name_, arena_, config_, restored, notes);
+  if (!journal) return journal.error();
+  journal_ = journal.value();
+  arena_.Restore(restored);
+  return "";
+}
+
+std::string JournaledMatch::Play(int count, const ArenaProgressFn& progress) {
+  std::string error;
+  try {
+    arena_.Play(count, progress, [&](const ArenaGame& g) {
+      if (error.empty()) error = journal_->Append(g);
+    });
+  } catch (const std::exception& e) {
+    return "match " + name_ + ": " + e.what();
+  }
+  return error;
+}
+
+util::Result<MatchRecord> JournaledMatch::Save(const std::optional<GateEvidence>& gate) {
+  MatchRecord record = MakeMatchRecord(name_, arena_, gate, started_, UtcTimestamp());
+  if (std::string e = SaveMatch(run_dir_, record, arena_.Games()); !e.empty()) {
+    return util::Result<MatchRecord>::Error(e);
+  }
+  journal_->Remove();
+  return record;
+}
+
+}  // namespace veletas::arena

@@ -1,0 +1,89 @@
+// The journal of an arena match in progress (a gate or a ladder match of a run):
+// RUN_DIR/matches/<name>.json.part gets one line per finished game at once, so that a
+// killed run loses no finished game. A resumed match takes the journal's games back
+// (Arena::Restore) and plays only the others; the journal is removed once the match file
+// is saved. Rating tools read only *.json files, never journals.
+//
+// Format: JSON lines. The first line identifies the match (name, players and their specs,
+// rules, size, seed, opening turns); each further line is one game (index, seats, colour,
+// result, turns, record). A journal whose first line differs (another setup) is discarded.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arena/arena.h"
+#include "arena/arena_settings.h"
+#include "arena/match_record.h"
+#include "util/result.h"
+
+namespace veletas::arena {
+
+// RUN_DIR/matches/<name>.json.part.
+std::string MatchJournalPath(const std::string& run_dir, const std::string& name);
+
+// The record of match `name` when its file RUN_DIR/matches/<name>.json exists (the match
+// is finished), else nullopt. A journal left next to a finished match (a run killed
+// between saving the match and removing the journal) is removed, with a line in `notes`.
+// Errors name the file (an unreadable match file). Not thread-safe for one match.
+util::Result<std::optional<MatchRecord>> ReadFinishedMatch(const std::string& run_dir,
+                                                           const std::string& name,
+                                                           std::vector<std::string>& notes);
+
+// Writes finished games of one match. Not thread-safe: one writer per match.
+class MatchJournal {
+ public:
+  // Opens the journal of match `name` between the arena's players under `run_dir`,
+  // creating RUN_DIR/matches if needed. Games already in a journal of the same match are
+  // returned in `restored` (each checked: a legal, finished record whose winner agrees with
+  // its result); a torn or invalid line ends the reading, and the file is cut back to the
+  // lines before it. `notes` gets one line per thing dropped. Errors name the file.
+  static util::Result<MatchJournal> Open(const std::string& run_dir, const std::string& name,
+                                         const Arena& arena, const ArenaConfig& config,
+                                         std::vector<ArenaGame>& restored,
+                                         std::vector<std::string>& notes);
+
+  // Appends one finished game. Returns "" or an error naming the file.
+  std::string Append(const ArenaGame& game) const;
+  // Removes the journal (after the match file is saved).
+  void Remove() const;
+  const std::string& Path() const { return path_; }
+
+ private:
+  explicit MatchJournal(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+};
+
+// One match of a run played with its journal: what the journal holds is taken back, every
+// newly finished game is appended, and Save writes the match file and removes the journal.
+// Used by the gate and the ladder. Not thread-safe.
+class JournaledMatch {
+ public:
+  // Precondition: ValidateArena(a, b, rules, size, config) is "".
+  JournaledMatch(std::string run_dir, std::string name, const ArenaPlayer& a, const ArenaPlayer& b,
+                 rules::RuleSet rules, int size, const ArenaConfig& config);
+
+  // Opens the journal and takes its games back (MatchJournal::Open). Call once, first.
+  // Returns "" or an error naming the file.
+  std::string Open(std::vector<std::string>& notes);
+  // Plays the next `count` games (Arena::Play), journaling each. Returns "", the journal's
+  // error, or the exception an evaluator threw (as "match <name>: <what>"); games finished
+  // before an exception stay journaled.
+  std::string Play(int count, const ArenaProgressFn& progress);
+  // Writes the match record (with `gate`, if any) and its game records (SaveMatch), then
+  // removes the journal. Returns the record, or an error naming the file.
+  util::Result<MatchRecord> Save(const std::optional<GateEvidence>& gate);
+
+  const Arena& arena() const { return arena_; }
+
+ private:
+  std::string run_dir_;
+  std::string name_;
+  ArenaConfig config_;
+  std::string started_;
+  Arena arena_;
+  std::optional<MatchJournal> journal_;
+};
+
+}  // namespace veletas::arena

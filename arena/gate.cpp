@@ -1,0 +1,74 @@
+#include "arena/gate.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "arena/arena_journal.h"
+#include "arena/arena_record.h"
+
+namespace veletas::arena {
+
+std::string ValidateGateSettings(const GateSettings& s) {
+  if (std::string e = ValidateGateConfig(s.config); !e.empty()) return e;
+  if (s.batch_games < 2 || s.batch_games % 2 != 0) {
+    return "gate: batch_games must be even and >= 2 (got " + std::to_string(s.batch_games) + ")";
+  }
+  return "";
+}
+
+util::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlayer& best,
+                                 rules::RuleSet rules, int size, const GateSettings& settings,
+                                 const ArenaConfig& arena_config, const std::string& run_dir,
+                                 const std::string& match_name, const ArenaProgressFn& progress) {
+  using R = util::Result<GateResult>;
+  if (std::string e = ValidateArena(candidate, best, rules, size, arena_config); !e.empty()) {
+    return R::Error("gate: " + e);
+  }
+  if (std::string e = ValidateGateSettings(settings); !e.empty()) return R::Error(e);
+  const std::string name =
+      match_name.empty() ? MakeMatchName("gate_", candidate.name, best.name) : match_name;
+  if (std::string e = ValidateMatchName(name); !e.empty()) return R::Error("gate: " + e);
+  GateResult out;
+  out.match_file = MatchFilePath(run_dir, name);
+
+  auto existing = ReadFinishedMatch(run_dir, name, out.notes);
+  if (!existing) return R::Error(existing.error());
+  if (existing.value()) {
+    if (!existing.value()->gate) {
+      return R::Error(out.match_file + ": exists but holds no gate decision");
+    }
+    out.record = *existing.value();
+    out.evidence = *out.record.gate;
+    out.promoted = out.evidence.decision == GateDecision::kPromote;
+    out.resumed = true;
+    return out;
+  }
+
+  const GateConfig& gc = settings.config;
+  const int planned = gc.method == GateMethod::kFixedGames ? gc.games
+                      : gc.max_games > 0                   ? gc.max_games
+                                                           : std::numeric_limits<int>::max();
+  JournaledMatch match(run_dir, name, candidate, best, rules, size, arena_config);
+  const Arena& arena = match.arena();
+  const ArenaProgressFn report = [&](const ArenaProgress& p) {
+    if (!progress) return;
+    ArenaProgress q = p;
+    q.games_total = planned == std::numeric_limits<int>::max() ? p.games_total : planned;
+    progress(q);
+  };
+  if (std::string e = match.Open(out.notes); !e.empty()) return R::Error(e);
+  // The decisions are taken at the same batch ends as in an uninterrupted run.
+  do {
+    const int batch = std::min(settings.batch_games, planned - arena.GamesPlayed());
+    if (std::string e = match.Play(batch, report); !e.empty()) return R::Error(e);
+    out.evidence = EvaluateGate(gc, arena.AWins(), arena.BWins());
+  } while (out.evidence.decision == GateDecision::kContinue && arena.GamesPlayed() < planned);
+  out.promoted = out.evidence.decision == GateDecision::kPromote;
+  out.stats = arena.Stats();
+  auto record = match.Save(out.evidence);
+  if (!record) return R::Error(record.error());
+  out.record = record.value();
+  return out;
+}
+
+}  // namespace veletas::arena

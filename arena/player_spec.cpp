@@ -1,0 +1,99 @@
+#include "arena/player_spec.h"
+
+#include <charconv>
+#include <filesystem>
+
+namespace veletas::arena {
+namespace {
+
+// A decimal integer in [lo, hi] made of digits only (no sign, no spaces).
+bool ParseBudget(std::string_view text, int lo, int hi, int& out) {
+  if (text.empty() || text.size() > 10) return false;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+  }
+  long long v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi) return false;
+  out = static_cast<int>(v);
+  return true;
+}
+
+bool AllDigits(std::string_view text) {
+  if (text.empty()) return false;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string PlayerSpec::ToString() const {
+  switch (kind) {
+    case PlayerKind::kRandom:
+      return "random";
+    case PlayerKind::kUct:
+      return "uct:" + std::to_string(budget);
+    case PlayerKind::kMcts:
+      return "mcts:" + checkpoint + ":" + std::to_string(budget);
+  }
+  return "";
+}
+
+util::Result<PlayerSpec> ParsePlayerSpec(std::string_view text) {
+  using R = util::Result<PlayerSpec>;
+  const std::string quoted = "\"" + std::string(text) + "\"";
+  const std::string unknown =
+      "unknown player " + quoted + ": expected random, uct:N or mcts:CKPT:N";
+  PlayerSpec spec;
+  if (text == "random") return spec;
+  if (text.starts_with("uct:")) {
+    const std::string_view n = text.substr(4);
+    if (!AllDigits(n)) return R::Error(unknown);
+    spec.kind = PlayerKind::kUct;
+    if (!ParseBudget(n, 1, kMaxUctPlayouts, spec.budget)) {
+      return R::Error("player " + quoted + ": N (playouts per turn) must be in [1, " +
+                      std::to_string(kMaxUctPlayouts) + "]");
+    }
+    return spec;
+  }
+  if (text.starts_with("mcts:")) {
+    const std::string_view rest = text.substr(5);
+    const size_t colon = rest.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || !AllDigits(rest.substr(colon + 1))) {
+      return R::Error(unknown);
+    }
+    spec.kind = PlayerKind::kMcts;
+    spec.checkpoint = std::string(rest.substr(0, colon));
+    if (!ParseBudget(rest.substr(colon + 1), 1, kMaxMctsSimulations, spec.budget)) {
+      return R::Error("player " + quoted + ": N (simulations per decision) must be in [1, " +
+                      std::to_string(kMaxMctsSimulations) + "]");
+    }
+    return spec;
+  }
+  return R::Error(unknown);
+}
+
+std::string DefaultPlayerName(const PlayerSpec& spec) {
+  switch (spec.kind) {
+    case PlayerKind::kRandom:
+      return "random";
+    case PlayerKind::kUct:
+      return "uct_" + std::to_string(spec.budget);
+    case PlayerKind::kMcts: {
+      std::string stem = std::filesystem::path(spec.checkpoint).stem().string();
+      for (char& c : stem) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+        if (!ok) c = '_';
+      }
+      return stem.empty() || stem[0] == '.' ? "mcts" + stem : stem;
+    }
+  }
+  return "";
+}
+
+std::string GenerationName(long long generation) { return "gen_" + std::to_string(generation); }
+
+}  // namespace veletas::arena

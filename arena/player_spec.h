@@ -1,0 +1,43 @@
+// Player specs of the arena: the text that says who plays, as given to `veletas match --a
+// SPEC` and stored in match records (`players.a.spec`):
+//   random        uniformly random over full turns
+//   uct:N         UCT with random playouts, N playouts per full turn, one tree on one thread
+//   mcts:CKPT:N   neural MCTS with the network of checkpoint CKPT, N simulations per
+//                 sub-decision (CKPT may itself contain ':'; N follows the last one)
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "util/result.h"
+
+namespace veletas::arena {
+
+enum class PlayerKind { kRandom, kUct, kMcts };
+
+struct PlayerSpec {
+  PlayerKind kind = PlayerKind::kRandom;
+  int budget = 0;          // uct: playouts per turn; mcts: simulations per decision
+  std::string checkpoint;  // mcts only
+
+  // The spec text: "random", "uct:1000", "mcts:CKPT:64".
+  std::string ToString() const;
+};
+
+// Largest budgets accepted in a spec.
+inline constexpr int kMaxUctPlayouts = 100'000'000;
+inline constexpr int kMaxMctsSimulations = 1'000'000;
+
+// Parses a spec. Errors read e.g. `unknown player "uct:x": expected random, uct:N or
+// mcts:CKPT:N` or `player "uct:0": N must be in [1, 100000000]`.
+util::Result<PlayerSpec> ParsePlayerSpec(std::string_view text);
+
+// The ladder name of a spec's player: "random", "uct_<N>"; for mcts the checkpoint's file
+// name without its directory and extension (callers that know the generation use
+// GenerationName instead).
+std::string DefaultPlayerName(const PlayerSpec& spec);
+
+// "gen_<N>": the ladder name of network generation N.
+std::string GenerationName(long long generation);
+
+}  // namespace veletas::arena

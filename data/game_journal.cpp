@@ -1,0 +1,110 @@
+#include "data/game_journal.h"
+
+#include <filesystem>
+#include <set>
+
+#include "data/sample_dir.h"
+#include "util/atomic_file.h"
+#include "util/byte_io.h"
+
+namespace veletas::data {
+
+using util::Reader;
+using util::Writer;
+namespace {
+
+constexpr char kEntryMagic[4] = {'V', 'Z', 'J', '1'};
+constexpr size_t kEntryHeader = 4 + 8 + 4 + 8;
+
+}  // namespace
+
+std::string JournalPath(const std::string& dir, const std::string& prefix, int64_t chunk) {
+  return ChunkPath(dir, prefix, chunk) + ".part";
+}
+
+std::string EncodeJournalEntry(uint64_t index, const SampleFile& game, std::string& out) {
+  std::string payload;
+  if (std::string err = EncodeSampleFile(game, payload); !err.empty()) return err;
+  Writer entry;
+  entry.Bytes(std::string_view(kEntryMagic, 4));
+  entry.U64(index);
+  entry.U32(payload.size());
+  entry.U64(util::Fnv1a64(payload));
+  entry.Bytes(payload);
+  out = std::move(entry.str());
+  return "";
+}
+
+std::string AppendJournalGame(const std::string& path, uint64_t index, const SampleFile& game) {
+  std::string entry;
+  if (std::string err = EncodeJournalEntry(index, game, entry); !err.empty()) {
+    return path + ": " + err;
+  }
+  return util::AppendFile(path, entry);
+}
+
+JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int size, uint64_t first,
+                            uint64_t count) {
+  JournalContents out;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return out;
+  std::string data;
+  if (std::string err = util::ReadFile(path, data); !err.empty()) {
+    out.note = err + "; its games will be played again";
+    return out;
+  }
+  std::set<uint64_t> seen;
+  size_t at = 0;
+  while (at < data.size()) {
+    const std::string where = path + ": entry " + std::to_string(out.games.size() + 1) + " (byte " +
+                              std::to_string(at) + ")";
+    auto stop = [&](const std::string& why) {
+      out.note = where + ": " + why + "; it and what follows will be played again";
+    };
+    if (data.size() - at < kEntryHeader) {
+      stop("truncated");
+      break;
+    }
+    Reader header(std::string_view(data).substr(at, kEntryHeader));
+    if (header.Bytes(4) != std::string_view(kEntryMagic, 4)) {
+      stop("not a journal entry");
+      break;
+    }
+    const uint64_t index = header.U64();
+    const uint64_t length = header.U32();
+    const uint64_t sum = header.U64();
+    if (data.size() - at - kEntryHeader < length) {
+      stop("truncated");
+      break;
+    }
+    const std::string_view payload = std::string_view(data).substr(at + kEntryHeader, length);
+    if (util::Fnv1a64(payload) != sum) {
+      stop("checksum mismatch");
+      break;
+    }
+    if (index < first || index >= first + count) {
+      stop("game " + std::to_string(index) + " does not belong to this file");
+      break;
+    }
+    if (!seen.insert(index).second) {
+      stop("game " + std::to_string(index) + " appears twice");
+      break;
+    }
+    util::Result<SampleFile> game = DecodeSampleFile(payload, where);
+    if (!game) {
+      out.note = game.error() + "; it and what follows will be played again";
+      break;
+    }
+    if (game.value().rules != rules || game.value().size != size ||
+        game.value().games.size() != 1) {
+      stop("not one game of this run's rules and board size");
+      break;
+    }
+    out.games.push_back(JournalGame{index, std::move(game.value())});
+    at += kEntryHeader + length;
+  }
+  if (at < data.size()) std::filesystem::resize_file(path, at, ec);
+  return out;
+}
+
+}  // namespace veletas::data

@@ -1,0 +1,50 @@
+// The journal of a sample file still being filled: every finished game of an incomplete
+// file is appended to "<prefix>_<k>.vzs.part" at once, so a killed self-play run loses no
+// finished game. A resumed run takes the journal's games back and plays only the others;
+// when the file is complete it is written (util/atomic_file.h) and its journal removed.
+//
+// Entry layout (little-endian): "VZJ1", u64 game index, u32 payload length, u64 FNV-1a of
+// the payload, then the payload: a sample file (sample_file.h) holding that one game. A kill
+// can tear only the last entry; reading stops there.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/sample_file.h"
+#include "rules/position.h"
+#include "util/result.h"
+
+namespace veletas::data {
+
+// "<dir>/<prefix>_<chunk>.vzs.part".
+std::string JournalPath(const std::string& dir, const std::string& prefix, int64_t chunk);
+
+// A game taken back from a journal: its index and a sample file holding only it.
+struct JournalGame {
+  uint64_t index = 0;
+  SampleFile game;
+};
+
+// The bytes of the journal entry of game `index` (one game in `game`). Returns "" or an
+// error. Thread-safe.
+std::string EncodeJournalEntry(uint64_t index, const SampleFile& game, std::string& out);
+
+// Appends one finished game to the journal at `path` (created if missing). Returns "" or
+// an error naming the file. Not thread-safe for one path: callers serialise appends.
+std::string AppendJournalGame(const std::string& path, uint64_t index, const SampleFile& game);
+
+struct JournalContents {
+  std::vector<JournalGame> games;  // in the order appended, each index once
+  std::string note;                // non-empty when a torn or bad entry was dropped
+};
+
+// Reads the journal at `path`. Entries whose game is not one valid game of `rules` and
+// `size` with an index in [first, first + count), or that repeat an index, end the reading
+// (the note says where and why); what was read before stays, and the file is cut back to
+// it so that later appends follow good entries. A missing file is empty.
+JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int size, uint64_t first,
+                            uint64_t count);
+
+}  // namespace veletas::data

@@ -1,0 +1,135 @@
+#include "data/sample_dir.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <system_error>
+
+#include "data/sample_file.h"
+#include "rules/notation.h"
+#include "util/run_dir.h"
+
+namespace veletas::data {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Parses a run of decimal digits (no sign, at most 12 digits) at the start of `text`;
+// returns the number of characters used (0: none).
+size_t ParseDigits(std::string_view text, int64_t& value) {
+  size_t i = 0;
+  value = 0;
+  while (i < text.size() && i < 12 && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    value = value * 10 + (text[i] - '0');
+    ++i;
+  }
+  return i;
+}
+
+std::string GameName(rules::RuleSet rules, int size) {
+  return std::to_string(size) + "x" + std::to_string(size) + " " + rules::RuleSetName(rules);
+}
+
+}  // namespace
+
+std::string ChunkPath(const std::string& dir, const std::string& prefix, int64_t chunk) {
+  return (fs::path(dir) / (prefix + "_" + std::to_string(chunk) + ".vzs")).string();
+}
+
+int64_t ChunkCount(int64_t games, int games_per_file) {
+  return (games + games_per_file - 1) / games_per_file;
+}
+
+int64_t ChunkGames(int64_t chunk, int64_t games, int games_per_file) {
+  return std::clamp<int64_t>(games - chunk * games_per_file, 0, games_per_file);
+}
+
+util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& prefix,
+                                    int64_t games, int games_per_file, rules::RuleSet rules,
+                                    int size) {
+  using R = util::Result<ResumePlan>;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    return R::Error(dir + ": cannot create the output directory" +
+                    (ec ? ": " + ec.message() : std::string()));
+  }
+  const int64_t chunks = ChunkCount(games, games_per_file);
+  ResumePlan plan;
+  std::vector<bool> done(static_cast<size_t>(chunks), false);
+  std::map<int64_t, std::string> files;  // chunk -> path, in chunk order
+  const std::string head = prefix + "_";
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(head, 0) != 0) continue;
+    std::string_view rest = std::string_view(name).substr(head.size());
+    int64_t chunk = 0;
+    const size_t digits = ParseDigits(rest, chunk);
+    if (digits == 0) continue;
+    rest.remove_prefix(digits);
+    if (rest == ".vzs") {
+      files[chunk] = e.path().string();
+    } else if (rest.starts_with(".vzs.") && util::IsTemporaryName(name)) {
+      // A temporary file of a writer that was killed before its rename (util/atomic_file.h).
+      fs::remove(e.path(), ec);
+      plan.notes.push_back(e.path().string() + ": removed (incomplete file of an earlier run)");
+    }
+  }
+  if (ec) return R::Error(dir + ": cannot list the output directory: " + ec.message());
+  for (const auto& [chunk, path] : files) {
+    if (chunk >= chunks) {
+      plan.notes.push_back(path + ": ignored (this run has " + std::to_string(chunks) +
+                           " files of " + std::to_string(games_per_file) + " games)");
+      continue;
+    }
+    const util::Result<SampleFile> file = ReadSampleFile(path);
+    if (!file) {
+      plan.notes.push_back(file.error() + "; skipped: its games will be played again");
+      continue;
+    }
+    if (file.value().rules != rules || file.value().size != size) {
+      return R::Error(path + ": holds " + GameName(file.value().rules, file.value().size) +
+                      " games, this run plays " + GameName(rules, size) +
+                      " (use another output directory)");
+    }
+    const int64_t expected = ChunkGames(chunk, games, games_per_file);
+    if (static_cast<int64_t>(file.value().games.size()) != expected) {
+      return R::Error(path + ": holds " + std::to_string(file.value().games.size()) +
+                      " games, file " + std::to_string(chunk) + " of a run of " +
+                      std::to_string(games) + " games with " + std::to_string(games_per_file) +
+                      " per file holds " + std::to_string(expected) +
+                      " (the number of games or games_per_file changed; use another output "
+                      "directory)");
+    }
+    done[static_cast<size_t>(chunk)] = true;
+    plan.games_done += expected;
+    ++plan.files_done;
+  }
+  for (int64_t k = 0; k < chunks; ++k) {
+    const std::string journal = JournalPath(dir, prefix, k);
+    if (done[static_cast<size_t>(k)]) {
+      // Killed between writing the file and removing its journal.
+      if (fs::remove(journal, ec))
+        plan.notes.push_back(journal + ": removed (its file is complete)");
+      continue;
+    }
+    const int64_t n = ChunkGames(k, games, games_per_file);
+    const uint64_t first = static_cast<uint64_t>(k * games_per_file);
+    JournalContents taken = ReadJournal(journal, rules, size, first, static_cast<uint64_t>(n));
+    if (!taken.note.empty()) plan.notes.push_back(taken.note);
+    std::vector<bool> have(static_cast<size_t>(n), false);
+    for (const JournalGame& g : taken.games) have[g.index - first] = true;
+    if (!taken.games.empty()) {
+      plan.notes.push_back(journal + ": " + std::to_string(taken.games.size()) +
+                           " finished games taken back");
+    }
+    for (JournalGame& g : taken.games) plan.recovered.push_back(std::move(g));
+    for (int64_t i = 0; i < n; ++i) {
+      if (!have[static_cast<size_t>(i)]) plan.indices.push_back(first + static_cast<uint64_t>(i));
+    }
+  }
+  return plan;
+}
+
+}  // namespace veletas::data

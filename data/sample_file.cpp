@@ -1,0 +1,231 @@
+#include "data/sample_file.h"
+
+#include <zstd.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "util/atomic_file.h"
+#include "util/byte_io.h"
+
+namespace veletas::data {
+
+using util::Reader;
+using util::Writer;
+namespace {
+
+constexpr char kMagic[8] = {'V', 'E', 'L', 'Z', 'S', 'M', 'P', 'L'};
+constexpr size_t kHeaderSize = 64;
+constexpr uint32_t kMaxSamples = 50'000'000;
+constexpr uint32_t kMaxGames = 10'000'000;
+constexpr uint64_t kMaxPayload = 8ULL << 30;
+
+void WriteSample(Writer& w, const Sample& s) {
+  const rules::PositionState st = s.position.State();
+  w.U128(st.stones[0].bits());
+  w.U128(st.stones[1].bits());
+  w.U128(st.shooters.bits());
+  w.U128(st.claimed[0].bits());
+  w.U128(st.claimed[1].bits());
+  w.U8(static_cast<uint8_t>(st.to_move));
+  w.U8(static_cast<uint8_t>(st.pending));
+  w.U8(st.black_player);
+  w.U8(st.placed_this_turn);
+  w.U8(static_cast<uint8_t>(st.last_placed));
+  w.U8(static_cast<uint8_t>(st.origin));
+  w.U8(static_cast<uint8_t>(st.moved_from));
+  w.U8(static_cast<uint8_t>(st.moved_to));
+  w.U16(st.turns_played);
+  w.U8(static_cast<uint8_t>(static_cast<int8_t>(s.outcome)));
+  w.F32(s.root_value);
+  w.U8(s.policy.size());
+  for (const PolicyEntry& e : s.policy) {
+    w.U8(e.action);
+    w.F32(e.prob);
+  }
+  w.U8(s.aux.size());
+  for (const AuxTarget& a : s.aux) {
+    w.U8(a.square);
+    w.U8(static_cast<uint8_t>(a.owner));
+  }
+}
+
+// Reads one sample; returns "" or what is wrong with it.
+std::string ReadSample(Reader& r, rules::RuleSet rules, int size, Sample& s) {
+  rules::PositionState st;
+  st.rules = rules;
+  st.size = size;
+  st.stones[0] = rules::Bitboard(r.U128());
+  st.stones[1] = rules::Bitboard(r.U128());
+  st.shooters = rules::Bitboard(r.U128());
+  st.claimed[0] = rules::Bitboard(r.U128());
+  st.claimed[1] = rules::Bitboard(r.U128());
+  const uint64_t to_move = r.U8(), pending = r.U8();
+  st.black_player = static_cast<int>(r.U8());
+  st.placed_this_turn = static_cast<int>(r.U8());
+  st.last_placed = static_cast<int8_t>(r.U8());
+  st.origin = static_cast<int8_t>(r.U8());
+  st.moved_from = static_cast<int8_t>(r.U8());
+  st.moved_to = static_cast<int8_t>(r.U8());
+  st.turns_played = static_cast<int>(r.U16());
+  const int8_t outcome = static_cast<int8_t>(r.U8());
+  s.root_value = r.F32();
+  if (!r.ok()) return "truncated sample";
+  if (to_move > 1 || pending >= rules::kNumDecisions) return "bad side to move or decision";
+  st.to_move = static_cast<rules::Color>(to_move);
+  st.pending = static_cast<rules::Decision>(pending);
+  const std::optional<rules::Position> pos = rules::Position::FromState(st);
+  if (!pos) return "inconsistent position";
+  if (pos->IsTerminal()) return "terminal position";
+  s.position = *pos;
+  if (outcome != 1 && outcome != -1) return "outcome must be +1 or -1";
+  s.outcome = outcome;
+  if (!(s.root_value >= -1.0f && s.root_value <= 1.0f)) return "root value outside [-1, 1]";
+  const rules::ActionSet legal = s.position.LegalActions();
+  const size_t policy_count = r.U8();
+  s.policy.resize(policy_count);
+  double sum = 0;
+  for (PolicyEntry& e : s.policy) {
+    e.action = static_cast<uint8_t>(r.U8());
+    e.prob = r.F32();
+    if (!r.ok()) return "truncated policy";
+    if (!legal.Contains(e.action, size)) {
+      return "policy action " + std::to_string(e.action) + " is not legal";
+    }
+    if (!(e.prob >= 0.0f && e.prob <= 1.0f)) return "policy probability outside [0, 1]";
+    sum += e.prob;
+  }
+  if (std::fabs(sum - 1.0) > 1e-3) return "policy probabilities sum to " + std::to_string(sum);
+  const size_t aux_count = r.U8();
+  s.aux.resize(aux_count);
+  const rules::Bitboard shooters = s.position.AllShooters();
+  for (AuxTarget& a : s.aux) {
+    a.square = static_cast<uint8_t>(r.U8());
+    const uint64_t owner = r.U8();
+    if (!r.ok()) return "truncated aux targets";
+    if (a.square >= size * size || !shooters.Test(a.square)) {
+      return "aux target on square " + std::to_string(a.square) + " without a shooter";
+    }
+    if (owner > 2) return "bad aux owner";
+    a.owner = static_cast<Owner>(owner);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string EncodeSampleFile(const SampleFile& file, std::string& out) {
+  Writer payload;
+  for (const Sample& s : file.samples) WriteSample(payload, s);
+  for (const GameRecord& g : file.games) {
+    payload.U32(g.record.size());
+    payload.Bytes(g.record);
+    payload.U8(static_cast<uint8_t>(g.winner));
+    payload.U8(g.resigned ? 1 : 0);
+    payload.U32(g.samples);
+  }
+  const std::string& raw = payload.str();
+  std::string compressed(ZSTD_compressBound(raw.size()), '\0');
+  const size_t n = ZSTD_compress(compressed.data(), compressed.size(), raw.data(), raw.size(), 3);
+  if (ZSTD_isError(n)) return std::string("compression failed: ") + ZSTD_getErrorName(n);
+  compressed.resize(n);
+
+  Writer header;
+  header.Bytes(std::string_view(kMagic, 8));
+  header.U32(kSampleFormatVersion);
+  header.U8(static_cast<uint8_t>(file.rules));
+  header.U8(file.size);
+  header.U16(0);
+  header.U32(file.samples.size());
+  header.U32(file.games.size());
+  header.U64(raw.size());
+  header.U64(compressed.size());
+  header.U64(util::Fnv1a64(raw));
+  header.U64(util::Fnv1a64(compressed));
+  header.U64(util::Fnv1a64(header.str()));
+  out = header.str() + compressed;
+  return "";
+}
+
+std::string WriteSampleFile(const std::string& path, const SampleFile& file) {
+  std::string data;
+  if (std::string err = EncodeSampleFile(file, data); !err.empty()) return path + ": " + err;
+  return util::WriteFileAtomic(path, data);
+}
+
+util::Result<SampleFile> ReadSampleFile(const std::string& path) {
+  std::string data;
+  if (std::string err = util::ReadFile(path, data); !err.empty()) {
+    return util::Result<SampleFile>::Error(err);
+  }
+  return DecodeSampleFile(data, path);
+}
+
+util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path) {
+  using R = util::Result<SampleFile>;
+  if (data.size() < kHeaderSize) {
+    return R::Error(path + ": truncated: " + std::to_string(data.size()) +
+                    " bytes, shorter than the 64-byte header");
+  }
+  if (std::memcmp(data.data(), kMagic, 8) != 0) return R::Error(path + ": not a sample file");
+  Reader h(data.substr(0, kHeaderSize));
+  h.Bytes(8);
+  const uint64_t version = h.U32();
+  const uint64_t rules_id = h.U8(), size = h.U8();
+  h.U16();
+  const uint64_t num_samples = h.U32(), num_games = h.U32();
+  const uint64_t raw_len = h.U64(), zlen = h.U64(), raw_sum = h.U64(), zsum = h.U64();
+  const uint64_t header_sum = h.U64();
+  if (util::Fnv1a64(data.substr(0, kHeaderSize - 8)) != header_sum) {
+    return R::Error(path + ": corrupt header (checksum mismatch)");
+  }
+  if (version != kSampleFormatVersion) {
+    return R::Error(path + ": format version " + std::to_string(version) +
+                    ", this program reads version " + std::to_string(kSampleFormatVersion));
+  }
+  if (rules_id > 1 || !rules::IsSupportedSize(static_cast<int>(size)) ||
+      num_samples > kMaxSamples || num_games > kMaxGames || raw_len > kMaxPayload) {
+    return R::Error(path + ": corrupt header (values out of range)");
+  }
+  if (data.size() - kHeaderSize != zlen) {
+    return R::Error(path + ": truncated: header says " + std::to_string(zlen) +
+                    " compressed bytes, file has " + std::to_string(data.size() - kHeaderSize));
+  }
+  const std::string_view compressed = data.substr(kHeaderSize);
+  if (util::Fnv1a64(compressed) != zsum) {
+    return R::Error(path + ": corrupt data (checksum mismatch)");
+  }
+  std::string raw(raw_len, '\0');
+  const size_t n = ZSTD_decompress(raw.data(), raw.size(), compressed.data(), compressed.size());
+  if (ZSTD_isError(n) || n != raw_len || util::Fnv1a64(raw) != raw_sum) {
+    return R::Error(path + ": corrupt data (decompression failed)");
+  }
+  SampleFile file;
+  file.rules = static_cast<rules::RuleSet>(rules_id);
+  file.size = static_cast<int>(size);
+  file.samples.resize(num_samples);
+  Reader r(raw);
+  for (uint64_t i = 0; i < num_samples; ++i) {
+    const std::string err = ReadSample(r, file.rules, file.size, file.samples[i]);
+    if (!err.empty()) return R::Error(path + ": sample " + std::to_string(i) + ": " + err);
+  }
+  file.games.resize(num_games);
+  for (uint64_t i = 0; i < num_games; ++i) {
+    GameRecord& g = file.games[i];
+    const uint64_t len = r.U32();
+    if (!r.ok() || len > r.remaining())
+      return R::Error(path + ": game " + std::to_string(i) + ": truncated");
+    g.record = std::string(r.Bytes(len));
+    g.winner = static_cast<int8_t>(r.U8());
+    g.resigned = r.U8() != 0;
+    g.samples = static_cast<uint32_t>(r.U32());
+    if (!r.ok()) return R::Error(path + ": game " + std::to_string(i) + ": truncated");
+    if (g.winner != 0 && g.winner != 1) {
+      return R::Error(path + ": game " + std::to_string(i) + ": bad winner");
+    }
+  }
+  if (r.remaining() != 0) return R::Error(path + ": trailing bytes after the last game");
+  return file;
+}
+
+}  // namespace veletas::data

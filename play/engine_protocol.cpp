@@ -1,0 +1,351 @@
+#include "play/engine_protocol.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "rules/notation.h"
+
+namespace veletas::play {
+namespace {
+
+constexpr int kProtocolVersion = 1;
+
+std::vector<std::string> Tokens(std::string_view line) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : line) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!cur.empty()) out.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+// A whole non-negative decimal integer in [lo, hi], or -1.
+long long ParseCount(const std::string& text, long long lo, long long hi) {
+  if (text.empty() || text.size() > 12) return -1;
+  for (char c : text) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
+  }
+  const long long v = std::strtoll(text.c_str(), nullptr, 10);
+  return v < lo || v > hi ? -1 : v;
+}
+
+std::string FormatRate(float r) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.4f", static_cast<double>(r));
+  return buf;
+}
+
+}  // namespace
+
+const std::vector<std::string>& EngineProtocol::CommandNames() {
+  static const std::vector<std::string> names = {
+      "protocol_version", "name",       "version",   "known_command",
+      "list_commands",    "newgame",    "boardsize", "rules",
+      "clear_board",      "play",       "genmove",   "analyse",
+      "analyze",          "showboard",  "setoption", "undo",
+      "record",           "loadrecord", "result",    "quit"};
+  return names;
+}
+
+EngineProtocol::EngineProtocol(EngineSetup setup)
+    : setup_(std::move(setup)), game_(setup_.rules, setup_.size) {}
+
+std::string EngineProtocol::Handle(std::string_view raw) {
+  // GTP preprocessing: drop control characters, comments; tabs count as spaces.
+  std::string line;
+  for (char c : raw) {
+    if (c == '#') break;
+    if (c == '\t') c = ' ';
+    if (static_cast<unsigned char>(c) < 32 || c == 127) continue;
+    line += c;
+  }
+  std::vector<std::string> tokens = Tokens(line);
+  if (tokens.empty()) return "";
+  std::string id;
+  if (std::all_of(tokens[0].begin(), tokens[0].end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    id = tokens[0];
+    tokens.erase(tokens.begin());
+    if (tokens.empty()) return "?" + id + " missing command\n\n";
+  }
+  const std::string command = tokens[0];
+  tokens.erase(tokens.begin());
+  Reply reply = Dispatch(command, tokens);
+  std::string text = std::move(reply.text);
+  // A response never contains an empty line (it would end the response early).
+  std::string clean;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && (i + 1 == text.size() || text[i + 1] == '\n')) continue;
+    clean += text[i];
+  }
+  std::string out = (reply.ok ? "=" : "?") + id;
+  if (!clean.empty()) out += (clean[0] == '\n' ? "" : " ") + clean;
+  return out + "\n\n";
+}
+
+EngineProtocol::Reply EngineProtocol::Dispatch(const std::string& command, const Args& args) {
+  auto no_args = [&]() -> Reply { return {false, command + " takes no arguments"}; };
+  if (command == "protocol_version") {
+    if (!args.empty()) return no_args();
+    return {true, std::to_string(kProtocolVersion)};
+  }
+  if (command == "name") {
+    if (!args.empty()) return no_args();
+    return {true, setup_.name};
+  }
+  if (command == "version") {
+    if (!args.empty()) return no_args();
+    return {true, setup_.version + (setup_.description.empty() ? "" : " " + setup_.description)};
+  }
+  if (command == "known_command") {
+    if (args.size() != 1) return {false, "expected: known_command NAME"};
+    const auto& names = CommandNames();
+    return {true, std::find(names.begin(), names.end(), args[0]) != names.end() ? "true" : "false"};
+  }
+  if (command == "list_commands") {
+    if (!args.empty()) return no_args();
+    std::string out;
+    for (const std::string& n : CommandNames()) out += (out.empty() ? "" : "\n") + n;
+    return {true, out};
+  }
+  if (command == "newgame") return CmdNewGame(args);
+  if (command == "boardsize") {
+    const long long size = args.size() == 1 ? ParseCount(args[0], 0, 100) : -1;
+    if (size < 0 || !rules::IsSupportedSize(static_cast<int>(size))) {
+      return {false, "expected: boardsize 7|9|10"};
+    }
+    return NewGame(game_.Rules(), static_cast<int>(size));
+  }
+  if (command == "rules") {
+    const auto rs = args.size() == 1 ? rules::ParseRuleSet(args[0]) : std::nullopt;
+    if (!rs) return {false, "expected: rules standard|classic"};
+    return NewGame(*rs, game_.Size());
+  }
+  if (command == "clear_board") {
+    if (!args.empty()) return no_args();
+    return NewGame(game_.Rules(), game_.Size());
+  }
+  if (command == "play") return CmdPlay(args);
+  if (command == "genmove") return CmdGenmove(args);
+  if (command == "analyse" || command == "analyze") return CmdAnalyse(args);
+  if (command == "showboard") return CmdShowboard(args);
+  if (command == "setoption") return CmdSetOption(args);
+  if (command == "undo") {
+    if (!args.empty()) return no_args();
+    if (!game_.Undo()) return {false, "cannot undo: no move has been played"};
+    return {true, ""};
+  }
+  if (command == "record") {
+    if (!args.empty()) return no_args();
+    return {true, game_.Record()};
+  }
+  if (command == "loadrecord") return CmdLoadRecord(args);
+  if (command == "result") {
+    if (!args.empty()) return no_args();
+    const auto w = game_.Current().Winner();
+    return {true, w ? (*w == rules::Color::kBlack ? "black" : "white") : "none"};
+  }
+  if (command == "quit") {
+    if (!args.empty()) return no_args();
+    finished_ = true;
+    return {true, ""};
+  }
+  return {false, "unknown command \"" + command + "\" (see list_commands)"};
+}
+
+EngineProtocol::Reply EngineProtocol::NewGame(rules::RuleSet rules, int size) {
+  if (setup_.fixed_game && (rules != setup_.rules || size != setup_.size)) {
+    return {false, std::string("this engine's network plays ") + rules::RuleSetName(setup_.rules) +
+                       " " + std::to_string(setup_.size) + "x" + std::to_string(setup_.size) +
+                       " only"};
+  }
+  game_ = GameState(rules, size);
+  setup_.searcher->NewGame();
+  return {true, ""};
+}
+
+EngineProtocol::Reply EngineProtocol::CmdNewGame(const Args& args) {
+  rules::RuleSet rs = game_.Rules();
+  int size = game_.Size();
+  if (args.size() > 2) return {false, "expected: newgame [standard|classic] [7|9|10]"};
+  for (const std::string& a : args) {
+    if (const auto parsed = rules::ParseRuleSet(a)) {
+      rs = *parsed;
+    } else if (const long long s = ParseCount(a, 0, 100);
+               s >= 0 && rules::IsSupportedSize(static_cast<int>(s))) {
+      size = static_cast<int>(s);
+    } else {
+      return {false, "newgame: \"" + a +
+                         "\" is neither a rule set (standard, classic) nor a "
+                         "board size (7, 9, 10)"};
+    }
+  }
+  return NewGame(rs, size);
+}
+
+EngineProtocol::Reply EngineProtocol::CheckColour(Args& args) const {
+  if (args.empty()) return {true, ""};
+  std::string a = args[0];
+  std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return std::tolower(c); });
+  rules::Color c;
+  if (a == "black" || a == "b") {
+    c = rules::Color::kBlack;
+  } else if (a == "white" || a == "w") {
+    c = rules::Color::kWhite;
+  } else {
+    return {true, ""};
+  }
+  const rules::Position& pos = game_.Current();
+  if (!pos.IsTerminal() && pos.ToMove() != c) {
+    return {false, std::string("it is ") +
+                       (pos.ToMove() == rules::Color::kBlack ? "black" : "white") + "'s turn"};
+  }
+  args.erase(args.begin());
+  return {true, ""};
+}
+
+EngineProtocol::Reply EngineProtocol::CmdPlay(const Args& in) {
+  Args args = in;
+  if (Reply r = CheckColour(args); !r.ok) return r;
+  if (args.size() != 1) return {false, "expected: play MOVE (one move in notation, no spaces)"};
+  const rules::Position& pos = game_.Current();
+  auto turn = rules::ParseTurn(pos, args[0]);
+  if (!turn) return {false, "illegal move \"" + args[0] + "\": " + turn.error()};
+  game_.Play(turn.value());
+  return {true, ""};
+}
+
+EngineProtocol::Reply EngineProtocol::ParseBudget(const Args& args, size_t first,
+                                                  SearchBudget& budget) const {
+  budget = {};
+  if (args.size() == first) {
+    if (setup_.time_ms > 0) {
+      budget.time_ms = setup_.time_ms;
+    } else {
+      budget.visits = setup_.visits;
+    }
+    return {true, ""};
+  }
+  if (args.size() != first + 2) return {false, "expected: [visits N | time MS]"};
+  const long long v = ParseCount(args[first + 1], 1, 100000000);
+  if (args[first] == "visits") {
+    if (v < 0)
+      return {false,
+              "visits: expected an integer in [1, 100000000], got \"" + args[first + 1] + "\""};
+    budget.visits = static_cast<int>(v);
+  } else if (args[first] == "time") {
+    if (v < 0) {
+      return {false,
+              "time: expected milliseconds in [1, 100000000], got \"" + args[first + 1] + "\""};
+    }
+    budget.time_ms = static_cast<int>(v);
+  } else {
+    return {false, "expected: [visits N | time MS], got \"" + args[first] + "\""};
+  }
+  return {true, ""};
+}
+
+EngineProtocol::Reply EngineProtocol::CmdGenmove(const Args& in) {
+  Args args = in;
+  if (Reply r = CheckColour(args); !r.ok) return r;
+  SearchBudget budget;
+  if (Reply r = ParseBudget(args, 0, budget); !r.ok) return r;
+  const rules::Position pos = game_.Current();
+  if (pos.IsTerminal()) return {false, "the game is over"};
+  const TurnAnalysis a = setup_.searcher->Search(pos, budget, 1);
+  const std::string move = rules::TurnToString(pos, a.best.turn);
+  std::fprintf(stderr, "genmove %s winrate %.4f visits %u simulations %d time_ms %.0f\n",
+               move.c_str(), static_cast<double>(a.best.win_rate), a.best.visits, a.simulations,
+               a.seconds * 1000.0);
+  game_.Play(a.best.turn);
+  return {true, move};
+}
+
+EngineProtocol::Reply EngineProtocol::CmdAnalyse(const Args& args) {
+  SearchBudget budget;
+  if (Reply r = ParseBudget(args, 0, budget); !r.ok) return r;
+  const rules::Position& pos = game_.Current();
+  if (pos.IsTerminal()) return {false, "the game is over"};
+  const TurnAnalysis a = setup_.searcher->Search(pos, budget, setup_.candidates);
+  std::ostringstream out;
+  out << "info simulations " << a.simulations << " time_ms "
+      << static_cast<long long>(a.seconds * 1000.0 + 0.5);
+  for (const TurnCandidate& c : a.candidates) {
+    out << "\nmove " << rules::TurnToString(pos, c.turn) << " winrate " << FormatRate(c.win_rate)
+        << " visits " << c.visits << " pv " << PvToString(pos, c.pv);
+  }
+  return {true, out.str()};
+}
+
+EngineProtocol::Reply EngineProtocol::CmdShowboard(const Args& args) {
+  if (!args.empty()) return {false, "showboard takes no arguments"};
+  const rules::Position& pos = game_.Current();
+  return {true, "\n" + rules::Diagram(pos) + StatusLines(pos)};
+}
+
+EngineProtocol::Reply EngineProtocol::CmdSetOption(const Args& in) {
+  Args args = in;
+  // UCI style: setoption name NAME value VALUE.
+  if (args.size() == 4 && args[0] == "name" && args[2] == "value") args = {args[1], args[3]};
+  if (args.size() != 2) return {false, "expected: setoption NAME VALUE"};
+  const std::string& name = args[0];
+  const std::string& value = args[1];
+  auto range_error = [&](long long lo, long long hi) -> Reply {
+    return {false, "setoption " + name + ": expected an integer in [" + std::to_string(lo) + ", " +
+                       std::to_string(hi) + "], got \"" + value + "\""};
+  };
+  if (name == "simulations" || name == "visits") {
+    const long long v = ParseCount(value, 1, 100000000);
+    if (v < 0) return range_error(1, 100000000);
+    setup_.visits = static_cast<int>(v);
+  } else if (name == "time") {
+    const long long v = ParseCount(value, 0, 100000000);
+    if (v < 0) return range_error(0, 100000000);
+    setup_.time_ms = static_cast<int>(v);
+  } else if (name == "candidates") {
+    const long long v = ParseCount(value, 1, 100);
+    if (v < 0) return range_error(1, 100);
+    setup_.candidates = static_cast<int>(v);
+  } else if (name == "seed") {
+    const long long v = ParseCount(value, 0, 999999999999LL);
+    if (v < 0) return range_error(0, 999999999999LL);
+    setup_.searcher->Seed(static_cast<uint64_t>(v));
+  } else if (name == "threads") {
+    const long long v = ParseCount(value, 1, 256);
+    if (v < 0) return range_error(1, 256);
+    if (!setup_.set_threads) {
+      return {false,
+              "setoption threads: this engine searches on one thread (uct); threads "
+              "applies to a network's evaluator"};
+    }
+    if (std::string error = setup_.set_threads(static_cast<int>(v)); !error.empty()) {
+      return {false, "setoption threads: " + error};
+    }
+  } else {
+    return {false, "setoption: unknown option \"" + name +
+                       "\" (known: simulations, time, threads, candidates, seed)"};
+  }
+  return {true, ""};
+}
+
+EngineProtocol::Reply EngineProtocol::CmdLoadRecord(const Args& args) {
+  std::string text;
+  for (const std::string& a : args) text += (text.empty() ? "" : " ") + a;
+  auto game = rules::PlayRecord(game_.Rules(), game_.Size(), text);
+  if (!game) return {false, "loadrecord: " + game.error()};
+  game_ = GameState(game_.Rules(), game_.Size());
+  for (const rules::Turn& t : game.value().turns) game_.Play(t);
+  setup_.searcher->NewGame();
+  return {true, ""};
+}
+
+}  // namespace veletas::play

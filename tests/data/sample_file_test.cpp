@@ -1,0 +1,217 @@
+#include "data/sample_file.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "rules/notation.h"
+#include "rules/turns.h"
+#include "util/atomic_file.h"
+
+namespace veletas::data {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Samples from a seeded random game: every sub-decision position, a policy spread over
+// its legal actions, the real outcome, and each shooter's final state as aux target.
+SampleFile RandomGameFile(rules::RuleSet rs, int size, uint64_t seed) {
+  SampleFile file;
+  file.rules = rs;
+  file.size = size;
+  util::Rng rng(seed);
+  rules::Position p = rules::Position::Initial(rs, size);
+  std::vector<rules::Position> positions;
+  rules::Game game{p, p, {}, {}};
+  while (!p.IsTerminal()) {
+    const rules::Turn turn = rules::RandomTurn(p, rng);
+    game.before.push_back(p);
+    game.turns.push_back(turn);
+    for (int i = 0; i < turn.length; ++i) {
+      positions.push_back(p);
+      p.Apply(turn[i]);
+    }
+  }
+  game.final = p;
+  const rules::Color winner = *p.Winner();
+  for (const rules::Position& pos : positions) {
+    Sample s;
+    s.position = pos;
+    const rules::ActionSet legal = pos.LegalActions();
+    std::vector<int> actions(legal.squares.begin(), legal.squares.end());
+    if (legal.pass) actions.push_back(pos.PassAction());
+    for (size_t i = 0; i < actions.size(); ++i) {
+      s.policy.push_back(
+          {static_cast<uint8_t>(actions[i]), 1.0f / static_cast<float>(actions.size())});
+    }
+    s.outcome = pos.ToMove() == winner ? 1.0f : -1.0f;
+    s.root_value = static_cast<float>(rng.Uniform() * 2 - 1);
+    for (int sq : pos.AllShooters()) {
+      s.aux.push_back({static_cast<uint8_t>(sq), static_cast<Owner>(rng.Below(3))});
+    }
+    file.samples.push_back(s);
+  }
+  file.games.push_back({rules::RecordToString(game), static_cast<int8_t>(winner), false,
+                        static_cast<uint32_t>(file.samples.size())});
+  return file;
+}
+
+class SampleFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("vz_sample_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+void ExpectSameSamples(const SampleFile& a, const SampleFile& b) {
+  ASSERT_EQ(a.rules, b.rules);
+  ASSERT_EQ(a.size, b.size);
+  ASSERT_EQ(a.samples.size(), b.samples.size());
+  for (size_t i = 0; i < a.samples.size(); ++i) {
+    const Sample& x = a.samples[i];
+    const Sample& y = b.samples[i];
+    EXPECT_TRUE(x.position == y.position) << "sample " << i;
+    EXPECT_EQ(x.outcome, y.outcome);
+    EXPECT_EQ(x.root_value, y.root_value);
+    ASSERT_EQ(x.policy.size(), y.policy.size());
+    for (size_t k = 0; k < x.policy.size(); ++k) {
+      EXPECT_EQ(x.policy[k].action, y.policy[k].action);
+      EXPECT_EQ(x.policy[k].prob, y.policy[k].prob);
+    }
+    ASSERT_EQ(x.aux.size(), y.aux.size());
+    for (size_t k = 0; k < x.aux.size(); ++k) {
+      EXPECT_EQ(x.aux[k].square, y.aux[k].square);
+      EXPECT_EQ(x.aux[k].owner, y.aux[k].owner);
+    }
+  }
+  ASSERT_EQ(a.games.size(), b.games.size());
+  for (size_t i = 0; i < a.games.size(); ++i) {
+    EXPECT_EQ(a.games[i].record, b.games[i].record);
+    EXPECT_EQ(a.games[i].winner, b.games[i].winner);
+    EXPECT_EQ(a.games[i].resigned, b.games[i].resigned);
+    EXPECT_EQ(a.games[i].samples, b.games[i].samples);
+  }
+}
+
+TEST_F(SampleFileTest, RoundTripEverySizeAndRuleSet) {
+  for (rules::RuleSet rs : {rules::RuleSet::kStandard, rules::RuleSet::kClassic}) {
+    for (int size : {7, 9, 10}) {
+      const SampleFile file = RandomGameFile(rs, size, 100 + size);
+      ASSERT_GT(file.samples.size(), 20u);
+      const std::string path = Path("round_trip.vzs");
+      ASSERT_EQ(WriteSampleFile(path, file), "");
+      const auto read = ReadSampleFile(path);
+      ASSERT_TRUE(read.ok()) << read.error();
+      ExpectSameSamples(file, read.value());
+      // The stored record replays to a game whose winner is the recorded one.
+      const auto game = rules::PlayRecord(rs, size, read.value().games[0].record);
+      ASSERT_TRUE(game.ok()) << game.error();
+      EXPECT_EQ(static_cast<int>(*game.value().final.Winner()), read.value().games[0].winner);
+    }
+  }
+}
+
+TEST_F(SampleFileTest, NoTemporaryFileIsLeftBehind) {
+  ASSERT_EQ(WriteSampleFile(Path("a.vzs"), RandomGameFile(rules::RuleSet::kStandard, 7, 1)), "");
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    ++files;
+    EXPECT_EQ(entry.path().filename(), "a.vzs");
+  }
+  EXPECT_EQ(files, 1);
+}
+
+TEST_F(SampleFileTest, EveryTruncationIsRejectedWithTheFileName) {
+  const std::string path = Path("t.vzs");
+  ASSERT_EQ(WriteSampleFile(path, RandomGameFile(rules::RuleSet::kStandard, 7, 2)), "");
+  std::string data;
+  ASSERT_EQ(util::ReadFile(path, data), "");
+  for (size_t len = 0; len < data.size(); len += 1 + len / 7) {
+    const std::string cut = Path("cut.vzs");
+    std::ofstream(cut, std::ios::binary).write(data.data(), static_cast<std::streamsize>(len));
+    const auto read = ReadSampleFile(cut);
+    ASSERT_FALSE(read.ok()) << "length " << len;
+    EXPECT_NE(read.error().find(cut), std::string::npos) << read.error();
+    EXPECT_NE(read.error().find("truncated"), std::string::npos) << read.error();
+  }
+}
+
+TEST_F(SampleFileTest, EveryFlippedByteIsRejected) {
+  const std::string path = Path("c.vzs");
+  ASSERT_EQ(WriteSampleFile(path, RandomGameFile(rules::RuleSet::kClassic, 7, 3)), "");
+  std::string data;
+  ASSERT_EQ(util::ReadFile(path, data), "");
+  for (size_t i = 0; i < data.size(); i += 1 + i / 11) {
+    std::string bad = data;
+    bad[i] = static_cast<char>(bad[i] ^ 0x20);
+    const std::string corrupt = Path("corrupt.vzs");
+    std::ofstream(corrupt, std::ios::binary)
+        .write(bad.data(), static_cast<std::streamsize>(bad.size()));
+    const auto read = ReadSampleFile(corrupt);
+    ASSERT_FALSE(read.ok()) << "byte " << i;
+    EXPECT_NE(read.error().find(corrupt), std::string::npos) << read.error();
+  }
+}
+
+TEST_F(SampleFileTest, MissingFileAndForeignFileAreErrors) {
+  const auto missing = ReadSampleFile(Path("nope.vzs"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().find("nope.vzs"), std::string::npos);
+  const std::string text = Path("text.vzs");
+  std::ofstream(text) << std::string(200, 'x');
+  const auto foreign = ReadSampleFile(text);
+  ASSERT_FALSE(foreign.ok());
+  EXPECT_NE(foreign.error().find("not a sample file"), std::string::npos) << foreign.error();
+}
+
+TEST_F(SampleFileTest, IllegalPolicyActionIsRejected) {
+  SampleFile file = RandomGameFile(rules::RuleSet::kStandard, 9, 4);
+  Sample& s = file.samples[10];
+  const rules::ActionSet legal = s.position.LegalActions();
+  int illegal = 0;
+  while (legal.Contains(illegal, 9)) ++illegal;
+  s.policy[0].action = static_cast<uint8_t>(illegal);
+  const std::string path = Path("illegal.vzs");
+  ASSERT_EQ(WriteSampleFile(path, file), "");
+  const auto read = ReadSampleFile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(
+      read.error().find("sample 10: policy action " + std::to_string(illegal) + " is not legal"),
+      std::string::npos)
+      << read.error();
+}
+
+TEST_F(SampleFileTest, PolicyThatDoesNotSumToOneIsRejected) {
+  SampleFile file = RandomGameFile(rules::RuleSet::kStandard, 7, 5);
+  file.samples[3].policy[0].prob += 0.5f;
+  const std::string path = Path("sum.vzs");
+  ASSERT_EQ(WriteSampleFile(path, file), "");
+  const auto read = ReadSampleFile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().find("sample 3: policy probabilities sum to"), std::string::npos)
+      << read.error();
+}
+
+TEST_F(SampleFileTest, AuxTargetWithoutShooterIsRejected) {
+  SampleFile file = RandomGameFile(rules::RuleSet::kClassic, 10, 6);
+  Sample& s = file.samples[20];
+  int empty = 0;
+  while (s.position.AllShooters().Test(empty)) ++empty;
+  s.aux.push_back({static_cast<uint8_t>(empty), Owner::kNobody});
+  const std::string path = Path("aux.vzs");
+  ASSERT_EQ(WriteSampleFile(path, file), "");
+  const auto read = ReadSampleFile(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().find("sample 20: aux target on square"), std::string::npos)
+      << read.error();
+}
+
+}  // namespace
+}  // namespace veletas::data
