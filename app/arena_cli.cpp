@@ -17,10 +17,9 @@ double Now() {
 
 util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec, ArenaModels& models,
                                                const search::SearchConfig& search) {
-  using R = util::Result<arena::ArenaPlayer>;
   if (spec.kind != arena::PlayerKind::kMcts) return arena::MakeBaselinePlayer(spec);
   auto m = models.Get(spec.checkpoint);
-  if (!m) return R::Error(m.error());
+  if (!m) return m.error_value();
   return arena::MakeGenerationPlayer(m.value()->generation, spec.checkpoint, m.value()->Evaluator(),
                                      search, spec.budget);
 }

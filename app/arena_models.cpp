@@ -18,7 +18,7 @@ util::Result<ArenaModel*> ArenaModels::Get(const std::string& checkpoint) {
   using R = util::Result<ArenaModel*>;
   if (auto it = models_.find(checkpoint); it != models_.end()) return it->second.get();
   auto meta = model::ReadCheckpointMeta(checkpoint);
-  if (!meta) return R::Error(meta.error());
+  if (!meta) return meta.error_value();
   if (meta.value().rules != rules_ || meta.value().size != size_) {
     return R::Error(checkpoint + ": the network is for " + rules::RuleSetName(meta.value().rules) +
                     " " + std::to_string(meta.value().size) + "x" +
@@ -31,7 +31,7 @@ util::Result<ArenaModel*> ArenaModels::Get(const std::string& checkpoint) {
   spec.size = size_;
   spec.arch = meta.value().arch;
   auto evaluator = model::TorchEvaluator::Load(checkpoint, spec, runtime_);
-  if (!evaluator) return R::Error(evaluator.error());
+  if (!evaluator) return evaluator.error_value();
   auto m = std::make_unique<ArenaModel>();
   m->generation = meta.value().generation;
   m->network = std::move(evaluator.value());

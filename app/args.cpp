@@ -129,13 +129,13 @@ util::Result<Config> ConfigFromArgs(const ParsedArgs& args) {
   Config config;
   if (const auto file = args.Value("config")) {
     auto loaded = LoadConfig(*file);
-    if (!loaded) return util::Result<Config>::Error(loaded.error());
+    if (!loaded) return loaded.error_value();
     config = loaded.value();
   } else {
     config.game.size = 10;
   }
   auto game = ParseGameOptions(args);
-  if (!game) return util::Result<Config>::Error(game.error());
+  if (!game) return game.error_value();
   if (args.Has("rules")) config.game.rules = game.value().rules;
   if (args.Has("size")) config.game.size = game.value().size;
   return config;

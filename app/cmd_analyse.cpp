@@ -39,9 +39,9 @@ int RunAnalyse(const std::vector<std::string>& argv) {
   std::string text;
   if (const auto file = args.Value("file")) {
     if (!args.Positional().empty()) return UsageError("analyse", "give RECORD or --file, not both");
-    if (std::string error = util::ReadFile(*file, text); !error.empty()) {
-      return UsageError("analyse", error);
-    }
+    auto read = util::ReadFile(*file);
+    if (!read) return UsageError("analyse", read.error());
+    text = std::move(read.value());
   } else {
     text = RecordArgument(args);
   }

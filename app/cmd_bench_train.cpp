@@ -81,11 +81,11 @@ int RunBenchTrain(const std::vector<std::string>& argv) {
   std::error_code ec;
   fs::remove_all(work, ec);
   const int games_per_file = c.game.size == 7 ? 40 : 20;
-  if (std::string err =
+  if (util::Status written =
           training::WriteRandomSampleFiles((work / "data").string(), "samples", 4, c.game.rules,
                                            c.game.size, games_per_file, 1, 0.5);
-      !err.empty()) {
-    std::cerr << "veletas bench-train: " << err << "\n";
+      !written.ok()) {
+    std::cerr << "veletas bench-train: " << written.error() << "\n";
     return 1;
   }
   const std::string init = (work / "init.ckpt").string();

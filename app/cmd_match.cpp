@@ -153,9 +153,9 @@ int RunMatch(const std::vector<std::string>& argv) {
   progress.Done();
   const arena::MatchRecord record =
       arena::MakeMatchRecord(name, arena, std::nullopt, started, arena::UtcTimestamp());
-  if (std::string e = arena::SaveMatch(out_dir, record, arena.Games()); !e.empty()) {
-    std::cerr << "veletas match: " << e << "\n";
-    return 1;
+  if (util::Status saved = arena::SaveMatch(out_dir, record, arena.Games()); !saved.ok()) {
+    std::cerr << "veletas match: " << saved.error() << "\n";
+    return saved.exit_code();
   }
   const std::string match_file = arena::MatchFilePath(out_dir, name);
   const std::string records_file = (fs::path(out_dir) / arena::RecordsFileName(name)).string();

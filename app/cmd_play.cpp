@@ -92,8 +92,8 @@ int RunPlay(const std::vector<std::string>& argv) {
   play::GameState game(b.rules, b.size);
 
   auto save = [&](const std::string& path) {
-    if (std::string error = util::WriteFileAtomic(path, game.Record() + "\n"); !error.empty()) {
-      std::cout << "cannot save: " << error << "\n";
+    if (util::Status saved = util::WriteFileAtomic(path, game.Record() + "\n"); !saved.ok()) {
+      std::cout << "cannot save: " << saved.error() << "\n";
       return false;
     }
     return true;

@@ -20,14 +20,13 @@ int RunRatingsCommand(const std::vector<std::string>& argv) {
   auto prior = args.Real("prior-games", 1.0, 1e-6, 1e6);
   if (!prior) return UsageError("ratings", prior.error());
   std::ostringstream warnings;
-  int code = 0;
-  auto rated = RateRun(args.Positional()[0], prior.value(), warnings, &code);
+  auto rated = RateRun(args.Positional()[0], prior.value(), warnings);
   std::istringstream lines(warnings.str());
   for (std::string line; std::getline(lines, line);)
     std::cerr << "veletas ratings: " << line << "\n";
   if (!rated) {
     std::cerr << "veletas ratings: " << rated.error() << "\n";
-    return code;
+    return rated.exit_code();
   }
   const RunRatings& r = rated.value();
   if (args.Has("json")) {

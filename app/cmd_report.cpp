@@ -37,11 +37,10 @@ int RunReport(const std::vector<std::string>& argv) {
 
   std::ostringstream text;
   std::ostringstream warnings;
-  int rating_code = 0;
-  auto rated = RateRun(run, 1.0, warnings, &rating_code);
+  auto rated = RateRun(run, 1.0, warnings);
   // No ratings yet (bad input, e.g. no match played) is part of the report; a failure to
   // compute or write them is an error.
-  if (!rated && rating_code == 1) {
+  if (!rated && rated.kind() == util::ErrorKind::kFailure) {
     std::cerr << "veletas report: " << rated.error() << "\n";
     return 1;
   }
@@ -84,9 +83,9 @@ int RunReport(const std::vector<std::string>& argv) {
     text << "\nrating ladder (" << rated.value().matches << " matches):\n";
     PrintLadderTable(rated.value().ladder, text);
     const std::string elo_png = (out_dir / "elo.png").string();
-    if (std::string e = charts::WriteChartPng(elo_png, RatingsChart(rated.value().ladder));
-        !e.empty()) {
-      std::cerr << "veletas report: " << e << "\n";
+    if (util::Status e = charts::WriteChartPng(elo_png, RatingsChart(rated.value().ladder));
+        !e.ok()) {
+      std::cerr << "veletas report: " << e.error() << "\n";
       return 1;
     }
     text << "\nwrote " << elo_png << "\n";
@@ -100,16 +99,16 @@ int RunReport(const std::vector<std::string>& argv) {
       text << "training metrics unreadable: " << metrics.error() << "\n";
     } else if (!metrics.value().empty()) {
       const std::string loss_png = (out_dir / "losses.png").string();
-      if (std::string e = training::WriteLossPlot(metrics.value(), loss_png); !e.empty()) {
-        std::cerr << "veletas report: " << e << "\n";
+      if (util::Status e = training::WriteLossPlot(metrics.value(), loss_png); !e.ok()) {
+        std::cerr << "veletas report: " << e.error() << "\n";
         return 1;
       }
       text << "wrote " << loss_png << "\n";
     }
   }
   const std::string summary = (out_dir / "summary.txt").string();
-  if (std::string e = util::WriteFileAtomic(summary, text.str()); !e.empty()) {
-    std::cerr << "veletas report: " << e << "\n";
+  if (util::Status e = util::WriteFileAtomic(summary, text.str()); !e.ok()) {
+    std::cerr << "veletas report: " << e.error() << "\n";
     return 1;
   }
   std::cout << text.str() << "wrote " << summary << "\n";

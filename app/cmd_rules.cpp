@@ -29,12 +29,12 @@ util::Result<RecordContext> ParseRecordCommand(const std::vector<OptionSpec>& ex
   std::vector<OptionSpec> specs = {{"rules", true}, {"size", true}};
   specs.insert(specs.end(), extra.begin(), extra.end());
   auto args = ParseArgs(specs, argv, 1);
-  if (!args) return util::Result<RecordContext>::Error(args.error());
+  if (!args) return args.error_value();
   auto game = ParseGameOptions(args.value());
-  if (!game) return util::Result<RecordContext>::Error(game.error());
+  if (!game) return game.error_value();
   const std::string text = RecordArgument(args.value());
   auto record = rules::PlayRecord(game.value().rules, game.value().size, text);
-  if (!record) return util::Result<RecordContext>::Error(record.error());
+  if (!record) return record.error_value();
   return RecordContext{args.value(), game.value(), record.value()};
 }
 

@@ -104,10 +104,10 @@ class Pipeline {
 bool Pipeline::Save() {
   PipelineState s = state_;
   s.elapsed_seconds = Elapsed();
-  const std::string err = WritePipelineState(StatePath(run_), s);
-  if (!err.empty()) {
+  const util::Status saved = WritePipelineState(StatePath(run_), s);
+  if (!saved.ok()) {
     status_.Clear();
-    std::cerr << "veletas pipeline: " << err << "\n";
+    std::cerr << "veletas pipeline: " << saved.error() << "\n";
     return false;
   }
   return true;
@@ -147,7 +147,7 @@ int Pipeline::Prepare() {
     fs::create_directories(fs::path(run_) / sub, ec);
     if (ec) return Fail(1, run_ + ": cannot create " + sub + "/: " + ec.message());
   }
-  if (std::string e = lock_.Acquire(run_); !e.empty()) return Fail(1, e);
+  if (util::Status locked = lock_.Acquire(run_); !locked.ok()) return Fail(1, locked.error());
   // A session killed while writing leaves "<file>.tmp.<pid>" files; nothing else writes
   // here while the lock is held, so every one of them is stale.
   std::vector<std::string> errors;
@@ -156,15 +156,16 @@ int Pipeline::Prepare() {
   }
   if (!errors.empty()) return Fail(1, errors.front());
   const std::string resolved_path = (fs::path(run_) / "config.resolved.yaml").string();
-  std::string previous;
-  if (fs::exists(resolved_path) && util::ReadFile(resolved_path, previous).empty() &&
-      previous != c_.resolved_yaml && !options_.allow_config_change) {
+  const auto previous_read =
+      fs::exists(resolved_path) ? util::ReadFile(resolved_path) : util::Result<std::string>("");
+  const std::string previous = previous_read.ok() ? previous_read.value() : "";
+  if (!previous.empty() && previous != c_.resolved_yaml && !options_.allow_config_change) {
     return Fail(2, c_.source + " differs from the config this run was started with (" +
                        resolved_path + "; " + FirstDifference(previous, c_.resolved_yaml) +
                        "); use the same config, or --allow-config-change to replace it");
   }
-  if (std::string e = util::WriteFileAtomic(resolved_path, c_.resolved_yaml); !e.empty()) {
-    return Fail(1, e);
+  if (util::Status e = util::WriteFileAtomic(resolved_path, c_.resolved_yaml); !e.ok()) {
+    return Fail(1, e.error());
   }
   if (fs::exists(StatePath(run_))) {
     auto state = ReadPipelineState(StatePath(run_));
@@ -309,7 +310,7 @@ int Pipeline::StageTrain() {
 util::Result<arena::ArenaPlayer> Pipeline::GenerationPlayer(ArenaModels& models,
                                                             long long gen) const {
   auto m = models.Get(ModelPath(gen));
-  if (!m) return util::Result<arena::ArenaPlayer>::Error(m.error());
+  if (!m) return m.error_value();
   return arena::MakeGenerationPlayer(gen, ModelPath(gen), m.value()->Evaluator(), c_.search,
                                      c_.arena.arena.simulations);
 }

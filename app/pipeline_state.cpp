@@ -62,8 +62,9 @@ std::string StatePath(const std::string& run_dir) {
 
 util::Result<PipelineState> ReadPipelineState(const std::string& path) {
   using R = util::Result<PipelineState>;
-  std::string text;
-  if (std::string e = util::ReadFile(path, text); !e.empty()) return R::Error(e);
+  const auto read = util::ReadFile(path);
+  if (!read) return read.error_value();
+  const std::string& text = read.value();
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
     if (j.at("format").get<std::string>() != "veletas-pipeline-state" ||
@@ -96,7 +97,7 @@ util::Result<PipelineState> ReadPipelineState(const std::string& path) {
   }
 }
 
-std::string WritePipelineState(const std::string& path, const PipelineState& s) {
+util::Status WritePipelineState(const std::string& path, const PipelineState& s) {
   nlohmann::json gens = nlohmann::json::array();
   for (const GenerationSummary& g : s.generations) gens.push_back(ToJson(g));
   const nlohmann::json j = {{"format", "veletas-pipeline-state"},

@@ -51,7 +51,7 @@ struct PipelineState {
 std::string StatePath(const std::string& run_dir);
 // Reads the state; errors name the file and what is wrong.
 util::Result<PipelineState> ReadPipelineState(const std::string& path);
-// Writes atomically; "" or an error naming the file.
-std::string WritePipelineState(const std::string& path, const PipelineState& state);
+// Writes atomically; the error names the file.
+util::Status WritePipelineState(const std::string& path, const PipelineState& state);
 
 }  // namespace veletas::app

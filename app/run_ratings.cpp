@@ -81,9 +81,8 @@ charts::Chart RatingsChart(const Ladder& ladder) {
 }
 
 util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
-                                 std::ostream& warnings, int* exit_code) {
+                                 std::ostream& warnings) {
   using R = util::Result<RunRatings>;
-  if (exit_code != nullptr) *exit_code = 2;  // bad input, until the ratings are computed
   std::error_code ec;
   if (!fs::is_directory(run_dir, ec)) return R::Error(run_dir + ": no such run directory");
   const arena::RunMatches run = arena::LoadRunMatches(run_dir);
@@ -117,9 +116,8 @@ util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
   }
   arena::LadderOptions options;
   options.prior_games = prior_games;
-  if (exit_code != nullptr) *exit_code = 1;  // from here on, errors are failures
   auto ladder = arena::ComputeLadder(arena::PairResults(run.matches), options);
-  if (!ladder) return R::Error(ladder.error());
+  if (!ladder) return R::Failure(ladder.error());  // the ladder cannot be computed
   RunRatings out;
   out.ladder = ladder.value();
   out.matches = run.matches.size();
@@ -137,12 +135,11 @@ util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
   j["specs"] = players_specs;
   out.json_path = (fs::path(run_dir) / "ratings.json").string();
   out.png_path = (fs::path(run_dir) / "ratings.png").string();
-  if (std::string e = util::WriteFileAtomic(out.json_path, j.dump(1) + "\n"); !e.empty()) {
-    return R::Error(e);
+  if (util::Status e = util::WriteFileAtomic(out.json_path, j.dump(1) + "\n"); !e.ok()) {
+    return e.error_value();
   }
-  if (std::string e = charts::WriteChartPng(out.png_path, RatingsChart(ladder.value()));
-      !e.empty()) {
-    return R::Error(e);
+  if (util::Status e = charts::WriteChartPng(out.png_path, RatingsChart(ladder.value())); !e.ok()) {
+    return e.error_value();
   }
   return out;
 }

@@ -26,9 +26,9 @@ struct RunRatings {
 // Rates every match of `run_dir` and writes ratings.json and ratings.png there. Warnings
 // (skipped files, a name used with two specs) go to `warnings`. Errors: bad input (no run
 // directory, no readable match, matches of different games) or a failure (the ladder cannot
-// be computed, a failed write); `exit_code`, when given, receives 2 or 1 accordingly.
+// be computed, a failed write), as the error's kind says.
 util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
-                                 std::ostream& warnings, int* exit_code = nullptr);
+                                 std::ostream& warnings);
 
 // The ladder as a table: player, Elo, 95% CI, games, score.
 void PrintLadderTable(const arena::Ladder& ladder, std::ostream& out);

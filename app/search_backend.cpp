@@ -24,19 +24,19 @@ std::vector<OptionSpec> BackendOptionSpecs(bool allow_random) {
   return specs;
 }
 
-std::string SearchBackend::SetThreads(int threads) {
+util::Status SearchBackend::SetThreads(int threads) {
   model::NetConfig rt = runtime;
   rt.threads = threads;
   auto meta = model::ReadCheckpointMeta(checkpoint);
-  if (!meta) return meta.error();
+  if (!meta) return meta.error_value();
   const model::ModelSpec spec{meta.value().rules, meta.value().size, meta.value().arch};
   auto loaded = model::TorchEvaluator::Load(checkpoint, spec, rt);
-  if (!loaded) return loaded.error();
+  if (!loaded) return loaded.error_value();
   std::unique_ptr<search::Evaluator> next = std::move(loaded.value());
   searcher->SetEvaluator(*next);
   evaluator = std::move(next);
   runtime = rt;
-  return "";
+  return util::Ok();
 }
 
 util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs& args) {

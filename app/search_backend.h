@@ -36,9 +36,8 @@ struct SearchBackend {
   std::unique_ptr<search::Evaluator> evaluator;  // the network's (null otherwise)
   std::unique_ptr<play::TurnSearcher> searcher;  // null for --random
 
-  // Reloads the network with `threads` intra-op threads; "" or an error message.
-  // Precondition: a network backend.
-  std::string SetThreads(int threads);
+  // Reloads the network with `threads` intra-op threads. Precondition: a network backend.
+  util::Status SetThreads(int threads);
 
   // Set by MakeSearchBackend for SetThreads.
   std::string checkpoint;

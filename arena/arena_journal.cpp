@@ -78,12 +78,11 @@ std::string MatchJournalPath(const std::string& run_dir, const std::string& name
 util::Result<std::optional<MatchRecord>> ReadFinishedMatch(const std::string& run_dir,
                                                            const std::string& name,
                                                            std::vector<std::string>& notes) {
-  using R = util::Result<std::optional<MatchRecord>>;
   const std::string path = MatchFilePath(run_dir, name);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::optional<MatchRecord>();
   auto record = ReadMatchRecord(path);
-  if (!record) return R::Error(record.error());
+  if (!record) return record.error_value();
   const std::string journal = MatchJournalPath(run_dir, name);
   if (std::filesystem::remove(journal, ec)) {
     notes.push_back(journal + ": removed (its match file is complete)");
@@ -101,8 +100,10 @@ util::Result<MatchJournal> MatchJournal::Open(const std::string& run_dir, const 
   std::filesystem::create_directories(MatchesDir(run_dir), ec);
   if (ec) return R::Error(MatchesDir(run_dir) + ": cannot create: " + ec.message());
   const std::string header = HeaderLine(name, arena, config);
-  std::string data;
-  if (std::filesystem::exists(path, ec) && util::ReadFile(path, data).empty()) {
+  const auto read = std::filesystem::exists(path, ec) ? util::ReadFile(path)
+                                                      : util::Result<std::string>::Error("");
+  if (read.ok()) {
+    const std::string& data = read.value();
     std::istringstream in(data);
     std::string line;
     size_t good = 0;
@@ -136,11 +137,11 @@ util::Result<MatchJournal> MatchJournal::Open(const std::string& run_dir, const 
                     ": another setup of this match (or unreadable); its games will be "
                     "played again");
   }
-  if (std::string e = util::WriteFileAtomic(path, header + "\n"); !e.empty()) return R::Error(e);
+  if (util::Status s = util::WriteFileAtomic(path, header + "\n"); !s.ok()) return s.error_value();
   return MatchJournal(path);
 }
 
-std::string MatchJournal::Append(const ArenaGame& game) const {
+util::Status MatchJournal::Append(const ArenaGame& game) const {
   return util::AppendFile(path_, GameLine(game) + "\n");
 }
 
@@ -158,31 +159,31 @@ JournaledMatch::JournaledMatch(std::string run_dir, std::string name, const Aren
       started_(UtcTimestamp()),
       arena_(a, b, rules, size, config) {}
 
-std::string JournaledMatch::Open(std::vector<std::string>& notes) {
+util::Status JournaledMatch::Open(std::vector<std::string>& notes) {
   std::vector<ArenaGame> restored;
   auto journal = MatchJournal::Open(run_dir_, name_, arena_, config_, restored, notes);
-  if (!journal) return journal.error();
+  if (!journal) return journal.error_value();
   journal_ = journal.value();
   arena_.Restore(restored);
-  return "";
+  return util::Ok();
 }
 
-std::string JournaledMatch::Play(int count, const ArenaProgressFn& progress) {
-  std::string error;
+util::Status JournaledMatch::Play(int count, const ArenaProgressFn& progress) {
+  util::Status status = util::Ok();
   try {
     arena_.Play(count, progress, [&](const ArenaGame& g) {
-      if (error.empty()) error = journal_->Append(g);
+      if (status.ok()) status = journal_->Append(g);
     });
   } catch (const std::exception& e) {
-    return "match " + name_ + ": " + e.what();
+    return util::Status::Failure("match " + name_ + ": " + e.what());
   }
-  return error;
+  return status;
 }
 
 util::Result<MatchRecord> JournaledMatch::Save(const std::optional<GateEvidence>& gate) {
   MatchRecord record = MakeMatchRecord(name_, arena_, gate, started_, UtcTimestamp());
-  if (std::string e = SaveMatch(run_dir_, record, arena_.Games()); !e.empty()) {
-    return util::Result<MatchRecord>::Error(e);
+  if (util::Status saved = SaveMatch(run_dir_, record, arena_.Games()); !saved.ok()) {
+    return saved.error_value();
   }
   journal_->Remove();
   return record;

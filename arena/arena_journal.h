@@ -44,8 +44,8 @@ class MatchJournal {
                                          std::vector<ArenaGame>& restored,
                                          std::vector<std::string>& notes);
 
-  // Appends one finished game. Returns "" or an error naming the file.
-  std::string Append(const ArenaGame& game) const;
+  // Appends one finished game. The error names the file.
+  util::Status Append(const ArenaGame& game) const;
   // Removes the journal (after the match file is saved).
   void Remove() const;
   const std::string& Path() const { return path_; }
@@ -65,12 +65,12 @@ class JournaledMatch {
                  rules::RuleSet rules, int size, const ArenaConfig& config);
 
   // Opens the journal and takes its games back (MatchJournal::Open). Call once, first.
-  // Returns "" or an error naming the file.
-  std::string Open(std::vector<std::string>& notes);
-  // Plays the next `count` games (Arena::Play), journaling each. Returns "", the journal's
-  // error, or the exception an evaluator threw (as "match <name>: <what>"); games finished
-  // before an exception stay journaled.
-  std::string Play(int count, const ArenaProgressFn& progress);
+  // The error names the file.
+  util::Status Open(std::vector<std::string>& notes);
+  // Plays the next `count` games (Arena::Play), journaling each. The error is the journal's
+  // or the exception an evaluator threw (as "match <name>: <what>", a failure); games
+  // finished before an exception stay journaled.
+  util::Status Play(int count, const ArenaProgressFn& progress);
   // Writes the match record (with `gate`, if any) and its game records (SaveMatch), then
   // removes the journal. Returns the record, or an error naming the file.
   util::Result<MatchRecord> Save(const std::optional<GateEvidence>& gate);

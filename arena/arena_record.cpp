@@ -57,18 +57,18 @@ MatchRecord MakeMatchRecord(const std::string& name, const Arena& arena,
   return m;
 }
 
-std::string SaveMatch(const std::string& run_dir, const MatchRecord& record,
-                      const std::vector<ArenaGame>& games) {
+util::Status SaveMatch(const std::string& run_dir, const MatchRecord& record,
+                       const std::vector<ArenaGame>& games) {
   if (std::string e = ValidateMatchName(record.name); !e.empty()) {
-    return MatchFilePath(run_dir, record.name) + ": " + e;
+    return util::Status::Error(MatchFilePath(run_dir, record.name) + ": " + e);
   }
   std::error_code ec;
   std::filesystem::create_directories(MatchesDir(run_dir), ec);
-  if (ec) return MatchesDir(run_dir) + ": cannot create: " + ec.message();
+  if (ec) return util::Status::Failure(MatchesDir(run_dir) + ": cannot create: " + ec.message());
   std::string text;
   for (const ArenaGame& g : games) text += g.record + "\n";
   const std::string path = (std::filesystem::path(run_dir) / RecordsFileName(record.name)).string();
-  if (std::string e = util::WriteFileAtomic(path, text); !e.empty()) return e;
+  if (util::Status written = util::WriteFileAtomic(path, text); !written.ok()) return written;
   return WriteMatchRecord(run_dir, record);
 }
 

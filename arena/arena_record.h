@@ -31,8 +31,8 @@ MatchRecord MakeMatchRecord(const std::string& name, const Arena& arena,
 
 // Writes the records file, then the match record (each atomically; the JSON last, so a
 // match file exists only once its records do). `games` are the arena's games, in the order
-// of record.games. Returns "" or an error naming the file. Thread-safe for distinct names.
-std::string SaveMatch(const std::string& run_dir, const MatchRecord& record,
-                      const std::vector<ArenaGame>& games);
+// of record.games. The error names the file. Thread-safe for distinct names.
+util::Status SaveMatch(const std::string& run_dir, const MatchRecord& record,
+                       const std::vector<ArenaGame>& games);
 
 }  // namespace veletas::arena

@@ -32,7 +32,7 @@ util::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlayer
   out.match_file = MatchFilePath(run_dir, name);
 
   auto existing = ReadFinishedMatch(run_dir, name, out.notes);
-  if (!existing) return R::Error(existing.error());
+  if (!existing) return existing.error_value();
   if (existing.value()) {
     if (!existing.value()->gate) {
       return R::Error(out.match_file + ": exists but holds no gate decision");
@@ -56,17 +56,17 @@ util::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlayer
     q.games_total = planned == std::numeric_limits<int>::max() ? p.games_total : planned;
     progress(q);
   };
-  if (std::string e = match.Open(out.notes); !e.empty()) return R::Error(e);
+  if (util::Status s = match.Open(out.notes); !s.ok()) return s.error_value();
   // The decisions are taken at the same batch ends as in an uninterrupted run.
   do {
     const int batch = std::min(settings.batch_games, planned - arena.GamesPlayed());
-    if (std::string e = match.Play(batch, report); !e.empty()) return R::Error(e);
+    if (util::Status s = match.Play(batch, report); !s.ok()) return s.error_value();
     out.evidence = EvaluateGate(gc, arena.AWins(), arena.BWins());
   } while (out.evidence.decision == GateDecision::kContinue && arena.GamesPlayed() < planned);
   out.promoted = out.evidence.decision == GateDecision::kPromote;
   out.stats = arena.Stats();
   auto record = match.Save(out.evidence);
-  if (!record) return R::Error(record.error());
+  if (!record) return record.error_value();
   out.record = record.value();
   return out;
 }

@@ -44,7 +44,7 @@ util::Result<bool> PlayLadderMatch(const std::string& run_dir, rules::RuleSet ru
   report.a = a.name;
   report.b = b.name;
   auto existing = ReadFinishedMatch(run_dir, name, report.notes);
-  if (!existing) return R::Error(existing.error());
+  if (!existing) return existing.error_value();
   if (existing.value()) {
     const MatchRecord& record = *existing.value();
     report.existed = true;
@@ -61,12 +61,12 @@ util::Result<bool> PlayLadderMatch(const std::string& run_dir, rules::RuleSet ru
   }
   JournaledMatch match(run_dir, name, a, b, rules, size, config);
   const Arena& arena = match.arena();
-  if (std::string e = match.Open(report.notes); !e.empty()) return R::Error(e);
-  const std::string error = match.Play(games, [&](const ArenaProgress& p) {
+  if (util::Status s = match.Open(report.notes); !s.ok()) return s.error_value();
+  const util::Status played = match.Play(games, [&](const ArenaProgress& p) {
     if (progress) progress(name, p);
   });
-  if (!error.empty()) return R::Error(error);
-  if (auto saved = match.Save(std::nullopt); !saved) return R::Error(saved.error());
+  if (!played.ok()) return played.error_value();
+  if (auto saved = match.Save(std::nullopt); !saved) return saved.error_value();
   report.a_wins = arena.AWins();
   report.b_wins = arena.BWins();
   report.elo = arena.Elo();

@@ -185,19 +185,22 @@ util::Result<MatchRecord> MatchRecordFromJson(const json& j, const std::string& 
   return m;
 }
 
-std::string WriteMatchRecord(const std::string& run_dir, const MatchRecord& match) {
+util::Status WriteMatchRecord(const std::string& run_dir, const MatchRecord& match) {
   const std::string path = MatchFilePath(run_dir, match.name);
-  if (std::string e = ValidateMatchName(match.name); !e.empty()) return path + ": " + e;
+  if (std::string e = ValidateMatchName(match.name); !e.empty()) {
+    return util::Status::Error(path + ": " + e);
+  }
   std::error_code ec;
   fs::create_directories(MatchesDir(run_dir), ec);
-  if (ec) return MatchesDir(run_dir) + ": cannot create: " + ec.message();
+  if (ec) return util::Status::Failure(MatchesDir(run_dir) + ": cannot create: " + ec.message());
   return util::WriteFileAtomic(path, MatchRecordToJson(match).dump(1) + "\n");
 }
 
 util::Result<MatchRecord> ReadMatchRecord(const std::string& path) {
   using R = util::Result<MatchRecord>;
-  std::string text;
-  if (std::string e = util::ReadFile(path, text); !e.empty()) return R::Error(e);
+  const auto read = util::ReadFile(path);
+  if (!read) return read.error_value();
+  const std::string& text = read.value();
   if (text.empty()) return R::Error(path + ": empty file");
   json j;
   try {

@@ -67,9 +67,9 @@ nlohmann::json MatchRecordToJson(const MatchRecord& match);
 util::Result<MatchRecord> MatchRecordFromJson(const nlohmann::json& j, const std::string& source);
 
 // Writes the record to MatchFilePath(run_dir, match.name), creating RUN_DIR/matches if
-// needed (temporary name, then rename). Returns "" or an error naming the file.
-// Thread-safe for distinct match names.
-std::string WriteMatchRecord(const std::string& run_dir, const MatchRecord& match);
+// needed (temporary name, then rename). The error names the file. Thread-safe for
+// distinct match names.
+util::Status WriteMatchRecord(const std::string& run_dir, const MatchRecord& match);
 
 // Reads and validates one match file; errors name the file.
 util::Result<MatchRecord> ReadMatchRecord(const std::string& path);

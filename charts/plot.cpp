@@ -418,11 +418,13 @@ std::string EncodePng(const Image& image, std::string& out) {
   return "";
 }
 
-std::string WriteChartPng(const std::string& path, const Chart& chart) {
+util::Status WriteChartPng(const std::string& path, const Chart& chart) {
   auto image = RenderChart(chart);
-  if (!image) return path + ": " + image.error();
+  if (!image) return util::Prefixed(image.error_value(), path + ": ");
   std::string bytes;
-  if (std::string e = EncodePng(image.value(), bytes); !e.empty()) return path + ": " + e;
+  if (std::string e = EncodePng(image.value(), bytes); !e.empty()) {
+    return util::Status::Failure(path + ": " + e);
+  }
   return util::WriteFileAtomic(path, bytes);
 }
 

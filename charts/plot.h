@@ -94,8 +94,8 @@ util::Result<Image> RenderChart(const Chart& chart, ChartLayout* layout = nullpt
 // Encodes `image` as an 8-bit RGB PNG into `out`. Returns "" or an error.
 std::string EncodePng(const Image& image, std::string& out);
 
-// Renders and writes a chart to `path` as PNG (temporary name, then rename). Returns "" or
-// an error naming the file.
-std::string WriteChartPng(const std::string& path, const Chart& chart);
+// Renders and writes a chart to `path` as PNG (temporary name, then rename). The error
+// names the file.
+util::Status WriteChartPng(const std::string& path, const Chart& chart);
 
 }  // namespace veletas::charts

@@ -22,25 +22,23 @@ std::string JournalPath(const std::string& dir, const std::string& prefix, int64
   return ChunkPath(dir, prefix, chunk) + ".part";
 }
 
-std::string EncodeJournalEntry(uint64_t index, const SampleFile& game, std::string& out) {
-  std::string payload;
-  if (std::string err = EncodeSampleFile(game, payload); !err.empty()) return err;
+util::Result<std::string> EncodeJournalEntry(uint64_t index, const SampleFile& game) {
+  const auto encoded = EncodeSampleFile(game);
+  if (!encoded) return encoded.error_value();
+  const std::string& payload = encoded.value();
   Writer entry;
   entry.Bytes(std::string_view(kEntryMagic, 4));
   entry.U64(index);
   entry.U32(payload.size());
   entry.U64(util::Fnv1a64(payload));
   entry.Bytes(payload);
-  out = std::move(entry.str());
-  return "";
+  return std::move(entry.str());
 }
 
-std::string AppendJournalGame(const std::string& path, uint64_t index, const SampleFile& game) {
-  std::string entry;
-  if (std::string err = EncodeJournalEntry(index, game, entry); !err.empty()) {
-    return path + ": " + err;
-  }
-  return util::AppendFile(path, entry);
+util::Status AppendJournalGame(const std::string& path, uint64_t index, const SampleFile& game) {
+  const auto entry = EncodeJournalEntry(index, game);
+  if (!entry) return util::Prefixed(entry.error_value(), path + ": ");
+  return util::AppendFile(path, entry.value());
 }
 
 JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int size, uint64_t first,
@@ -48,11 +46,12 @@ JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int s
   JournalContents out;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return out;
-  std::string data;
-  if (std::string err = util::ReadFile(path, data); !err.empty()) {
-    out.note = err + "; its games will be played again";
+  const auto read = util::ReadFile(path);
+  if (!read) {
+    out.note = read.error() + "; its games will be played again";
     return out;
   }
+  const std::string& data = read.value();
   std::set<uint64_t> seen;
   size_t at = 0;
   while (at < data.size()) {

@@ -27,13 +27,12 @@ struct JournalGame {
   SampleFile game;
 };
 
-// The bytes of the journal entry of game `index` (one game in `game`). Returns "" or an
-// error. Thread-safe.
-std::string EncodeJournalEntry(uint64_t index, const SampleFile& game, std::string& out);
+// The bytes of the journal entry of game `index` (one game in `game`). Thread-safe.
+util::Result<std::string> EncodeJournalEntry(uint64_t index, const SampleFile& game);
 
-// Appends one finished game to the journal at `path` (created if missing). Returns "" or
-// an error naming the file. Not thread-safe for one path: callers serialise appends.
-std::string AppendJournalGame(const std::string& path, uint64_t index, const SampleFile& game);
+// Appends one finished game to the journal at `path` (created if missing). The error names
+// the file. Not thread-safe for one path: callers serialise appends.
+util::Status AppendJournalGame(const std::string& path, uint64_t index, const SampleFile& game);
 
 struct JournalContents {
   std::vector<JournalGame> games;  // in the order appended, each index once

@@ -114,7 +114,7 @@ std::string ReadSample(Reader& r, rules::RuleSet rules, int size, Sample& s) {
 
 }  // namespace
 
-std::string EncodeSampleFile(const SampleFile& file, std::string& out) {
+util::Result<std::string> EncodeSampleFile(const SampleFile& file) {
   Writer payload;
   for (const Sample& s : file.samples) WriteSample(payload, s);
   for (const GameRecord& g : file.games) {
@@ -127,7 +127,10 @@ std::string EncodeSampleFile(const SampleFile& file, std::string& out) {
   const std::string& raw = payload.str();
   std::string compressed(ZSTD_compressBound(raw.size()), '\0');
   const size_t n = ZSTD_compress(compressed.data(), compressed.size(), raw.data(), raw.size(), 3);
-  if (ZSTD_isError(n)) return std::string("compression failed: ") + ZSTD_getErrorName(n);
+  if (ZSTD_isError(n)) {
+    return util::Result<std::string>::Failure(std::string("compression failed: ") +
+                                              ZSTD_getErrorName(n));
+  }
   compressed.resize(n);
 
   Writer header;
@@ -143,22 +146,19 @@ std::string EncodeSampleFile(const SampleFile& file, std::string& out) {
   header.U64(util::Fnv1a64(raw));
   header.U64(util::Fnv1a64(compressed));
   header.U64(util::Fnv1a64(header.str()));
-  out = header.str() + compressed;
-  return "";
+  return header.str() + compressed;
 }
 
-std::string WriteSampleFile(const std::string& path, const SampleFile& file) {
-  std::string data;
-  if (std::string err = EncodeSampleFile(file, data); !err.empty()) return path + ": " + err;
-  return util::WriteFileAtomic(path, data);
+util::Status WriteSampleFile(const std::string& path, const SampleFile& file) {
+  const auto data = EncodeSampleFile(file);
+  if (!data) return util::Prefixed(data.error_value(), path + ": ");
+  return util::WriteFileAtomic(path, data.value());
 }
 
 util::Result<SampleFile> ReadSampleFile(const std::string& path) {
-  std::string data;
-  if (std::string err = util::ReadFile(path, data); !err.empty()) {
-    return util::Result<SampleFile>::Error(err);
-  }
-  return DecodeSampleFile(data, path);
+  const auto read = util::ReadFile(path);
+  if (!read) return read.error_value();
+  return DecodeSampleFile(read.value(), path);
 }
 
 util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path) {

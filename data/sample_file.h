@@ -21,9 +21,9 @@ struct SampleFile {
   std::vector<GameRecord> games;
 };
 
-// Writes `file` to `path` (temporary name, then rename). Returns "" or an error naming
-// the file. Preconditions: every sample's position has file.rules and file.size.
-std::string WriteSampleFile(const std::string& path, const SampleFile& file);
+// Writes `file` to `path` (temporary name, then rename). The error names the file.
+// Preconditions: every sample's position has file.rules and file.size.
+util::Status WriteSampleFile(const std::string& path, const SampleFile& file);
 
 // Reads and fully validates a sample file: header, checksums, decompression, every
 // position (consistent state), every policy entry (legal action, probabilities summing to
@@ -31,10 +31,9 @@ std::string WriteSampleFile(const std::string& path, const SampleFile& file);
 // truncated: header says 81234 compressed bytes, file has 4096"). Never crashes.
 util::Result<SampleFile> ReadSampleFile(const std::string& path);
 
-// The bytes of a sample file in memory (what WriteSampleFile writes): EncodeSampleFile
-// returns "" or an error; DecodeSampleFile validates like ReadSampleFile, naming `path` in
-// its errors. Thread-safe.
-std::string EncodeSampleFile(const SampleFile& file, std::string& out);
+// The bytes of a sample file in memory (what WriteSampleFile writes); DecodeSampleFile
+// validates like ReadSampleFile, naming `path` in its errors. Thread-safe.
+util::Result<std::string> EncodeSampleFile(const SampleFile& file);
 util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path);
 
 }  // namespace veletas::data

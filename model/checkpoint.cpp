@@ -174,7 +174,7 @@ Status SaveCheckpoint(const std::string& path, const VeletasNet& net,
     sections.meta_json = MetaToJson(meta);
     return WriteCheckpointFile(path, sections);
   } catch (const std::exception& e) {
-    return Status::Error(path + ": cannot save checkpoint: " + e.what());
+    return Status::Failure(path + ": cannot save checkpoint: " + e.what());
   }
 }
 
@@ -217,9 +217,9 @@ struct CheckedFile {
 util::Result<CheckedFile> ReadChecked(const std::string& path, const ModelSpec* spec) {
   using R = util::Result<CheckedFile>;
   auto sections = ReadCheckpointFile(path);
-  if (!sections) return R::Error(sections.error());
+  if (!sections) return sections.error_value();
   auto meta = MetaFromJson(sections.value().meta_json, path);
-  if (!meta) return R::Error(meta.error());
+  if (!meta) return meta.error_value();
   const ModelSpec own{meta.value().rules, meta.value().size, meta.value().arch};
   if (std::string why = DescribeMismatch(meta.value(), spec != nullptr ? *spec : own);
       !why.empty()) {
@@ -235,14 +235,14 @@ util::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const M
                                                 torch::optim::Optimizer* optimizer) {
   using R = util::Result<CheckpointMeta>;
   auto file = ReadChecked(path, &spec);
-  if (!file) return R::Error(file.error());
+  if (!file) return file.error_value();
   if (!net->arch().SameArchitecture(spec.arch)) {
     return R::Error(path +
                     ": the network to load into was not built with the expected "
                     "architecture");
   }
   if (Status s = LoadSections(path, file.value().sections, file.value().meta, net, optimizer); !s) {
-    return R::Error(s.error());
+    return s.error_value();
   }
   return file.value().meta;
 }
@@ -250,14 +250,14 @@ util::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const M
 util::Result<LoadedModel> LoadCheckpoint(const std::string& path, const ModelSpec* spec) {
   using R = util::Result<LoadedModel>;
   auto file = ReadChecked(path, spec);
-  if (!file) return R::Error(file.error());
+  if (!file) return file.error_value();
   try {
     LoadedModel loaded;
     loaded.net = MakeNet(file.value().meta.arch);
     if (Status s =
             LoadSections(path, file.value().sections, file.value().meta, loaded.net, nullptr);
         !s) {
-      return R::Error(s.error());
+      return s.error_value();
     }
     loaded.meta = std::move(file.value().meta);
     loaded.net->eval();

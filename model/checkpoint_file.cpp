@@ -150,10 +150,7 @@ Status WriteCheckpointFile(const std::string& path, const CheckpointSections& se
   Put<uint64_t>(file, payload.size());
   Put<uint64_t>(file, Checksum64(payload.data(), payload.size()));
   file += payload;
-  if (std::string error = util::WriteFileAtomic(path, file); !error.empty()) {
-    return Status::Error(error);
-  }
-  return Ok();
+  return util::WriteFileAtomic(path, file);
 }
 
 util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {
@@ -209,7 +206,7 @@ util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {
 
 util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path) {
   auto sections = ReadCheckpointFile(path);
-  if (!sections) return util::Result<CheckpointMeta>::Error(sections.error());
+  if (!sections) return sections.error_value();
   return MetaFromJson(sections.value().meta_json, path);
 }
 

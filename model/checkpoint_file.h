@@ -21,9 +21,8 @@
 
 namespace veletas::model {
 
-// Success or an error message.
-using Status = util::Result<std::monostate>;
-inline Status Ok() { return std::monostate{}; }
+using util::Ok;
+using util::Status;
 
 inline constexpr uint32_t kCheckpointFormatVersion = 1;
 

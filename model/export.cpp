@@ -165,10 +165,10 @@ std::string DescribeExport(const CheckpointMeta& meta) {
 
 Status ExportModel(const std::string& checkpoint, const std::string& out_dir) {
   auto loaded = LoadCheckpoint(checkpoint, nullptr);
-  if (!loaded) return Status::Error(loaded.error());
+  if (!loaded) return loaded.error_value();
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
-  if (ec) return Status::Error(out_dir + ": cannot create directory: " + ec.message());
+  if (ec) return Status::Failure(out_dir + ": cannot create directory: " + ec.message());
   const std::string model_path = out_dir + "/model.pt";
   const std::string description = DescribeExport(loaded.value().meta);
   std::ostringstream bytes;
@@ -177,16 +177,12 @@ Status ExportModel(const std::string& checkpoint, const std::string& out_dir) {
     torch::jit::ExtraFilesMap extra{{"veletas.json", description}};
     module.save(bytes, extra);
   } catch (const std::exception& e) {
-    return Status::Error(model_path + ": cannot export: " + e.what());
+    return Status::Failure(model_path + ": cannot export: " + e.what());
   }
-  if (std::string error = util::WriteFileAtomic(model_path, bytes.str()); !error.empty()) {
-    return Status::Error(error);
+  if (Status written = util::WriteFileAtomic(model_path, bytes.str()); !written.ok()) {
+    return written;
   }
-  if (std::string error = util::WriteFileAtomic(out_dir + "/model.json", description);
-      !error.empty()) {
-    return Status::Error(error);
-  }
-  return Ok();
+  return util::WriteFileAtomic(out_dir + "/model.json", description);
 }
 
 int64_t ParameterCount(const NetConfig& arch) {
@@ -207,7 +203,7 @@ Status CreateInitialCheckpoint(const std::string& path, const ModelSpec& spec, u
     meta.extra["init_seed"] = std::to_string(seed);
     return SaveCheckpoint(path, net, nullptr, meta);
   } catch (const std::exception& e) {
-    return Status::Error(path + ": cannot create the network: " + e.what());
+    return Status::Failure(path + ": cannot create the network: " + e.what());
   }
 }
 

@@ -72,18 +72,17 @@ struct NnBench::Impl {
 NnBench::NnBench(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 util::Result<std::unique_ptr<NnBench>> NnBench::Create(const NnBenchOptions& options) {
-  using R = util::Result<std::unique_ptr<NnBench>>;
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   auto device = SelectDevice(options.net.device);
-  if (!device) return R::Error(device.error());
+  if (!device) return device.error_value();
   impl->device = device.value();
   torch::manual_seed(options.seed);
   impl->net = MakeNet(options.net);
   impl->net->to(impl->device);
   impl->net->eval();
   auto evaluator = TorchEvaluator::FromNet(impl->net, options.net);  // applies threads
-  if (!evaluator) return R::Error(evaluator.error());
+  if (!evaluator) return evaluator.error_value();
   impl->evaluator = std::move(evaluator.value());
   impl->pool = SamplePositions(options.rules, options.size, kPoolSize, options.seed);
   return std::make_unique<NnBench>(std::move(impl));

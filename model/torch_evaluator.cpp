@@ -23,7 +23,7 @@ util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::FromNet(const Vele
                                                                       const NetConfig& runtime) {
   using R = util::Result<std::unique_ptr<TorchEvaluator>>;
   auto device = SelectDevice(runtime.device);
-  if (!device) return R::Error(device.error());
+  if (!device) return device.error_value();
   const int threads = ApplyThreadSetting(runtime.threads);
   try {
     auto impl = std::make_unique<Impl>();
@@ -33,7 +33,8 @@ util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::FromNet(const Vele
     impl->net->eval();
     return std::make_unique<TorchEvaluator>(std::move(impl));
   } catch (const std::exception& e) {
-    return R::Error(std::string("cannot place the network on ") + runtime.device + ": " + e.what());
+    return R::Failure(std::string("cannot place the network on ") + runtime.device + ": " +
+                      e.what());
   }
 }
 
@@ -41,7 +42,7 @@ util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Load(const std::st
                                                                    const ModelSpec& spec,
                                                                    const NetConfig& runtime) {
   auto loaded = LoadCheckpoint(checkpoint, &spec);
-  if (!loaded) return util::Result<std::unique_ptr<TorchEvaluator>>::Error(loaded.error());
+  if (!loaded) return loaded.error_value();
   return FromNet(loaded.value().net, runtime);
 }
 
@@ -53,7 +54,7 @@ util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Fresh(const NetCon
     net->eval();
     return FromNet(net, config);
   } catch (const std::exception& e) {
-    return util::Result<std::unique_ptr<TorchEvaluator>>::Error(
+    return util::Result<std::unique_ptr<TorchEvaluator>>::Failure(
         std::string("cannot create the network: ") + e.what());
   }
 }
@@ -66,7 +67,7 @@ Status TorchEvaluator::UpdateWeights(const VeletasNet& net) {
     CopyWeights(net, impl_->net);
     return Ok();
   } catch (const std::exception& e) {
-    return Status::Error(std::string("UpdateWeights: ") + e.what());
+    return Status::Failure(std::string("UpdateWeights: ") + e.what());
   }
 }
 

@@ -327,8 +327,8 @@ EngineProtocol::Reply EngineProtocol::CmdSetOption(const Args& in) {
               "setoption threads: this engine searches on one thread (uct); threads "
               "applies to a network's evaluator"};
     }
-    if (std::string error = setup_.set_threads(static_cast<int>(v)); !error.empty()) {
-      return {false, "setoption threads: " + error};
+    if (util::Status set = setup_.set_threads(static_cast<int>(v)); !set.ok()) {
+      return {false, "setoption threads: " + set.error()};
     }
   } else {
     return {false, "setoption: unknown option \"" + name +

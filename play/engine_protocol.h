@@ -11,6 +11,7 @@
 #include "play/game_state.h"
 #include "play/turn_search.h"
 #include "rules/position.h"
+#include "util/result.h"
 
 namespace veletas::play {
 
@@ -32,9 +33,8 @@ struct EngineSetup {
   int time_ms = 0;
   // Candidates listed by analyse.
   int candidates = 5;
-  // setoption threads N: applies N threads and returns "" or an error message; null when
-  // the engine has no thread setting.
-  std::function<std::string(int threads)> set_threads;
+  // setoption threads N: applies N threads; null when the engine has no thread setting.
+  std::function<util::Status(int threads)> set_threads;
 };
 
 // Not thread-safe: one thread feeds it lines.

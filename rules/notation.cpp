@@ -156,7 +156,7 @@ util::Result<Turn> ParsePlay(const Position& before, std::string_view text) {
           "expected a turn like \"e7\" or \"h6-d10/a10\" (the setup is over)");
     }
     const util::Result<int> shot = square(text);
-    if (!shot) return util::Result<Turn>::Error(shot.error());
+    if (!shot) return shot.error_value();
     const int t = shot.value();
     if (!before.ShotsWithoutMove().Test(t)) {
       if (before.Occupied().Test(t)) {
@@ -172,11 +172,11 @@ util::Result<Turn> ParsePlay(const Position& before, std::string_view text) {
     return util::Result<Turn>::Error("expected a move like \"h6-d10/a10\" (from-to/shot)");
   }
   const util::Result<int> from = square(text.substr(0, dash));
-  if (!from) return util::Result<Turn>::Error(from.error());
+  if (!from) return from.error_value();
   const util::Result<int> to = square(text.substr(dash + 1, slash - dash - 1));
-  if (!to) return util::Result<Turn>::Error(to.error());
+  if (!to) return to.error_value();
   const util::Result<int> shot = square(text.substr(slash + 1));
-  if (!shot) return util::Result<Turn>::Error(shot.error());
+  if (!shot) return shot.error_value();
   const int f = from.value(), t = to.value(), s = shot.value();
   if (!before.UnclaimedShooters().Test(f)) {
     if (before.AllShooters().Test(f)) {

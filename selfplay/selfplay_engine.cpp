@@ -255,14 +255,14 @@ class Engine {
     const bool to_file = !job_.out_dir.empty();
     // The game's journal entry, for when its file is not complete yet (a kill before the file
     // is written then loses no finished game); encoded before taking the lock.
-    std::string entry, entry_error;
+    util::Result<std::string> entry("");
     if (to_file && config_.games_per_file > 1) {
       data::SampleFile one;
       one.rules = job_.rules;
       one.size = job_.size;
       one.samples = game.samples;
       one.games.push_back(game.record);
-      entry_error = data::EncodeJournalEntry(game.index, one, entry);
+      entry = data::EncodeJournalEntry(game.index, one);
     }
     std::vector<FinishedGame> complete;
     int64_t chunk = 0;
@@ -276,11 +276,11 @@ class Engine {
           data::ChunkGames(chunk, job_.games, config_.games_per_file)) {
         // Appended under the lock, so that no entry follows the file's write and removal.
         const std::string path = data::JournalPath(job_.out_dir, job_.prefix, chunk);
-        const std::string error =
-            entry_error.empty() ? util::AppendFile(path, entry) : path + ": " + entry_error;
+        const util::Status appended = entry.ok() ? util::AppendFile(path, entry.value())
+                                                 : util::Prefixed(entry.error_value(), path + ": ");
         games.push_back(std::move(game));
-        if (!error.empty()) {
-          if (!failed_) error_ = error;
+        if (!appended.ok()) {
+          if (!failed_) error_ = appended.error();
           failed_ = true;
         }
         return;
@@ -307,10 +307,10 @@ class Engine {
       std::move(g.samples.begin(), g.samples.end(), std::back_inserter(file.samples));
       file.games.push_back(std::move(g.record));
     }
-    const std::string error =
+    const util::Status written =
         data::WriteSampleFile(data::ChunkPath(job_.out_dir, job_.prefix, chunk), file);
-    if (!error.empty()) {
-      Fail(error);
+    if (!written.ok()) {
+      Fail(written.error());
       return;
     }
     std::error_code ec;
@@ -355,7 +355,7 @@ util::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
   if (!job.out_dir.empty()) {
     util::Result<data::ResumePlan> plan = data::PlanResume(
         job.out_dir, job.prefix, job.games, config.games_per_file, job.rules, job.size);
-    if (!plan) return util::Result<SelfplayStats>::Error(plan.error());
+    if (!plan) return plan.error_value();
     if (hooks.log) {
       for (const std::string& note : plan.value().notes) hooks.log(note);
       if (plan.value().files_done > 0) {

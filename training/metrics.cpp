@@ -50,7 +50,7 @@ std::string MetricsToJson(const MetricsLine& m) {
   return j.dump();
 }
 
-std::string AppendMetrics(const std::string& path, const MetricsLine& line) {
+util::Status AppendMetrics(const std::string& path, const MetricsLine& line) {
   return util::AppendFile(path, MetricsToJson(line) + "\n");
 }
 
@@ -88,7 +88,7 @@ util::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path) {
   return lines;
 }
 
-std::string WriteLossPlot(const std::vector<MetricsLine>& lines, const std::string& png) {
+util::Status WriteLossPlot(const std::vector<MetricsLine>& lines, const std::string& png) {
   charts::Chart chart;
   chart.title = "Training losses";
   chart.x_label = "training step";

@@ -37,15 +37,14 @@ const std::vector<std::string>& MetricsFieldNames();
 // The line as compact JSON text (no newline).
 std::string MetricsToJson(const MetricsLine& line);
 
-// Appends the line and a newline to `path` (created if missing). Returns "" or an error
-// naming the file.
-std::string AppendMetrics(const std::string& path, const MetricsLine& line);
+// Appends the line and a newline to `path` (created if missing). The error names the file.
+util::Status AppendMetrics(const std::string& path, const MetricsLine& line);
 
 // Reads every line of a metrics file. Errors name the file and line.
 util::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path);
 
 // Writes a chart of loss_total, loss_policy, loss_value and loss_aux against the step to
-// `png` (atomically). Returns "" or an error naming the file.
-std::string WriteLossPlot(const std::vector<MetricsLine>& lines, const std::string& png);
+// `png` (atomically). The error names the file.
+util::Status WriteLossPlot(const std::vector<MetricsLine>& lines, const std::string& png);
 
 }  // namespace veletas::training

@@ -91,19 +91,19 @@ data::SampleFile RandomGameSamples(rules::RuleSet rs, int size, int games, uint6
   return file;
 }
 
-std::string WriteRandomSampleFiles(const std::string& dir, const std::string& prefix, int files,
-                                   rules::RuleSet rs, int size, int games_per_file, uint64_t seed,
-                                   double played_weight) {
+util::Status WriteRandomSampleFiles(const std::string& dir, const std::string& prefix, int files,
+                                    rules::RuleSet rs, int size, int games_per_file, uint64_t seed,
+                                    double played_weight) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) return dir + ": cannot create directory: " + ec.message();
+  if (ec) return util::Status::Failure(dir + ": cannot create directory: " + ec.message());
   for (int k = 0; k < files; ++k) {
     const std::string path = data::ChunkPath(dir, prefix, k);
     const data::SampleFile f =
         RandomGameSamples(rs, size, games_per_file, seed + static_cast<uint64_t>(k), played_weight);
-    if (std::string err = data::WriteSampleFile(path, f); !err.empty()) return err;
+    if (util::Status written = data::WriteSampleFile(path, f); !written.ok()) return written;
   }
-  return "";
+  return util::Ok();
 }
 
 }  // namespace veletas::training

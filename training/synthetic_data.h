@@ -20,9 +20,9 @@ data::SampleFile RandomGameSamples(rules::RuleSet rules, int size, int games, ui
                                    double played_weight);
 
 // Writes `files` files <dir>/<prefix>_<k>.vzs of RandomGameSamples(..., games_per_file,
-// seed + k, played_weight) (dir created if needed). Returns "" or an error.
-std::string WriteRandomSampleFiles(const std::string& dir, const std::string& prefix, int files,
-                                   rules::RuleSet rules, int size, int games_per_file,
-                                   uint64_t seed, double played_weight);
+// seed + k, played_weight) (dir created if needed). The error names the file.
+util::Status WriteRandomSampleFiles(const std::string& dir, const std::string& prefix, int files,
+                                    rules::RuleSet rules, int size, int games_per_file,
+                                    uint64_t seed, double played_weight);
 
 }  // namespace veletas::training

@@ -243,8 +243,8 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
                              " (learning rate " + std::to_string(lr) +
                              "); nothing written after the last training-state file");
         }
-        if (std::string err = AppendMetrics(s.metrics_path, line); !err.empty()) {
-          return Failure(TrainStatus::kFailed, err);
+        if (util::Status appended = AppendMetrics(s.metrics_path, line); !appended.ok()) {
+          return Failure(TrainStatus::kFailed, appended.error());
         }
         stats.loss_policy = line.loss_policy;
         stats.loss_value = line.loss_value;

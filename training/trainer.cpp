@@ -62,10 +62,9 @@ namespace {
 
 // A hex checksum of the file's bytes.
 util::Result<std::string> Fingerprint(const std::string& path) {
-  std::string bytes;
-  if (std::string err = util::ReadFile(path, bytes); !err.empty()) {
-    return util::Result<std::string>::Error(err);
-  }
+  const auto read = util::ReadFile(path);
+  if (!read) return read.error_value();
+  const std::string& bytes = read.value();
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",
                 static_cast<unsigned long long>(model::Checksum64(bytes.data(), bytes.size())));
@@ -87,9 +86,9 @@ util::Result<StoredTraining> ReadStoredTraining(const model::CheckpointMeta& met
     return R::Error(path + ": no training state in the metadata");
   }
   auto plan = CallPlanFromJson(call->second, path);
-  if (!plan) return R::Error(plan.error());
+  if (!plan) return plan.error_value();
   auto state = DataStateFromJson(data->second, path);
-  if (!state) return R::Error(state.error());
+  if (!state) return state.error_value();
   return StoredTraining{plan.value(), state.value()};
 }
 
@@ -166,8 +165,7 @@ TrainResult TrainGeneration(const TrainRequest& r) {
   bool resume = false;
   if (fs::exists(state_path)) {
     auto meta = model::ReadCheckpointMeta(state_path);
-    auto stored = meta ? ReadStoredTraining(meta.value(), state_path)
-                       : util::Result<StoredTraining>::Error(meta.error());
+    auto stored = meta ? ReadStoredTraining(meta.value(), state_path) : meta.error_value();
     if (stored && matches(stored.value().plan)) {
       plan = stored.value().plan;
       data = stored.value().data;
@@ -256,7 +254,7 @@ TrainResult TrainGeneration(const TrainRequest& r) {
   fs::remove(state_path, ec);
   if (plot_path != "-") {
     if (auto lines = ReadMetrics(metrics_path); lines && !lines.value().empty()) {
-      if (std::string err = WriteLossPlot(lines.value(), plot_path); !err.empty()) note(err);
+      if (util::Status e = WriteLossPlot(lines.value(), plot_path); !e.ok()) note(e.error());
     }
   }
   FillFromPlan(plan, data, stats);

@@ -31,24 +31,24 @@ std::string WriteAll(int fd, std::string_view data) {
 
 }  // namespace
 
-std::string WriteFileAtomic(const std::string& path, std::string_view data) {
+Status WriteFileAtomic(const std::string& path, std::string_view data) {
   const std::string tmp = TemporaryPath(path);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return path + ": cannot create " + tmp + ": " + std::strerror(errno);
+  if (fd < 0) return Status::Failure(path + ": cannot create " + tmp + ": " + std::strerror(errno));
   if (const std::string err = WriteAll(fd, data); !err.empty()) {
     ::close(fd);
     ::unlink(tmp.c_str());
-    return path + ": write failed: " + err;
+    return Status::Failure(path + ": write failed: " + err);
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     const std::string err = std::strerror(errno);
     ::unlink(tmp.c_str());
-    return path + ": flush failed: " + err;
+    return Status::Failure(path + ": flush failed: " + err);
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const std::string err = std::strerror(errno);
     ::unlink(tmp.c_str());
-    return path + ": rename failed: " + err;
+    return Status::Failure(path + ": rename failed: " + err);
   }
   // Make the rename itself durable.
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
@@ -58,28 +58,29 @@ std::string WriteFileAtomic(const std::string& path, std::string_view data) {
     ::fsync(dfd);
     ::close(dfd);
   }
-  return "";
+  return Ok();
 }
 
-std::string AppendFile(const std::string& path, std::string_view data) {
+Status AppendFile(const std::string& path, std::string_view data) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) return path + ": cannot open for appending: " + std::strerror(errno);
+  if (fd < 0) {
+    return Status::Failure(path + ": cannot open for appending: " + std::strerror(errno));
+  }
   if (const std::string err = WriteAll(fd, data); !err.empty()) {
     ::close(fd);
-    return path + ": append failed: " + err;
+    return Status::Failure(path + ": append failed: " + err);
   }
-  if (::close(fd) != 0) return path + ": append failed: " + std::strerror(errno);
-  return "";
+  if (::close(fd) != 0) return Status::Failure(path + ": append failed: " + std::strerror(errno));
+  return Ok();
 }
 
-std::string ReadFile(const std::string& path, std::string& out) {
+Result<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return path + ": cannot open: " + std::strerror(errno);
+  if (!in) return Result<std::string>::Error(path + ": cannot open: " + std::strerror(errno));
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) return path + ": read failed";
-  out = std::move(buffer).str();
-  return "";
+  if (in.bad()) return Result<std::string>::Error(path + ": read failed");
+  return std::move(buffer).str();
 }
 
 uint64_t Fnv1a64(std::string_view data) {

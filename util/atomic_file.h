@@ -7,20 +7,22 @@
 #include <string>
 #include <string_view>
 
+#include "util/result.h"
+
 namespace veletas::util {
 
-// Writes `data` to `path` atomically. Returns an empty string on success, else an error
-// message naming the file. Thread-safe for distinct paths.
-std::string WriteFileAtomic(const std::string& path, std::string_view data);
+// Writes `data` to `path` atomically. On error (a failure naming the file) nothing is left
+// behind. Thread-safe for distinct paths.
+Status WriteFileAtomic(const std::string& path, std::string_view data);
 
 // Appends `data` to `path` (created if missing) in one write, as journals do: a kill can
-// tear only this append. Returns "" or an error naming the file. Callers serialise appends
+// tear only this append. The error (a failure) names the file. Callers serialise appends
 // to one path.
-std::string AppendFile(const std::string& path, std::string_view data);
+Status AppendFile(const std::string& path, std::string_view data);
 
-// Reads the whole file into `out`. Returns an empty string on success, else an error
-// message naming the file.
-std::string ReadFile(const std::string& path, std::string& out);
+// The whole content of the file at `path`. A missing or unreadable file is bad input naming
+// it.
+Result<std::string> ReadFile(const std::string& path);
 
 // 64-bit FNV-1a checksum of `data`.
 uint64_t Fnv1a64(std::string_view data);

@@ -60,10 +60,10 @@ DirectoryLock::~DirectoryLock() {
   if (fd_ >= 0) ::close(fd_);  // closing the descriptor releases the flock
 }
 
-std::string DirectoryLock::Acquire(const std::string& dir) {
+Status DirectoryLock::Acquire(const std::string& dir) {
   const std::string path = (fs::path(dir) / ".lock").string();
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return path + ": cannot open the lock file: " + std::strerror(errno);
+  if (fd < 0) return Status::Failure(path + ": cannot open the lock file: " + std::strerror(errno));
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     char holder[32] = {0};
@@ -72,11 +72,11 @@ std::string DirectoryLock::Acquire(const std::string& dir) {
     if (err == EWOULDBLOCK) {
       std::string who = n > 0 ? std::string(holder, static_cast<size_t>(n)) : "";
       while (!who.empty() && (who.back() == '\n' || who.back() == ' ')) who.pop_back();
-      return dir + " is in use by another veletas process" +
-             (who.empty() ? std::string() : " (pid " + who + ")") +
-             "; wait for it to end or stop it first";
+      return Status::Failure(dir + " is in use by another veletas process" +
+                             (who.empty() ? std::string() : " (pid " + who + ")") +
+                             "; wait for it to end or stop it first");
     }
-    return path + ": cannot lock: " + std::strerror(err);
+    return Status::Failure(path + ": cannot lock: " + std::strerror(err));
   }
   const std::string pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
@@ -84,7 +84,7 @@ std::string DirectoryLock::Acquire(const std::string& dir) {
   }
   if (fd_ >= 0) ::close(fd_);
   fd_ = fd;
-  return "";
+  return Ok();
 }
 
 }  // namespace veletas::util

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/result.h"
+
 namespace veletas::util {
 
 // True when `name` (a file name, not a path) is a temporary of WriteFileAtomic or another
@@ -34,9 +36,9 @@ class DirectoryLock {
   DirectoryLock(const DirectoryLock&) = delete;
   DirectoryLock& operator=(const DirectoryLock&) = delete;
 
-  // Takes the lock without waiting. Returns an empty string on success, else a message
-  // naming the directory (and the pid recorded by the holder when another process has it).
-  std::string Acquire(const std::string& dir);
+  // Takes the lock without waiting. The error names the directory (and the pid recorded by
+  // the holder when another process has it).
+  Status Acquire(const std::string& dir);
 
  private:
   int fd_ = -1;

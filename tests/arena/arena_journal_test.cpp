@@ -103,9 +103,11 @@ TEST_F(ArenaJournalTest, AKilledGateResumesFromItsJournalToTheSameDecision) {
     ASSERT_TRUE(journal.ok()) << journal.error();
     EXPECT_TRUE(restored.empty());
     for (int i : {1, 0, 2, 3, 5, 4, 6, 7, 9, 8, 12}) {
-      ASSERT_EQ(journal.value().Append(games[static_cast<size_t>(i)]), "");
+      ASSERT_EQ(test_support::ErrorText(journal.value().Append(games[static_cast<size_t>(i)])), "");
     }
-    ASSERT_EQ(util::AppendFile(journal.value().Path(), "{\"index\": 10, \"a_fi"), "");
+    ASSERT_EQ(
+        test_support::ErrorText(util::AppendFile(journal.value().Path(), "{\"index\": 10, \"a_fi")),
+        "");
   }
   auto resumed = RunGate(a_, b_, kStd, 7, Sprt(), Config(), killed.Str());
   ASSERT_TRUE(resumed.ok()) << resumed.error();
@@ -120,10 +122,10 @@ TEST_F(ArenaJournalTest, AKilledGateResumesFromItsJournalToTheSameDecision) {
   EXPECT_EQ(e.wins, ref.value().evidence.wins);
   EXPECT_DOUBLE_EQ(e.llr, ref.value().evidence.llr);
   std::string ref_records, records;
-  ASSERT_EQ(
-      util::ReadFile((fs::path(uninterrupted.Str()) / RecordsFileName(name)).string(), ref_records),
-      "");
-  ASSERT_EQ(util::ReadFile((fs::path(killed.Str()) / RecordsFileName(name)).string(), records), "");
+  ASSERT_TRUE(test_support::ReadInto(
+      (fs::path(uninterrupted.Str()) / RecordsFileName(name)).string(), ref_records));
+  ASSERT_TRUE(
+      test_support::ReadInto((fs::path(killed.Str()) / RecordsFileName(name)).string(), records));
   EXPECT_EQ(records, ref_records);
 }
 
@@ -147,7 +149,7 @@ TEST_F(ArenaJournalTest, AFailingEvaluatorIsAnErrorAndTheGateResumesFromItsJourn
       << failed.error();
   const std::string journal = MatchJournalPath(dir.Str(), "gate_gen_2-vs-gen_1");
   std::string kept;
-  ASSERT_EQ(util::ReadFile(journal, kept), "");
+  ASSERT_TRUE(test_support::ReadInto(journal, kept));
   const auto games_kept = std::count(kept.begin(), kept.end(), '\n') - 1;  // less the header
   EXPECT_GE(games_kept, 1);
   EXPECT_LT(games_kept, ref.value().evidence.games);
@@ -170,7 +172,7 @@ TEST_F(ArenaJournalTest, AJournalLeftNextToAFinishedMatchIsRemovedOnResume) {
   ASSERT_TRUE(first.ok()) << first.error();
   const std::string name = "gate_gen_2-vs-gen_1";
   const std::string journal = MatchJournalPath(dir.Str(), name);
-  ASSERT_EQ(util::WriteFileAtomic(journal, "{\"journal\": 1}\n"), "");
+  ASSERT_EQ(test_support::ErrorText(util::WriteFileAtomic(journal, "{\"journal\": 1}\n")), "");
   auto again = RunGate(a_, b_, kStd, 7, Sprt(), Config(), dir.Str());
   ASSERT_TRUE(again.ok()) << again.error();
   EXPECT_TRUE(again.value().resumed);
@@ -188,7 +190,8 @@ TEST_F(ArenaJournalTest, AJournalLeftNextToAFinishedMatchIsRemovedOnResume) {
   ASSERT_TRUE(round.ok()) << round.error();
   ASSERT_EQ(round.value().matches.size(), 1u);
   const std::string ladder_journal = MatchJournalPath(dir.Str(), round.value().matches[0].name);
-  ASSERT_EQ(util::WriteFileAtomic(ladder_journal, "{\"journal\": 1}\n"), "");
+  ASSERT_EQ(test_support::ErrorText(util::WriteFileAtomic(ladder_journal, "{\"journal\": 1}\n")),
+            "");
   auto rerun = RunLadderRound(dir.Str(), kStd, 7, a_, {}, Config(), ladder);
   ASSERT_TRUE(rerun.ok()) << rerun.error();
   ASSERT_EQ(rerun.value().matches.size(), 1u);
@@ -206,12 +209,12 @@ TEST_F(ArenaJournalTest, BadLinesEndTheReadingAndAreCutOff) {
   std::vector<std::string> notes;
   auto journal = MatchJournal::Open(dir.Str(), name, arena, Config(), restored, notes);
   ASSERT_TRUE(journal.ok()) << journal.error();
-  ASSERT_EQ(journal.value().Append(games[0]), "");
+  ASSERT_EQ(test_support::ErrorText(journal.value().Append(games[0])), "");
   const uint64_t good = fs::file_size(journal.value().Path());
   ArenaGame lie = games[1];
   lie.a_won = !lie.a_won;  // the result no longer matches the record
-  ASSERT_EQ(journal.value().Append(lie), "");
-  ASSERT_EQ(journal.value().Append(games[2]), "");
+  ASSERT_EQ(test_support::ErrorText(journal.value().Append(lie)), "");
+  ASSERT_EQ(test_support::ErrorText(journal.value().Append(games[2])), "");
   auto again = MatchJournal::Open(dir.Str(), name, arena, Config(), restored, notes);
   ASSERT_TRUE(again.ok()) << again.error();
   ASSERT_EQ(restored.size(), 1u);
@@ -221,7 +224,7 @@ TEST_F(ArenaJournalTest, BadLinesEndTheReadingAndAreCutOff) {
   EXPECT_EQ(fs::file_size(journal.value().Path()), good);
 
   // Game 0 twice.
-  ASSERT_EQ(journal.value().Append(games[0]), "");
+  ASSERT_EQ(test_support::ErrorText(journal.value().Append(games[0])), "");
   restored.clear();
   notes.clear();
   ASSERT_TRUE(MatchJournal::Open(dir.Str(), name, arena, Config(), restored, notes).ok());

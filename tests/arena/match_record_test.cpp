@@ -1,6 +1,7 @@
 // Match records on disk: JSON round trip, validation, and loading a run's matches with
 // corrupt files reported and skipped.
 #include "arena/match_record.h"
+#include "tests/support/files.h"
 
 #include <gtest/gtest.h>
 
@@ -64,14 +65,14 @@ TEST_F(MatchRecordTest, RoundTripThroughTheRunDirectory) {
   gate.games = 100;
   gate.threshold = 0.55;
   m.gate = EvaluateGate(gate, m.AWins(), m.BWins());
-  ASSERT_EQ(WriteMatchRecord(dir_, m), "");
+  ASSERT_EQ(test_support::ErrorText(WriteMatchRecord(dir_, m)), "");
   const std::string path = MatchFilePath(dir_, m.name);
   ASSERT_TRUE(fs::exists(path));
   EXPECT_EQ(fs::path(path).filename(), "gen_3-vs-gen_2.json");
 
   // The summary in the file: 60-40 -> Elo 400 log10(1.5) = 70.44, Wilson CI [1.39, 139.48].
   std::string text;
-  ASSERT_EQ(util::ReadFile(path, text), "");
+  ASSERT_TRUE(test_support::ReadInto(path, text));
   const nlohmann::json j = nlohmann::json::parse(text);
   EXPECT_EQ(j.at("games"), 100);
   EXPECT_EQ(j.at("a_wins"), 60);
@@ -113,9 +114,9 @@ TEST_F(MatchRecordTest, RoundTripThroughTheRunDirectory) {
 }
 
 TEST_F(MatchRecordTest, CorruptFilesAreReportedAndSkipped) {
-  ASSERT_EQ(WriteMatchRecord(dir_, Sample("good")), "");
+  ASSERT_EQ(test_support::ErrorText(WriteMatchRecord(dir_, Sample("good"))), "");
   std::string good;
-  ASSERT_EQ(util::ReadFile(MatchFilePath(dir_, "good"), good), "");
+  ASSERT_TRUE(test_support::ReadInto(MatchFilePath(dir_, "good"), good));
   WriteRaw("truncated.json", good.substr(0, good.size() / 2));
   WriteRaw("empty.json", "");
   nlohmann::json j = nlohmann::json::parse(good);
@@ -201,7 +202,7 @@ TEST_F(MatchRecordTest, NamesAndMissingDirectory) {
   EXPECT_NE(ValidateMatchName("../escape"), "");
   EXPECT_NE(ValidateMatchName("a b"), "");
   EXPECT_NE(ValidateMatchName(".hidden"), "");
-  EXPECT_NE(WriteMatchRecord(dir_, Sample("bad/name")), "");
+  EXPECT_FALSE(WriteMatchRecord(dir_, Sample("bad/name")).ok());
   const RunMatches run = LoadRunMatches(dir_);
   EXPECT_FALSE(run.dir_exists);
   EXPECT_TRUE(run.matches.empty());

@@ -1,6 +1,7 @@
 // The PNG chart renderer: a valid PNG read back with libpng, with the series drawn where
 // the data says; the embedded font; input validation.
 #include "charts/plot.h"
+#include "tests/support/files.h"
 
 #include <gtest/gtest.h>
 #include <png.h>
@@ -65,7 +66,7 @@ TEST(PlotTest, WritesAValidPngWithSeriesWhereExpected) {
       (fs::temp_directory_path() / ("veletas_plot_test_" + std::to_string(::getpid()) + ".png"))
           .string();
   const Chart chart = TestChart();
-  ASSERT_EQ(WriteChartPng(path, chart), "");
+  ASSERT_EQ(test_support::ErrorText(WriteChartPng(path, chart)), "");
   Image img;
   ASSERT_TRUE(ReadPng(path, img));
   fs::remove(path);

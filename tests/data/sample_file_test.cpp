@@ -1,4 +1,5 @@
 #include "data/sample_file.h"
+#include "tests/support/files.h"
 
 #include <gtest/gtest.h>
 
@@ -106,7 +107,7 @@ TEST_F(SampleFileTest, RoundTripEverySizeAndRuleSet) {
       const SampleFile file = RandomGameFile(rs, size, 100 + size);
       ASSERT_GT(file.samples.size(), 20u);
       const std::string path = Path("round_trip.vzs");
-      ASSERT_EQ(WriteSampleFile(path, file), "");
+      ASSERT_EQ(test_support::ErrorText(WriteSampleFile(path, file)), "");
       const auto read = ReadSampleFile(path);
       ASSERT_TRUE(read.ok()) << read.error();
       ExpectSameSamples(file, read.value());
@@ -119,7 +120,9 @@ TEST_F(SampleFileTest, RoundTripEverySizeAndRuleSet) {
 }
 
 TEST_F(SampleFileTest, NoTemporaryFileIsLeftBehind) {
-  ASSERT_EQ(WriteSampleFile(Path("a.vzs"), RandomGameFile(rules::RuleSet::kStandard, 7, 1)), "");
+  ASSERT_EQ(test_support::ErrorText(
+                WriteSampleFile(Path("a.vzs"), RandomGameFile(rules::RuleSet::kStandard, 7, 1))),
+            "");
   int files = 0;
   for (const auto& entry : fs::directory_iterator(dir_)) {
     ++files;
@@ -130,9 +133,11 @@ TEST_F(SampleFileTest, NoTemporaryFileIsLeftBehind) {
 
 TEST_F(SampleFileTest, EveryTruncationIsRejectedWithTheFileName) {
   const std::string path = Path("t.vzs");
-  ASSERT_EQ(WriteSampleFile(path, RandomGameFile(rules::RuleSet::kStandard, 7, 2)), "");
+  ASSERT_EQ(test_support::ErrorText(
+                WriteSampleFile(path, RandomGameFile(rules::RuleSet::kStandard, 7, 2))),
+            "");
   std::string data;
-  ASSERT_EQ(util::ReadFile(path, data), "");
+  ASSERT_TRUE(test_support::ReadInto(path, data));
   for (size_t len = 0; len < data.size(); len += 1 + len / 7) {
     const std::string cut = Path("cut.vzs");
     std::ofstream(cut, std::ios::binary).write(data.data(), static_cast<std::streamsize>(len));
@@ -145,9 +150,11 @@ TEST_F(SampleFileTest, EveryTruncationIsRejectedWithTheFileName) {
 
 TEST_F(SampleFileTest, EveryFlippedByteIsRejected) {
   const std::string path = Path("c.vzs");
-  ASSERT_EQ(WriteSampleFile(path, RandomGameFile(rules::RuleSet::kClassic, 7, 3)), "");
+  ASSERT_EQ(test_support::ErrorText(
+                WriteSampleFile(path, RandomGameFile(rules::RuleSet::kClassic, 7, 3))),
+            "");
   std::string data;
-  ASSERT_EQ(util::ReadFile(path, data), "");
+  ASSERT_TRUE(test_support::ReadInto(path, data));
   for (size_t i = 0; i < data.size(); i += 1 + i / 11) {
     std::string bad = data;
     bad[i] = static_cast<char>(bad[i] ^ 0x20);
@@ -179,7 +186,7 @@ TEST_F(SampleFileTest, IllegalPolicyActionIsRejected) {
   while (legal.Contains(illegal, 9)) ++illegal;
   s.policy[0].action = static_cast<uint8_t>(illegal);
   const std::string path = Path("illegal.vzs");
-  ASSERT_EQ(WriteSampleFile(path, file), "");
+  ASSERT_EQ(test_support::ErrorText(WriteSampleFile(path, file)), "");
   const auto read = ReadSampleFile(path);
   ASSERT_FALSE(read.ok());
   EXPECT_NE(
@@ -192,7 +199,7 @@ TEST_F(SampleFileTest, PolicyThatDoesNotSumToOneIsRejected) {
   SampleFile file = RandomGameFile(rules::RuleSet::kStandard, 7, 5);
   file.samples[3].policy[0].prob += 0.5f;
   const std::string path = Path("sum.vzs");
-  ASSERT_EQ(WriteSampleFile(path, file), "");
+  ASSERT_EQ(test_support::ErrorText(WriteSampleFile(path, file)), "");
   const auto read = ReadSampleFile(path);
   ASSERT_FALSE(read.ok());
   EXPECT_NE(read.error().find("sample 3: policy probabilities sum to"), std::string::npos)
@@ -206,7 +213,7 @@ TEST_F(SampleFileTest, AuxTargetWithoutShooterIsRejected) {
   while (s.position.AllShooters().Test(empty)) ++empty;
   s.aux.push_back({static_cast<uint8_t>(empty), Owner::kNobody});
   const std::string path = Path("aux.vzs");
-  ASSERT_EQ(WriteSampleFile(path, file), "");
+  ASSERT_EQ(test_support::ErrorText(WriteSampleFile(path, file)), "");
   const auto read = ReadSampleFile(path);
   ASSERT_FALSE(read.ok());
   EXPECT_NE(read.error().find("sample 20: aux target on square"), std::string::npos)

@@ -34,7 +34,7 @@ class Engine : public ::testing::Test {
     s.visits = 32;
     s.set_threads = [this](int t) {
       threads_ = t;
-      return t == 13 ? std::string("thirteen is unlucky") : std::string();
+      return t == 13 ? util::Status::Error("thirteen is unlucky") : util::Ok();
     };
     engine_ = std::make_unique<EngineProtocol>(std::move(s));
   }

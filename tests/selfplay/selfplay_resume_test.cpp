@@ -139,7 +139,7 @@ TEST_F(SelfplayResume, DeletedAndCorruptFilesArePlayedAgain) {
   fs::remove(Out(1));
   std::string corrupt = files_[2];
   corrupt[corrupt.size() / 2] ^= 0x40;
-  ASSERT_EQ(util::WriteFileAtomic(Out(2), corrupt), "");
+  ASSERT_EQ(test_support::ErrorText(util::WriteFileAtomic(Out(2), corrupt)), "");
   const RunOutput run = Play(out_.Str(), eval_);
   ASSERT_TRUE(run.result.ok()) << run.result.error();
   const SelfplayStats& s = run.result.value();
@@ -209,7 +209,8 @@ TEST_F(SelfplayResume, JournalGamesAreTakenBackAndATornEntryIsPlayedAgain) {
   ASSERT_EQ(games.size(), 4u);
   const std::string journal = data::JournalPath(out_.Str(), "samples", 1);
   // Appended out of order, as threads finish them; the last entry is torn by a kill.
-  for (int g : {2, 0, 3}) ASSERT_EQ(data::AppendJournalGame(journal, 4 + g, games[g]), "");
+  for (int g : {2, 0, 3})
+    ASSERT_EQ(test_support::ErrorText(data::AppendJournalGame(journal, 4 + g, games[g])), "");
   fs::resize_file(journal, fs::file_size(journal) - 10);
   const RunOutput run = Play(out_.Str(), eval_);
   ASSERT_TRUE(run.result.ok()) << run.result.error();
@@ -229,7 +230,8 @@ TEST_F(SelfplayResume, AJournalWhollyTakenBackIsWrittenWithoutPlaying) {
   const std::vector<data::SampleFile> games = RefGames(2);
   ASSERT_EQ(games.size(), 4u);
   const std::string journal = data::JournalPath(out_.Str(), "samples", 2);
-  for (int g = 0; g < 4; ++g) ASSERT_EQ(data::AppendJournalGame(journal, 8 + g, games[g]), "");
+  for (int g = 0; g < 4; ++g)
+    ASSERT_EQ(test_support::ErrorText(data::AppendJournalGame(journal, 8 + g, games[g])), "");
   const RunOutput run = Play(out_.Str(), eval_);
   ASSERT_TRUE(run.result.ok()) << run.result.error();
   EXPECT_EQ(run.result.value().games_finished, 0);
@@ -260,10 +262,11 @@ TEST(GameJournal, EntriesOfOtherFilesOrGarbageEndTheReadingAndAreCut) {
   g.record = "d4/e4";
   g.winner = 0;
   one.games.push_back(g);
-  ASSERT_EQ(data::AppendJournalGame(path, 5, one), "");
+  ASSERT_EQ(test_support::ErrorText(data::AppendJournalGame(path, 5, one)), "");
   const uint64_t good = fs::file_size(path);
-  ASSERT_EQ(data::AppendJournalGame(path, 0, one), "");  // game 0 belongs to file 0
-  ASSERT_EQ(data::AppendJournalGame(path, 6, one), "");
+  ASSERT_EQ(test_support::ErrorText(data::AppendJournalGame(path, 0, one)),
+            "");  // game 0 belongs to file 0
+  ASSERT_EQ(test_support::ErrorText(data::AppendJournalGame(path, 6, one)), "");
   data::JournalContents j = data::ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
   ASSERT_EQ(j.games.size(), 1u);
   EXPECT_EQ(j.games[0].index, 5u);
@@ -271,7 +274,7 @@ TEST(GameJournal, EntriesOfOtherFilesOrGarbageEndTheReadingAndAreCut) {
   EXPECT_NE(j.note.find("entry 2"), std::string::npos) << j.note;
   EXPECT_NE(j.note.find("game 0 does not belong to this file"), std::string::npos) << j.note;
   EXPECT_EQ(fs::file_size(path), good);  // cut back: later appends follow good entries
-  ASSERT_EQ(data::AppendJournalGame(path, 5, one), "");
+  ASSERT_EQ(test_support::ErrorText(data::AppendJournalGame(path, 5, one)), "");
   j = data::ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
   EXPECT_EQ(j.games.size(), 1u);
   EXPECT_NE(j.note.find("game 5 appears twice"), std::string::npos) << j.note;

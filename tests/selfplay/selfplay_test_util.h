@@ -36,7 +36,7 @@ namespace fs = std::filesystem;
 // The bytes of `path`; a read error fails the test.
 inline std::string Bytes(const std::string& path) {
   std::string data;
-  EXPECT_EQ(util::ReadFile(path, data), "") << path;
+  EXPECT_TRUE(test_support::ReadInto(path, data)) << path;
   return data;
 }
 

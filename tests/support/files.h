@@ -1,6 +1,7 @@
 // File and process helpers shared by the test binaries (header-only).
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "tests/support/temp_dir.h"
+#include "util/atomic_file.h"
+#include "util/result.h"
 
 namespace veletas::test_support {
 
@@ -19,6 +22,21 @@ inline std::string ReadAll(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// "" for success, else the error's message: for EXPECT_EQ(ErrorText(status), "").
+template <class T>
+std::string ErrorText(const util::Result<T>& r) {
+  return r.ok() ? std::string() : r.error();
+}
+
+// Reads the whole of `path` into `out` (util::ReadFile); for ASSERT_TRUE, with the error as
+// the failure message.
+inline ::testing::AssertionResult ReadInto(const std::string& path, std::string& out) {
+  auto read = util::ReadFile(path);
+  if (!read) return ::testing::AssertionFailure() << read.error();
+  out = std::move(read.value());
+  return ::testing::AssertionSuccess();
 }
 
 // The lines, each ended by a newline: for searching a list of notes.

@@ -41,7 +41,7 @@ inline int64_t WriteGames(const std::string& path, int games, uint64_t seed, int
                           double played_weight = 0.5) {
   const data::SampleFile f =
       RandomGameSamples(rules::RuleSet::kStandard, size, games, seed, played_weight);
-  EXPECT_EQ(data::WriteSampleFile(path, f), "");
+  EXPECT_EQ(test_support::ErrorText(data::WriteSampleFile(path, f)), "");
   return static_cast<int64_t>(f.samples.size());
 }
 

@@ -10,6 +10,7 @@
 
 #include "model/checkpoint.h"
 #include "model/torch_evaluator.h"
+#include "tests/support/files.h"
 #include "tests/training/test_util.h"
 #include "training/call_plan.h"
 #include "training/lr_schedule.h"
@@ -46,8 +47,8 @@ TEST(Trainer, LossFallsOnAFixedDataSet) {
   TempDir dir;
   fs::create_directories(dir.File("data"));
   for (int k = 0; k < 2; ++k) {
-    ASSERT_EQ(data::WriteSampleFile(dir.File("data/s_" + std::to_string(k) + ".vzs"),
-                                    SolvedSamples(2, 100 + k)),
+    ASSERT_EQ(test_support::ErrorText(data::WriteSampleFile(
+                  dir.File("data/s_" + std::to_string(k) + ".vzs"), SolvedSamples(2, 100 + k))),
               "");
   }
   TrainRequest r = QuickRequest(dir);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/files.h"
 #include "tests/training/test_util.h"
 #include "training/call_plan.h"
 #include "training/lr_schedule.h"
@@ -208,7 +209,7 @@ TEST(ReplayWindow, HoldsTheNewestSamples) {
   for (int k = 0; k < 3; ++k) {
     const std::string path = dir.File("s_" + std::to_string(k) + ".vzs");
     const data::SampleFile f = RandomGameSamples(rules::RuleSet::kStandard, 7, 1, 30 + k, 0.5);
-    ASSERT_EQ(data::WriteSampleFile(path, f), "");
+    ASSERT_EQ(test_support::ErrorText(data::WriteSampleFile(path, f)), "");
     all.insert(all.end(), f.samples.begin(), f.samples.end());
     state.files.push_back({path, static_cast<int64_t>(f.samples.size())});
     state.total_samples += static_cast<int64_t>(f.samples.size());

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 #include "util/run_dir.h"
 
@@ -19,10 +20,10 @@ using test_support::TempDir;
 TEST(AtomicFile, WritesReplacesAndLeavesNoTemporary) {
   TempDir dir;
   const std::string path = dir.File("a.json");
-  ASSERT_EQ(WriteFileAtomic(path, "first"), "");
-  ASSERT_EQ(WriteFileAtomic(path, std::string("sec\0nd", 6)), "");
+  ASSERT_EQ(test_support::ErrorText(WriteFileAtomic(path, "first")), "");
+  ASSERT_EQ(test_support::ErrorText(WriteFileAtomic(path, std::string("sec\0nd", 6))), "");
   std::string read;
-  ASSERT_EQ(ReadFile(path, read), "");
+  ASSERT_TRUE(test_support::ReadInto(path, read));
   EXPECT_EQ(read, std::string("sec\0nd", 6));
   EXPECT_FALSE(fs::exists(TemporaryPath(path)));
 }
@@ -30,11 +31,15 @@ TEST(AtomicFile, WritesReplacesAndLeavesNoTemporary) {
 TEST(AtomicFile, ErrorsNameTheFile) {
   TempDir dir;
   const std::string missing_dir = dir.File("no/such/dir/x.bin");
-  const std::string err = WriteFileAtomic(missing_dir, "x");
-  EXPECT_NE(err.find(missing_dir), std::string::npos) << err;
-  std::string read;
-  const std::string err2 = ReadFile(dir.File("absent"), read);
-  EXPECT_NE(err2.find("absent: cannot open"), std::string::npos) << err2;
+  const Status written = WriteFileAtomic(missing_dir, "x");
+  ASSERT_FALSE(written.ok());
+  EXPECT_NE(written.error().find(missing_dir), std::string::npos) << written.error();
+  EXPECT_EQ(written.kind(), ErrorKind::kFailure);
+  const auto read = ReadFile(dir.File("absent"));
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().find("absent: cannot open"), std::string::npos) << read.error();
+  EXPECT_EQ(read.kind(), ErrorKind::kBadInput);
+  EXPECT_EQ(read.exit_code(), 2);
 }
 
 TEST(AtomicFile, Fnv1aMatchesPublishedVectors) {

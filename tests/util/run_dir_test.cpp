@@ -68,20 +68,24 @@ TEST(RunDir, ALockIsExclusiveUntilReleased) {
   const fs::path& dir = temp.Path();
   {
     DirectoryLock first;
-    ASSERT_EQ(first.Acquire(dir.string()), "");
+    ASSERT_TRUE(first.Acquire(dir.string()).ok());
     DirectoryLock second;  // flock locks of separate open files conflict in one process too
-    const std::string err = second.Acquire(dir.string());
+    const Status locked = second.Acquire(dir.string());
+    ASSERT_FALSE(locked.ok());
+    const std::string err = locked.error();
     EXPECT_NE(err.find("in use by another veletas process"), std::string::npos) << err;
     EXPECT_NE(err.find("pid " + std::to_string(::getpid())), std::string::npos) << err;
     EXPECT_NE(err.find(dir.string()), std::string::npos) << err;
   }
   DirectoryLock again;
-  EXPECT_EQ(again.Acquire(dir.string()), "");
+  EXPECT_TRUE(again.Acquire(dir.string()).ok());
 }
 
 TEST(RunDir, ALockInAMissingDirectoryFailsWithItsPath) {
   DirectoryLock lock;
-  const std::string err = lock.Acquire("/nonexistent_veletas_dir/run");
+  const Status locked = lock.Acquire("/nonexistent_veletas_dir/run");
+  ASSERT_FALSE(locked.ok());
+  const std::string err = locked.error();
   EXPECT_NE(err.find("/nonexistent_veletas_dir/run/.lock"), std::string::npos) << err;
 }
 
