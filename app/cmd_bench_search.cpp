@@ -15,6 +15,7 @@
 #include "search/batching_evaluator.h"
 #include "search/fake_evaluators.h"
 #include "search/mcts.h"
+#include "search/search_bench.h"
 #include "search/search_driver.h"
 #include "search/uct_player.h"
 
@@ -54,32 +55,17 @@ int RunBenchSearch(const std::vector<std::string>& argv) {
   std::printf("%-8s %-8s %12s %12s %14s %12s\n", "size", "mode", "sims/s", "nodes/search",
               "bytes/node", "MiB/search");
   for (int size : {7, 10}) {
-    const auto positions =
-        rules::RandomTurnStarts(rs, size, static_cast<int>(count.value()), 17 + size);
     for (search::Algorithm alg : {search::Algorithm::kPuct, search::Algorithm::kGumbel}) {
       search::SearchConfig config;
       config.algorithm = alg;
       config.leaves_per_batch = static_cast<int>(leaves.value());
       config.root_noise = true;
-      search::UniformEvaluator uniform;
-      uint64_t total_sims = 0, nodes = 0, bytes = 0;
-      const auto start = std::chrono::steady_clock::now();
-      for (size_t i = 0; i < positions.size(); ++i) {
-        search::Mcts mcts(config, i);
-        mcts.SetPosition(positions[i]);
-        const search::SearchResult r = mcts.Run(uniform, static_cast<int>(sims.value()));
-        total_sims += static_cast<uint64_t>(r.simulations);
-        const search::TreeStats s = mcts.Stats();
-        nodes += s.nodes;
-        bytes += s.bytes;
-      }
-      const double secs = Seconds(start);
+      const search::TreeBench b = search::BenchTree(
+          rs, size, config, static_cast<int>(sims.value()), static_cast<int>(count.value()));
       const std::string name = std::to_string(size) + "x" + std::to_string(size);
       std::printf("%-8s %-8s %12.0f %12.0f %14.1f %12.2f\n", name.c_str(),
-                  alg == search::Algorithm::kPuct ? "puct" : "gumbel", total_sims / secs,
-                  static_cast<double>(nodes) / positions.size(),
-                  nodes == 0 ? 0.0 : static_cast<double>(bytes) / nodes,
-                  static_cast<double>(bytes) / positions.size() / (1024.0 * 1024.0));
+                  alg == search::Algorithm::kPuct ? "puct" : "gumbel", b.simulations_per_second,
+                  b.nodes_per_search, b.bytes_per_node, b.mib_per_search);
     }
   }
 
