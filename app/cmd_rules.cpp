@@ -46,12 +46,8 @@ int RunMoves(const std::vector<std::string>& argv) {
     std::cout << rules::CountTurns(pos) << "\n";
     return 0;
   }
-  std::vector<std::string> lines;
-  rules::ForEachTurn(pos,
-                     [&](const rules::Turn& t) { lines.push_back(rules::TurnToString(pos, t)); });
-  std::sort(lines.begin(), lines.end());
   std::string out;
-  for (const std::string& l : lines) {
+  for (const std::string& l : rules::SortedMoveNames(pos)) {
     out += l;
     out += '\n';
   }

@@ -268,6 +268,13 @@ std::string TurnToString(const Position& before, const Turn& turn) {
   return s;
 }
 
+std::vector<std::string> SortedMoveNames(const Position& pos) {
+  std::vector<std::string> names;
+  ForEachTurn(pos, [&](const Turn& t) { names.push_back(TurnToString(pos, t)); });
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 util::Result<Turn> ParseTurn(const Position& before, std::string_view text) {
   if (text.empty()) return util::Result<Turn>::Error("empty move");
   if (before.IsTerminal()) {

@@ -29,6 +29,10 @@ const char* DecisionName(Decision d);
 // The notation of a legal full turn played from `before`.
 std::string TurnToString(const Position& before, const Turn& turn);
 
+// Every legal full turn of `pos` in notation, sorted as byte strings (what `veletas moves`
+// prints); empty when the game is over.
+std::vector<std::string> SortedMoveNames(const Position& pos);
+
 // Parses one move in notation and checks it against the rules in `before`. The error
 // names the reason (e.g. `c9 is not reachable from c3 (stone on c6)`), never the move
 // number.

@@ -15,8 +15,8 @@ struct Edge {
 };
 
 // A position in the tree. The position itself is not stored: search replays the actions
-// from the root. 48 bytes. Children exist only for edges that have been visited; they form
-// a singly linked list (child, sibling) in increasing edge index.
+// from the root. 48 bytes (with 64-bit pointers). Children exist only for edges that have been
+// visited; they form a singly linked list (child, sibling) in increasing edge index.
 struct Node {
   static constexpr uint8_t kFlip = 1;      // ToMovePlayer differs from the parent's
   static constexpr uint8_t kTerminal = 2;  // the game is over here
