@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 #include "rules/symmetry.h"
+#include "rules/turns.h"
+#include "util/random.h"
 
 namespace veletas::model {
 namespace {
@@ -145,6 +148,47 @@ void EncodeLegal(int size, const rules::ActionSet& legal, int canvas, uint8_t* r
   std::fill_n(row, CanvasActions(canvas), uint8_t{0});
   for (int sq : legal.squares) row[CanvasAction(size, canvas, sq)] = 1;
   if (legal.pass) row[canvas * canvas] = 1;
+}
+
+void DecodeOutput(const EncodedBatch& batch, int i, int size, const float* logits, float value,
+                  search::EvalOutput& out) {
+  const int m = batch.canvas;
+  const uint8_t* legal = batch.legal.data() + static_cast<size_t>(i) * CanvasActions(m);
+  out.policy.fill(0.0f);
+  float max_logit = -INFINITY;
+  for (int a = 0; a <= size * size; ++a) {
+    const int c = CanvasAction(size, m, a);
+    if (legal[c]) max_logit = std::max(max_logit, logits[c]);
+  }
+  double sum = 0.0;
+  for (int a = 0; a <= size * size; ++a) {
+    const int c = CanvasAction(size, m, a);
+    if (!legal[c]) continue;
+    const float p = std::exp(logits[c] - max_logit);
+    out.policy[a] = p;
+    sum += p;
+  }
+  const float inv = static_cast<float>(1.0 / sum);
+  for (int a = 0; a <= size * size; ++a) out.policy[a] *= inv;
+  out.value = value;
+}
+
+std::vector<rules::Position> SamplePositions(rules::RuleSet rules, int size, int count,
+                                             uint64_t seed) {
+  std::vector<rules::Position> result;
+  result.reserve(count);
+  util::Rng rng(seed);
+  while (static_cast<int>(result.size()) < count) {
+    rules::Position p = rules::Position::Initial(rules, size);
+    while (!p.IsTerminal() && static_cast<int>(result.size()) < count) {
+      const rules::Turn turn = rules::RandomTurn(p, rng);
+      for (int i = 0; i < turn.length && static_cast<int>(result.size()) < count; ++i) {
+        result.push_back(p);
+        p.Apply(turn[i]);
+      }
+    }
+  }
+  return result;
 }
 
 std::vector<float> TransformPlanes(std::span<const float> planes, int size, int sym) {

@@ -45,6 +45,7 @@
 
 #include "rules/geometry.h"
 #include "rules/position.h"
+#include "search/evaluator.h"
 
 namespace veletas::model {
 
@@ -113,6 +114,19 @@ struct EncodedBatch {
 // Encodes `positions` (none terminal) on a canvas of side `canvas` (0 = the largest size
 // in the batch). Reuses `out`'s storage. Precondition: every size <= canvas <= kMaxSize.
 void EncodeBatch(std::span<const rules::Position> positions, int canvas, EncodedBatch& out);
+
+// The evaluator's output for position `i` of `batch` from the network's outputs on that
+// batch: the softmax of its policy logits (`logits`, CanvasActions(batch.canvas) values for
+// this position) over its legal actions (batch.legal's row i), in the position's own action
+// numbering, and `value`. What search::Evaluator implementations of the network return.
+void DecodeOutput(const EncodedBatch& batch, int i, int size, const float* logits, float value,
+                  search::EvalOutput& out);
+
+// `count` positions at sub-decision points (never terminal) taken from seeded uniformly
+// random games: every sub-decision of every turn, setup included, in game order, games
+// following each other until `count` are collected. Deterministic in `seed`.
+std::vector<rules::Position> SamplePositions(rules::RuleSet rules, int size, int count,
+                                             uint64_t seed);
 
 // Applies board symmetry `sym` (rules/symmetry.h) to the planes of a size-`size` board
 // encoded on a canvas of side `size` (used to check the encoding and for augmentation of

@@ -2,30 +2,13 @@
 
 #include <chrono>
 
+#include "model/features.h"
 #include "model/losses.h"
 #include "model/network.h"
 #include "model/torch_evaluator.h"
-#include "rules/turns.h"
+#include "util/random.h"
 
 namespace veletas::model {
-
-std::vector<rules::Position> SamplePositions(rules::RuleSet rules, int size, int count,
-                                             uint64_t seed) {
-  std::vector<rules::Position> result;
-  result.reserve(count);
-  util::Rng rng(seed);
-  while (static_cast<int>(result.size()) < count) {
-    rules::Position p = rules::Position::Initial(rules, size);
-    while (!p.IsTerminal() && static_cast<int>(result.size()) < count) {
-      const rules::Turn turn = rules::RandomTurn(p, rng);
-      for (int i = 0; i < turn.length && static_cast<int>(result.size()) < count; ++i) {
-        result.push_back(p);
-        p.Apply(turn[i]);
-      }
-    }
-  }
-  return result;
-}
 
 namespace {
 

@@ -49,10 +49,4 @@ class NnBench {
   std::unique_ptr<Impl> impl_;
 };
 
-// `count` positions at sub-decision points (never terminal) taken from seeded uniformly
-// random games: every sub-decision of every turn, setup included, in game order, games
-// following each other until `count` are collected. Deterministic in `seed`.
-std::vector<rules::Position> SamplePositions(rules::RuleSet rules, int size, int count,
-                                             uint64_t seed);
-
 }  // namespace veletas::model

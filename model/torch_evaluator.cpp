@@ -1,8 +1,5 @@
 #include "model/torch_evaluator.h"
 
-#include <algorithm>
-#include <cmath>
-
 #include "model/checkpoint.h"
 #include "model/features.h"
 #include "model/network.h"
@@ -95,27 +92,8 @@ void TorchEvaluator::Evaluate(std::span<const rules::Position> positions,
   const float* logits_all = policy.data_ptr<float>();
   const float* values = value.data_ptr<float>();
   for (int i = 0; i < b.batch; ++i) {
-    search::EvalOutput& e = out[i];
-    e.policy.fill(0.0f);
-    const int n = positions[i].Size();
-    const uint8_t* legal = b.legal.data() + static_cast<size_t>(i) * actions;
-    const float* logits = logits_all + static_cast<size_t>(i) * actions;
-    float max_logit = -INFINITY;
-    for (int a = 0; a <= n * n; ++a) {
-      const int c = CanvasAction(n, m, a);
-      if (legal[c]) max_logit = std::max(max_logit, logits[c]);
-    }
-    double sum = 0.0;
-    for (int a = 0; a <= n * n; ++a) {
-      const int c = CanvasAction(n, m, a);
-      if (!legal[c]) continue;
-      const float p = std::exp(logits[c] - max_logit);
-      e.policy[a] = p;
-      sum += p;
-    }
-    const float inv = static_cast<float>(1.0 / sum);
-    for (int a = 0; a <= n * n; ++a) e.policy[a] *= inv;
-    e.value = values[i];
+    DecodeOutput(b, i, positions[i].Size(), logits_all + static_cast<size_t>(i) * actions,
+                 values[i], out[i]);
   }
 }
 

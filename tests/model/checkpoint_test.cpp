@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "model/checkpoint.h"
+#include "model/features.h"
 #include "model/losses.h"
 #include "model/network.h"
-#include "model/nn_bench.h"
 #include "model/torch_evaluator.h"
 #include "tests/model/test_util.h"
 #include "tests/support/files.h"

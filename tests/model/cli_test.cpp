@@ -8,7 +8,7 @@
 
 #include "model/checkpoint.h"
 #include "model/export.h"
-#include "model/nn_bench.h"
+#include "model/features.h"
 #include "tests/model/test_util.h"
 #include "tests/support/files.h"
 

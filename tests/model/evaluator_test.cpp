@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "model/checkpoint.h"
+#include "model/features.h"
 #include "model/model_files.h"
 #include "model/network.h"
-#include "model/nn_bench.h"
 #include "model/torch_evaluator.h"
 #include "tests/model/test_util.h"
 

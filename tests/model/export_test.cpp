@@ -8,9 +8,9 @@
 
 #include "model/checkpoint.h"
 #include "model/export.h"
+#include "model/features.h"
 #include "model/model_files.h"
 #include "model/network.h"
-#include "model/nn_bench.h"
 #include "tests/model/test_util.h"
 
 #ifndef VELETAS_MODEL_TEST_DIR

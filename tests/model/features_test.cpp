@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "model/features.h"
-#include "model/nn_bench.h"
 #include "rules/notation.h"
 #include "rules/symmetry.h"
 #include "tests/model/test_util.h"

@@ -9,7 +9,6 @@
 #include "model/features.h"
 #include "model/losses.h"
 #include "model/network.h"
-#include "model/nn_bench.h"
 #include "tests/model/test_util.h"
 #include "util/random.h"
 

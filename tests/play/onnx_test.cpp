@@ -18,7 +18,6 @@
 
 #include "model/features.h"
 #include "model/model_files.h"
-#include "model/nn_bench.h"
 #include "model/torch_evaluator.h"
 #include "tests/play/test_util.h"
 
