@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 #include "rules/notation.h"
 #include "search/node.h"
@@ -11,7 +13,6 @@
 namespace veletas::play {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using search::Node;
 
 constexpr int kMaxPvTurns = 8;
@@ -120,90 +121,155 @@ std::string TurnSearcher::AlgorithmName() const {
   return "?";
 }
 
-search::SearchResult TurnSearcher::SearchRoot(int visits, double seconds) {
-  if (visits > 0) {
-    search::SearchResult r = mcts_.Run(*evaluator_, visits);
-    simulations_ += r.simulations;
-    return r;
-  }
-  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
-  const int chunk = std::max(16, 2 * mcts_.Config().leaves_per_batch);
+TurnAnalysis TurnSearcher::Search(const rules::Position& pos, const SearchBudget& budget,
+                                  int max_candidates) {
+  Begin(pos, budget, max_candidates);
+  std::vector<rules::Position> positions;
+  std::vector<search::EvalOutput> outputs;
   for (;;) {
-    search::SearchResult r = mcts_.Run(*evaluator_, chunk);
-    simulations_ += r.simulations;
-    if (Clock::now() >= deadline || r.proven != 0) return r;
+    positions.clear();
+    const int k = CollectLeaves(positions);
+    if (k == 0) return analysis_;
+    outputs.assign(static_cast<size_t>(k), search::EvalOutput{});
+    evaluator_->Evaluate(positions, outputs);
+    ProvideEvaluations(outputs);
   }
 }
 
-TurnAnalysis TurnSearcher::Search(const rules::Position& pos, const SearchBudget& budget,
-                                  int max_candidates) {
-  const auto start = Clock::now();
-  const auto deadline = start + std::chrono::milliseconds(budget.time_ms);
+void TurnSearcher::Begin(const rules::Position& pos, const SearchBudget& budget,
+                         int max_candidates) {
+  if (active_) Abandon();
+  start_ = Clock::now();
+  budget_ = budget;
+  max_candidates_ = max_candidates;
   simulations_ = 0;
   mcts_.SetPosition(pos);
-  TurnAnalysis analysis;
-  std::vector<TurnCandidate> alternatives;
-  int playouts_left = budget.visits;
-  const int start_turn = pos.TurnsPlayed();
-  for (bool first = true;; first = false) {
-    const rules::Position& root = mcts_.RootPosition();
-    const bool last = LastOfTurn(root);
-    // A forced sub-decision (one legal action) that does not end the turn gets the least
-    // search (a UCT playout, or one chunk of a time budget).
-    const bool forced = !last && root.LegalActions().Count() == 1;
-    int visits = 0;
-    double seconds = 0.0;
-    if (forced && (budget.time_ms > 0 || IsUct())) {
-      visits = budget.time_ms > 0 ? 0 : 1;
-    } else if (budget.time_ms > 0) {
-      const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-      seconds = std::max(0.0, last ? left : left / 2);
-    } else if (IsUct()) {
-      visits = last ? playouts_left : std::max(1, playouts_left / 2);
-      playouts_left = std::max(0, playouts_left - visits);
-      visits = std::max(1, visits);
-    } else {
-      visits = budget.visits;
-    }
-    const search::SearchResult r = SearchRoot(visits, seconds);
-    if (first) {
-      // Candidates read from the tree of the turn's first search, most visited first.
-      for (const search::ChildInfo& c : r.children) {
-        if (static_cast<int>(alternatives.size()) == max_candidates || c.visits == 0) break;
-        TurnCandidate cand;
-        const TurnEnd end = Walk(mcts_.Root(), root, c.action, kMaxPvTurns, cand.pv);
-        if (end.node == nullptr) continue;
-        cand.turn = cand.pv.front();
-        cand.visits = end.node->n;
-        cand.proven = static_cast<int8_t>(end.flipped ? -end.node->proven : end.node->proven);
-        cand.win_rate = WinRateOf(cand.proven, end.flipped ? -end.node->q : end.node->q);
-        alternatives.push_back(std::move(cand));
-      }
-    }
-    analysis.best.turn.Push(r.action);
-    for (const search::ChildInfo& c : r.children) {
-      if (c.action != r.action) continue;
-      analysis.best.visits = c.visits;
-      analysis.best.proven = c.proven;
-      analysis.best.win_rate = WinRateOf(c.proven, c.visits > 0 ? c.q : r.value);
-    }
-    mcts_.Advance(r.action);
-    const rules::Position& now = mcts_.RootPosition();
-    if (now.IsTerminal() || now.TurnsPlayed() != start_turn) break;
+  analysis_ = TurnAnalysis();
+  alternatives_.clear();
+  playouts_left_ = budget.visits;
+  start_turn_ = pos.TurnsPlayed();
+  first_ = true;
+  active_ = true;
+  done_ = false;
+  StartSubDecision();
+}
+
+void TurnSearcher::Abandon() {
+  if (active_) mcts_.Clear();
+  active_ = false;
+}
+
+void TurnSearcher::StartSubDecision() {
+  const rules::Position& root = mcts_.RootPosition();
+  const bool last = LastOfTurn(root);
+  // A forced sub-decision (one legal action) that does not end the turn gets the least
+  // search (a UCT playout, or one chunk of a time budget).
+  const bool forced = !last && root.LegalActions().Count() == 1;
+  int visits = 0;
+  double seconds = 0.0;
+  if (forced && (budget_.time_ms > 0 || IsUct())) {
+    visits = budget_.time_ms > 0 ? 0 : 1;
+  } else if (budget_.time_ms > 0) {
+    const auto deadline = start_ + std::chrono::milliseconds(budget_.time_ms);
+    const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    seconds = std::max(0.0, last ? left : left / 2);
+  } else if (IsUct()) {
+    visits = last ? playouts_left_ : std::max(1, playouts_left_ / 2);
+    playouts_left_ = std::max(0, playouts_left_ - visits);
+    visits = std::max(1, visits);
+  } else {
+    visits = budget_.visits;
   }
+  timed_ = visits <= 0;
+  if (timed_) {
+    // Chunks until the sub-decision's share of the time is spent (at least one chunk).
+    deadline_ = Clock::now() +
+                std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    mcts_.StartSearch(std::max(16, 2 * mcts_.Config().leaves_per_batch));
+  } else {
+    mcts_.StartSearch(visits);
+  }
+}
+
+int TurnSearcher::CollectLeaves(std::vector<rules::Position>& out) {
+  while (!done_) {
+    if (mcts_.Finished()) {
+      FinishSearch();
+      continue;
+    }
+    const int k = mcts_.CollectLeaves(mcts_.Config().leaves_per_batch, out);
+    if (k > 0) return k;
+    if (!mcts_.Finished()) {
+      // Nothing is in flight between rounds, so an unfinished search always has a leaf.
+      std::fprintf(stderr, "TurnSearcher: no progress (internal error)\n");
+      std::abort();
+    }
+    mcts_.ProvideEvaluations({});  // the round's end, as in Mcts::Run
+  }
+  return 0;
+}
+
+void TurnSearcher::ProvideEvaluations(std::span<const search::EvalOutput> outputs) {
+  mcts_.ProvideEvaluations(outputs);
+}
+
+void TurnSearcher::FinishSearch() {
+  const search::SearchResult r = mcts_.Result();
+  simulations_ += r.simulations;
+  if (timed_ && Clock::now() < deadline_ && r.proven == 0) {
+    mcts_.StartSearch(std::max(16, 2 * mcts_.Config().leaves_per_batch));
+    return;
+  }
+  if (first_) ReadCandidates(r);
+  first_ = false;
+  analysis_.best.turn.Push(r.action);
+  for (const search::ChildInfo& c : r.children) {
+    if (c.action != r.action) continue;
+    analysis_.best.visits = c.visits;
+    analysis_.best.proven = c.proven;
+    analysis_.best.win_rate = WinRateOf(c.proven, c.visits > 0 ? c.q : r.value);
+  }
+  mcts_.Advance(r.action);
+  const rules::Position& now = mcts_.RootPosition();
+  if (now.IsTerminal() || now.TurnsPlayed() != start_turn_) {
+    FinishTurn();
+  } else {
+    StartSubDecision();
+  }
+}
+
+void TurnSearcher::ReadCandidates(const search::SearchResult& r) {
+  // Candidates read from the tree of the turn's first search, most visited first.
+  const rules::Position& root = mcts_.RootPosition();
+  for (const search::ChildInfo& c : r.children) {
+    if (static_cast<int>(alternatives_.size()) == max_candidates_ || c.visits == 0) break;
+    TurnCandidate cand;
+    const TurnEnd end = Walk(mcts_.Root(), root, c.action, kMaxPvTurns, cand.pv);
+    if (end.node == nullptr) continue;
+    cand.turn = cand.pv.front();
+    cand.visits = end.node->n;
+    cand.proven = static_cast<int8_t>(end.flipped ? -end.node->proven : end.node->proven);
+    cand.win_rate = WinRateOf(cand.proven, end.flipped ? -end.node->q : end.node->q);
+    alternatives_.push_back(std::move(cand));
+  }
+}
+
+void TurnSearcher::FinishTurn() {
   // The chosen turn's continuation: the most visited path of what is left of the tree.
-  analysis.best.pv.push_back(analysis.best.turn);
+  analysis_.best.pv.push_back(analysis_.best.turn);
   if (!mcts_.RootPosition().IsTerminal() && mcts_.Root() != nullptr) {
-    Walk(mcts_.Root(), mcts_.RootPosition(), -1, kMaxPvTurns, analysis.best.pv);
+    Walk(mcts_.Root(), mcts_.RootPosition(), -1, kMaxPvTurns, analysis_.best.pv);
   }
-  analysis.candidates.push_back(analysis.best);
-  for (TurnCandidate& c : alternatives) {
-    if (static_cast<int>(analysis.candidates.size()) == max_candidates) break;
-    if (!(c.turn == analysis.best.turn)) analysis.candidates.push_back(std::move(c));
+  analysis_.candidates.push_back(analysis_.best);
+  for (TurnCandidate& c : alternatives_) {
+    if (static_cast<int>(analysis_.candidates.size()) == max_candidates_) break;
+    if (!(c.turn == analysis_.best.turn)) analysis_.candidates.push_back(std::move(c));
   }
-  analysis.simulations = simulations_;
-  analysis.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return analysis;
+  alternatives_.clear();
+  analysis_.simulations = simulations_;
+  analysis_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  active_ = false;
+  done_ = true;
 }
 
 std::string PvToString(const rules::Position& pos, const std::vector<rules::Turn>& pv) {

@@ -12,10 +12,17 @@
 // each sub-decision searches in chunks until its share of the time is spent (or its root is
 // proven won or lost); every sub-decision gets at least one chunk. (With the Gumbel root,
 // each chunk is its own sequential halving: prefer visit budgets there.)
+//
+// Stepped use (an evaluator that answers asynchronously, e.g. the browser's network in a
+// worker): Begin(pos, budget, n), then CollectLeaves / evaluate / ProvideEvaluations until
+// Done(), then Analysis(). Search() is that loop with the searcher's own evaluator, so both
+// give the same turn for the same evaluations.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -72,13 +79,37 @@ class TurnSearcher {
   // or time_ms > 0; max_candidates >= 1.
   TurnAnalysis Search(const rules::Position& pos, const SearchBudget& budget, int max_candidates);
 
+  // Starts the search of Search(pos, budget, max_candidates) without running it; a search
+  // still in progress is abandoned (Abandon). Preconditions: those of Search.
+  void Begin(const rules::Position& pos, const SearchBudget& budget, int max_candidates);
+  // Appends the positions of up to config.leaves_per_batch leaves to `out` and returns how
+  // many; their evaluations must come next (ProvideEvaluations, same order). Returns 0 only
+  // when the search is Done. Precondition: Begin was called.
+  int CollectLeaves(std::vector<rules::Position>& out);
+  // The evaluations of the last CollectLeaves, in its order.
+  void ProvideEvaluations(std::span<const search::EvalOutput> outputs);
+  // The search begun last is finished; Analysis() holds its result.
+  bool Done() const { return done_; }
+  // The result of the finished search. Precondition: Done().
+  const TurnAnalysis& Analysis() const { return analysis_; }
+  // Drops a search in progress and its tree (nothing when none is in progress).
+  void Abandon();
+  // The evaluator Search uses: the one given to Neural, or a UCT searcher's random
+  // playouts (for stepped callers that evaluate some leaves themselves).
+  search::Evaluator& OwnEvaluator() { return *evaluator_; }
+  // The search settings (leaves_per_batch is the largest batch CollectLeaves gives).
+  const search::SearchConfig& Config() const { return mcts_.Config(); }
+
   // Replaces the evaluator of a neural searcher (e.g. after reloading with another thread
   // count). Precondition: Neural().
   void SetEvaluator(search::Evaluator& evaluator) { evaluator_ = &evaluator; }
   // True for a UCT searcher (visits are playouts per turn).
   bool IsUct() const { return rollouts_ != nullptr; }
   // Forgets the tree.
-  void NewGame() { mcts_.Clear(); }
+  void NewGame() {
+    mcts_.Clear();
+    active_ = false;
+  }
   // Restarts the random generators.
   void Seed(uint64_t seed);
   // e.g. "puct", "gumbel" or "uct".
@@ -87,13 +118,35 @@ class TurnSearcher {
  private:
   TurnSearcher(search::Evaluator* evaluator, const search::SearchConfig& config, uint64_t seed,
                bool uct);
-  // Runs the search of the current root for one sub-decision. Returns its result.
-  search::SearchResult SearchRoot(int visits, double seconds);
+  using Clock = std::chrono::steady_clock;
+  // Starts the search of the current root's sub-decision with its share of the budget.
+  void StartSubDecision();
+  // The current search (a sub-decision's, or one chunk of a time budget) has finished:
+  // starts the next chunk, or plays the chosen action and moves on.
+  void FinishSearch();
+  // Reads the candidates of the turn's first search from the tree.
+  void ReadCandidates(const search::SearchResult& r);
+  // The turn is complete: fills in the analysis and marks the search done.
+  void FinishTurn();
 
   search::Evaluator* evaluator_;
   std::unique_ptr<search::RolloutEvaluator> rollouts_;
   search::Mcts mcts_;
   int simulations_ = 0;
+
+  // State of the search begun by Begin.
+  SearchBudget budget_;
+  int max_candidates_ = 1;
+  int start_turn_ = 0;
+  int playouts_left_ = 0;
+  bool first_ = true;    // searching the turn's first sub-decision
+  bool timed_ = false;   // the current sub-decision searches in chunks until deadline_
+  bool active_ = false;  // begun and not done
+  bool done_ = false;
+  Clock::time_point start_;  // when the turn's search began
+  Clock::time_point deadline_;
+  TurnAnalysis analysis_;
+  std::vector<TurnCandidate> alternatives_;
 };
 
 // The turns of `pv` in notation, separated by spaces, played from `pos`.

@@ -180,5 +180,80 @@ TEST(TurnSearcher, PvToStringReplaysAsARecord) {
   EXPECT_GT(a.best.pv.size(), 1u);  // 400 simulations per sub-decision see past the turn
 }
 
+// The stepped form (Begin, CollectLeaves, ProvideEvaluations) with an outside evaluator
+// gives exactly what Search gives, turn after turn of a game (tree reuse included), for
+// PUCT and Gumbel; batches never exceed leaves_per_batch and are of one leaf only when no
+// more could be collected.
+TEST(TurnSearcher, SteppedSearchEqualsSearch) {
+  for (search::Algorithm alg : {search::Algorithm::kPuct, search::Algorithm::kGumbel}) {
+    search::SearchConfig config = PlayConfig(48);
+    config.algorithm = alg;
+    search::HashEvaluator eval(11);
+    auto whole = TurnSearcher::Neural(eval, config, 5);
+    search::UniformEvaluator unused;
+    auto stepped = TurnSearcher::Neural(unused, config, 5);
+    Position pos = Position::Initial(RuleSet::kStandard, 7);
+    int rounds = 0, singles = 0;
+    for (int turn = 0; turn < 60 && !pos.IsTerminal(); ++turn) {
+      const TurnAnalysis a = whole->Search(pos, {48, 0}, 4);
+      stepped->Begin(pos, {48, 0}, 4);
+      std::vector<Position> leaves;
+      std::vector<search::EvalOutput> outputs;
+      while (!stepped->Done()) {
+        leaves.clear();
+        const int k = stepped->CollectLeaves(leaves);
+        if (k == 0) break;
+        ASSERT_EQ(static_cast<int>(leaves.size()), k);
+        ASSERT_LE(k, config.leaves_per_batch);
+        ++rounds;
+        singles += k == 1;
+        outputs.assign(k, search::EvalOutput{});
+        eval.Evaluate(leaves, outputs);
+        stepped->ProvideEvaluations(outputs);
+      }
+      ASSERT_TRUE(stepped->Done());
+      const TurnAnalysis& b = stepped->Analysis();
+      ASSERT_EQ(b.best.turn, a.best.turn) << rules::Diagram(pos);
+      EXPECT_EQ(b.best.win_rate, a.best.win_rate);
+      EXPECT_EQ(b.best.visits, a.best.visits);
+      EXPECT_EQ(b.simulations, a.simulations);
+      ASSERT_EQ(b.candidates.size(), a.candidates.size());
+      for (size_t i = 0; i < a.candidates.size(); ++i) {
+        EXPECT_EQ(b.candidates[i].turn, a.candidates[i].turn);
+        EXPECT_EQ(b.candidates[i].pv.size(), a.candidates[i].pv.size());
+      }
+      rules::ApplyTurn(pos, a.best.turn);
+    }
+    EXPECT_TRUE(pos.IsTerminal());
+    EXPECT_LT(singles * 4, rounds);  // mostly full batches
+  }
+}
+
+// Begin abandons a search whose leaves are still being evaluated; the next search works.
+TEST(TurnSearcher, BeginAbandonsASearchInProgress) {
+  search::HashEvaluator eval(2);
+  auto searcher = TurnSearcher::Neural(eval, PlayConfig(64), 1);
+  auto fresh = TurnSearcher::Neural(eval, PlayConfig(64), 1);
+  const auto g = testing::PlayRandomGame(RuleSet::kStandard, 7, 8);
+  searcher->Begin(g.before[3], {64, 0}, 2);
+  std::vector<Position> leaves;
+  ASSERT_GT(searcher->CollectLeaves(leaves), 0);
+  EXPECT_FALSE(searcher->Done());
+  // The leaves are never evaluated: another position is searched instead.
+  const Position& other = g.before[6];
+  const TurnAnalysis a = searcher->Search(other, {64, 0}, 2);
+  const TurnAnalysis b = fresh->Search(other, {64, 0}, 2);
+  EXPECT_EQ(a.best.turn, b.best.turn);
+  EXPECT_EQ(a.best.visits, b.best.visits);
+  // Abandon, then the same position again from an empty tree.
+  searcher->Begin(other, {64, 0}, 2);
+  leaves.clear();
+  ASSERT_GT(searcher->CollectLeaves(leaves), 0);
+  searcher->Abandon();
+  fresh->NewGame();
+  EXPECT_EQ(searcher->Search(other, {64, 0}, 2).best.visits,
+            fresh->Search(other, {64, 0}, 2).best.visits);
+}
+
 }  // namespace
 }  // namespace veletas::play
