@@ -24,6 +24,8 @@ class GameState {
   int Turns() const { return static_cast<int>(turns_.size()); }
   // The position before turn i (i <= Turns(); i == Turns() is the current one).
   const rules::Position& Before(int i) const { return positions_[i]; }
+  // Turn i (i < Turns()).
+  const rules::Turn& TurnAt(int i) const { return turns_[i]; }
 
   // Plays `turn`. Precondition: legal in Current().
   void Play(const rules::Turn& turn) {

@@ -272,14 +272,19 @@ void TurnSearcher::FinishTurn() {
   done_ = true;
 }
 
-std::string PvToString(const rules::Position& pos, const std::vector<rules::Turn>& pv) {
-  std::string out;
+std::vector<std::string> PvMoves(const rules::Position& pos, const std::vector<rules::Turn>& pv) {
+  std::vector<std::string> moves;
   rules::Position p = pos;
   for (const rules::Turn& t : pv) {
-    if (!out.empty()) out += ' ';
-    out += rules::TurnToString(p, t);
+    moves.push_back(rules::TurnToString(p, t));
     rules::ApplyTurn(p, t);
   }
+  return moves;
+}
+
+std::string PvToString(const rules::Position& pos, const std::vector<rules::Turn>& pv) {
+  std::string out;
+  for (const std::string& m : PvMoves(pos, pv)) out += (out.empty() ? "" : " ") + m;
   return out;
 }
 

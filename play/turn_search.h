@@ -149,7 +149,9 @@ class TurnSearcher {
   std::vector<TurnCandidate> alternatives_;
 };
 
-// The turns of `pv` in notation, separated by spaces, played from `pos`.
+// The turns of `pv` in notation, played from `pos`.
+std::vector<std::string> PvMoves(const rules::Position& pos, const std::vector<rules::Turn>& pv);
+// The same separated by spaces.
 std::string PvToString(const rules::Position& pos, const std::vector<rules::Turn>& pv);
 
 }  // namespace veletas::play

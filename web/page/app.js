@@ -1,0 +1,137 @@
+// The page: loads the WebAssembly core (rules for the board) and the engine worker, the
+// model (URL or local files), and switches between Play and Replay.
+//
+// URL parameters: model=URL (an export directory to load at start), mode=replay,
+// seed=N (the engine's seed, default 1), leaves=N (leaves per batch, default 8),
+// delay=MS (pause between moves of engine against engine, default 300),
+// evaluator=hash:N (the deterministic test evaluator instead of the network).
+// window.veletas offers the same objects to scripts (tests, benchmarks).
+import { loadCore } from './core.js';
+import { Engine } from './engine.js';
+import { fetchModel, readModelFiles } from './model_files.js';
+import { PlayMode } from './play.js';
+import { ReplayMode } from './replay.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+
+function numberParam(name, fallback, lo, hi) {
+  const v = Number(params.get(name) ?? fallback);
+  return Number.isInteger(v) && v >= lo && v <= hi ? v : fallback;
+}
+
+class App {
+  constructor(core, engine) {
+    this.core = core;
+    this.engine = engine;
+    this.mode = 'play';
+    this.model = null;  // {description, name}
+    this.seed = numberParam('seed', 1, 0, 2 ** 52);
+    this.leaves = numberParam('leaves', 8, 1, 256);
+    this.watchDelay = numberParam('delay', 300, 0, 60000);
+    this.testEvaluator = /^hash:\d{1,18}$/.test(params.get('evaluator') || '') ?
+        params.get('evaluator') : null;
+    this.play = new PlayMode(this);
+    this.replay = new ReplayMode(this);
+    $('tab-play').onclick = () => this.setMode('play');
+    $('tab-replay').onclick = () => this.setMode('replay');
+    $('model-url-form').onsubmit = (e) => { e.preventDefault(); this.loadModelUrl($('model-url').value); };
+    $('model-files').onchange = (e) => this.loadModelFiles(e.target.files);
+    $('algorithm').onchange = () => this.updateEngineChoice();
+    engine.onfailure = (message) => { $('engine-status').textContent = message; };
+    this.updateEngineChoice();
+  }
+
+  // The engine settings for a search of a `rules` `size` game.
+  searchArgs(rules, size) {
+    let algorithm = $('algorithm').value;
+    let evaluator = 'network';
+    if (this.testEvaluator && algorithm !== 'uct') evaluator = this.testEvaluator;
+    else if (!this.model) algorithm = 'uct';
+    const n = Number($('strength').value);
+    const amount = Number.isInteger(n) && n >= 1 ? Math.min(n, 1000000) : 200;
+    const time = $('strength-unit').value === 'time';
+    return { rules, size, algorithm, evaluator, leaves: this.leaves, seed: this.seed,
+             visits: time ? 0 : amount, timeMs: time ? amount : 0, candidates: 5 };
+  }
+
+  // The game of the loaded model, or the one chosen on the Play panel.
+  preferredGame() {
+    return { rules: $('rules').value, size: Number($('size').value) };
+  }
+
+  updateEngineChoice() {
+    const network = !!this.model || !!this.testEvaluator;
+    for (const o of $('algorithm').options) o.disabled = o.value !== 'uct' && !network;
+    if (!network) $('algorithm').value = 'uct';
+    // A network plays the game it was trained for.
+    $('rules').disabled = !!this.model && $('algorithm').value !== 'uct';
+    $('size').disabled = $('rules').disabled;
+    const what = $('algorithm').value === 'uct' ? 'UCT with random playouts' :
+        this.testEvaluator ? `the test evaluator ${this.testEvaluator}` : 'the network';
+    $('engine-status').textContent = `engine: ${what}`;
+  }
+
+  setMode(mode) {
+    this.mode = mode;
+    $('tab-play').classList.toggle('active', mode === 'play');
+    $('tab-replay').classList.toggle('active', mode === 'replay');
+    $('play-panel').hidden = mode !== 'play';
+    $('replay-panel').hidden = mode !== 'replay';
+    $('turn-controls').hidden = mode !== 'play';
+    if (mode === 'play') this.play.render(); else this.replay.render();
+  }
+
+  async installModel(loader) {
+    $('model-error').textContent = '';
+    $('model-info').textContent = 'loading the model…';
+    document.body.dataset.model = 'loading';
+    try {
+      const { description, onnx, name } = await loader();
+      await this.engine.loadModel(description, onnx);
+      this.model = { description, name };
+      const a = description.architecture;
+      $('model-info').textContent =
+          `${name}: ${description.rules} ${description.size}x${description.size}, ` +
+          `generation ${description.generation}, ${a.blocks} blocks x ${a.channels} channels, ` +
+          `${description.training_steps} training steps`;
+      $('rules').value = description.rules;
+      $('size').value = String(description.size);
+      $('algorithm').value = 'puct';
+      document.body.dataset.model = 'ready';
+      this.updateEngineChoice();
+      this.play.newGame();
+    } catch (e) {
+      $('model-info').textContent = this.model ? `still using ${this.model.name}` :
+          'No model loaded: the engine plays UCT with random playouts.';
+      $('model-error').textContent = e.message;
+      document.body.dataset.model = 'error';
+    }
+  }
+
+  loadModelUrl(text) {
+    return this.installModel(() => fetchModel(text, location.href, this.core.info()));
+  }
+
+  loadModelFiles(files) {
+    return this.installModel(() => readModelFiles(files, this.core.info()));
+  }
+}
+
+async function main() {
+  const engine = new Engine();
+  const [core] = await Promise.all([loadCore(), engine.init()]);
+  const app = new App(core, engine);
+  window.veletas.app = app;
+  app.play.newGame();
+  if (params.get('mode') === 'replay') app.setMode('replay');
+  if (params.get('model')) await app.loadModelUrl(params.get('model'));
+  document.body.dataset.ready = '1';
+}
+
+window.veletas = {};
+window.veletas.ready = main().catch((e) => {
+  document.body.dataset.ready = 'failed';
+  $('engine-status').textContent = `the page could not start: ${e.message}`;
+  console.error(e);
+});
