@@ -37,6 +37,10 @@ export class Engine {
   // A full-turn search (see engine_worker.js); `onId` receives its id for cancel().
   search(args, onId) { return this.request('search', args, onId); }
   cancel(target) { return this.request('cancel', { target }); }
+  // Cancels the search of `handle` ({id}, filled by search's onId), if there is one.
+  cancelSearch(handle) {
+    if (handle && handle.id) this.cancel(handle.id);
+  }
   evaluateSample(args) { return this.request('evaluateSample', args); }
   bench(args) { return this.request('bench', args); }
 }

@@ -168,10 +168,8 @@ export class PlayMode {
   }
 
   cancelThinking() {
-    if (this.thinking) {
-      if (this.thinking.id) this.app.engine.cancel(this.thinking.id);
-      this.thinking = null;
-    }
+    this.app.engine.cancelSearch(this.thinking);
+    this.thinking = null;
   }
 
   undo() {

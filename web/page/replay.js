@@ -107,10 +107,8 @@ export class ReplayMode {
   }
 
   cancelSearch() {
-    if (this.searching) {
-      if (this.searching.id) this.app.engine.cancel(this.searching.id);
-      this.searching = null;
-    }
+    this.app.engine.cancelSearch(this.searching);
+    this.searching = null;
   }
 
   render() {
