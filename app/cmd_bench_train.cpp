@@ -108,7 +108,6 @@ int RunBenchTrain(const std::vector<std::string>& argv) {
     request.input_checkpoint = init;
     request.data = {(work / "data").string()};
     request.output_checkpoint = (work / ("out_" + std::to_string(round) + ".ckpt")).string();
-    request.plot_path = "-";
     // Two warm-up steps (not timed, as TrainRate's) and about `chunk` seconds of steps.
     request.steps = 2 + std::max<int64_t>(3, static_cast<int64_t>(std::ceil(raw * chunk / batch)));
     const training::TrainResult result = training::TrainGeneration(request);

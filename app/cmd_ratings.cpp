@@ -1,7 +1,8 @@
 // `veletas ratings RUN_DIR [--json] [--prior-games X]`: the Bradley-Terry rating ladder of
 // every player in a run, from all its match records (RUN_DIR/matches/*.json), with `random`
 // fixed at Elo 0. Prints a table (or the JSON), writes RUN_DIR/ratings.json and
-// RUN_DIR/ratings.png (Elo against generation with 95% intervals).
+// RUN_DIR/ratings.png (Elo against generation with 95% intervals; a chart that cannot be
+// drawn is a warning, not an error: the JSON is the product).
 #include <iostream>
 #include <sstream>
 
@@ -29,6 +30,8 @@ int RunRatingsCommand(const std::vector<std::string>& argv) {
     return rated.exit_code();
   }
   const RunRatings& r = rated.value();
+  const std::string chart_error = DrawRatingsPng(r);
+  if (!chart_error.empty()) std::cerr << "veletas ratings: " << chart_error << "\n";
   if (args.Has("json")) {
     std::cout << r.json.dump(1) << "\n";
     return 0;
@@ -44,7 +47,9 @@ int RunRatingsCommand(const std::vector<std::string>& argv) {
       break;
     }
   }
-  std::cout << "\nwrote " << r.json_path << " and " << r.png_path << "\n";
+  std::cout << "\nwrote " << r.json_path;
+  if (chart_error.empty()) std::cout << " and " << r.png_path;
+  std::cout << "\n";
   return 0;
 }
 

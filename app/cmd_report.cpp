@@ -1,6 +1,7 @@
 // `veletas report RUN_DIR`: a summary of a pipeline run: one line per generation (self-play,
-// training losses, gate decision, Elo with its 95% interval), the anchors' ratings, and PNG
-// plots of Elo by generation and of the training losses, written to RUN_DIR/report/.
+// training losses, gate decision, Elo with its 95% interval), the anchors' ratings, and the
+// charts of charts/veletas_charts.py (Elo by generation, losses, speed, gate decisions),
+// written to RUN_DIR/report/.
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -13,7 +14,7 @@
 #include "app/run_ratings.h"
 #include "app/status_line.h"
 #include "arena/player_spec.h"
-#include "training/metrics.h"
+#include "charts/charts.h"
 #include "util/atomic_file.h"
 
 namespace veletas::app {
@@ -82,30 +83,13 @@ int RunReport(const std::vector<std::string>& argv) {
   if (rated) {
     text << "\nrating ladder (" << rated.value().matches << " matches):\n";
     PrintLadderTable(rated.value().ladder, text);
-    const std::string elo_png = (out_dir / "elo.png").string();
-    if (util::Status e = charts::WriteChartPng(elo_png, RatingsChart(rated.value().ladder));
-        !e.ok()) {
-      std::cerr << "veletas report: " << e.error() << "\n";
-      return 1;
-    }
-    text << "\nwrote " << elo_png << "\n";
   } else {
     text << "\nno ratings yet: " << rated.error() << "\n";
   }
-  const std::string metrics_path = (fs::path(run) / "train" / "metrics.jsonl").string();
-  if (fs::exists(metrics_path)) {
-    auto metrics = training::ReadMetrics(metrics_path);
-    if (!metrics) {
-      text << "training metrics unreadable: " << metrics.error() << "\n";
-    } else if (!metrics.value().empty()) {
-      const std::string loss_png = (out_dir / "losses.png").string();
-      if (util::Status e = training::WriteLossPlot(metrics.value(), loss_png); !e.ok()) {
-        std::cerr << "veletas report: " << e.error() << "\n";
-        return 1;
-      }
-      text << "wrote " << loss_png << "\n";
-    }
-  }
+  // The charts come after the summary's text; without them the summary is still written,
+  // and the report then fails (exit 1) naming what is missing.
+  auto drawn = charts::DrawRunCharts(run, out_dir.string());
+  text << "\n" << (drawn ? drawn.value() : "charts not drawn (see the error)") << "\n";
   const std::string summary = (out_dir / "summary.txt").string();
   if (util::Status e = util::WriteFileAtomic(summary, text.str()); !e.ok()) {
     std::cerr << "veletas report: " << e.error() << "\n";
@@ -114,6 +98,10 @@ int RunReport(const std::vector<std::string>& argv) {
   std::cout << text.str() << "wrote " << summary << "\n";
   std::istringstream w(warnings.str());
   for (std::string l; std::getline(w, l);) std::cerr << "veletas report: " << l << "\n";
+  if (!drawn) {
+    std::cerr << "veletas report: " << drawn.error() << "\n";
+    return 1;
+  }
   return 0;
 }
 
@@ -121,7 +109,7 @@ int RunReport(const std::vector<std::string>& argv) {
 
 VELETAS_COMMAND(
     report, "report", "RUN_DIR",
-    "summary of a pipeline run with plots (Elo by generation, losses) in RUN_DIR/report/",
+    "summary of a pipeline run with charts (Elo, losses, speed, gate) in RUN_DIR/report/",
     RunReport);
 
 }  // namespace veletas::app

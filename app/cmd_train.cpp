@@ -2,12 +2,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
 #include "app/args.h"
 #include "app/command.h"
 #include "app/config.h"
+#include "charts/charts.h"
 #include "training/trainer.h"
 
 namespace veletas::app {
@@ -43,6 +45,18 @@ void PrintProgress(const training::TrainProgress& p, bool terminal) {
     std::fprintf(stderr, "%s\n", line);
   }
   std::fflush(stderr);
+}
+
+// training_loss.png beside the output checkpoint, from the metrics file; a chart that cannot
+// be drawn is a warning (the checkpoint and metrics are the product).
+void DrawLosses(const training::TrainRequest& request) {
+  const std::string metrics = training::MetricsPath(request);
+  const std::string png =
+      (std::filesystem::absolute(request.output_checkpoint).parent_path() / "training_loss.png")
+          .string();
+  if (auto drawn = charts::DrawLossChart(metrics, png); !drawn) {
+    std::cerr << "veletas train: " << drawn.error() << "\n";
+  }
 }
 
 int RunTrain(const std::vector<std::string>& argv) {
@@ -113,6 +127,7 @@ int RunTrain(const std::vector<std::string>& argv) {
   if (!s.skipped.empty()) {
     std::printf("%zu sample file(s) skipped (see above)\n", s.skipped.size());
   }
+  DrawLosses(request);
   return 0;
 }
 

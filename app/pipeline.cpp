@@ -15,6 +15,7 @@
 #include "app/status_line.h"
 #include "arena/gate.h"
 #include "arena/ladder.h"
+#include "charts/charts.h"
 #include "model/model_files.h"
 #include "rules/notation.h"
 #include "selfplay/selfplay_engine.h"
@@ -242,6 +243,7 @@ int Pipeline::StageSelfplay() {
   GenerationSummary& g = Current();
   g.selfplay_games = s.games_resumed + s.games_finished;
   g.selfplay_samples += s.samples;
+  g.selfplay_network_evaluations += static_cast<int64_t>(s.network_positions);
   g.selfplay_seconds += std::chrono::duration<double>(Clock::now() - start).count();
   char line[512];
   std::snprintf(line, sizeof line,
@@ -270,7 +272,6 @@ int Pipeline::StageTrain() {
   req.output_checkpoint = ModelPath(iteration + 1);
   req.generation = iteration + 1;
   req.metrics_path = (fs::path(run_) / "train" / "metrics.jsonl").string();
-  req.plot_path = (fs::path(run_) / "train" / "training_loss.png").string();
   req.progress = [&](const training::TrainProgress& t) {
     char buf[256];
     std::snprintf(buf, sizeof buf,
@@ -285,6 +286,11 @@ int Pipeline::StageTrain() {
   const training::TrainResult result = training::TrainGeneration(req);
   if (!result.ok()) {
     return Fail(result.status == training::TrainStatus::kBadInput ? 2 : 1, result.error);
+  }
+  if (fs::exists(req.metrics_path)) {  // a chart that cannot be drawn is only a note
+    auto drawn = charts::DrawLossChart(req.metrics_path,
+                                       (fs::path(run_) / "train" / "training_loss.png").string());
+    if (!drawn) Log("  " + drawn.error());
   }
   const training::TrainStats& t = result.stats;
   GenerationSummary& g = Current();
@@ -394,6 +400,7 @@ int Pipeline::StageLadder(long long generation) {
   std::ostringstream warnings;
   auto rated = RateRun(run_, 1.0, warnings);
   if (!rated) return Fail(1, rated.error());
+  if (std::string e = DrawRatingsPng(rated.value()); !e.empty()) Log("  " + e);
   std::ostringstream table;
   PrintLadderTable(rated.value().ladder, table);
   std::istringstream lines(table.str());

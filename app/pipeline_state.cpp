@@ -15,6 +15,7 @@ nlohmann::json ToJson(const GenerationSummary& g) {
           {"selfplay_games", g.selfplay_games},
           {"selfplay_samples", g.selfplay_samples},
           {"selfplay_seconds", g.selfplay_seconds},
+          {"selfplay_network_evaluations", g.selfplay_network_evaluations},
           {"train_steps", g.train_steps},
           {"loss_total", g.loss_total},
           {"loss_policy", g.loss_policy},
@@ -36,6 +37,7 @@ GenerationSummary FromJson(const nlohmann::json& j) {
   g.selfplay_games = j.at("selfplay_games").get<int64_t>();
   g.selfplay_samples = j.at("selfplay_samples").get<int64_t>();
   g.selfplay_seconds = j.at("selfplay_seconds").get<double>();
+  g.selfplay_network_evaluations = j.value("selfplay_network_evaluations", int64_t{0});
   g.train_steps = j.at("train_steps").get<int64_t>();
   g.loss_total = j.at("loss_total").get<double>();
   g.loss_policy = j.at("loss_policy").get<double>();

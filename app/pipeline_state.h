@@ -20,6 +20,9 @@ struct GenerationSummary {
   int64_t selfplay_games = 0;
   int64_t selfplay_samples = 0;
   double selfplay_seconds = 0;
+  // Positions the network evaluated in that self-play (0 in state files from before it was
+  // counted).
+  int64_t selfplay_network_evaluations = 0;
   // Training.
   int64_t train_steps = 0;
   double loss_total = 0;

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <regex>
 
 #include "arena/match_record.h"
+#include "charts/charts.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
 
@@ -45,39 +45,9 @@ void PrintLadderTable(const Ladder& ladder, std::ostream& out) {
   }
 }
 
-charts::Chart RatingsChart(const Ladder& ladder) {
-  charts::Chart chart;
-  chart.title = "Elo against generation (random = 0, 95% CI)";
-  chart.x_label = "generation";
-  chart.y_label = "Elo";
-  chart.integer_x = true;
-  static const std::regex kGen("gen_([0-9]{1,9})");
-  std::vector<std::pair<int, const PlayerRating*>> gens;
-  int anchors = 0;
-  for (const PlayerRating& p : ladder.players) {
-    if (!p.rated) continue;
-    std::smatch m;
-    if (std::regex_match(p.name, m, kGen)) {
-      gens.emplace_back(std::stoi(m[1].str()), &p);
-      continue;
-    }
-    char label[160];
-    std::snprintf(label, sizeof label, "%s %+.0f", p.name.c_str(), p.elo);
-    charts::ReferenceLine ref{label, p.elo, std::nullopt};
-    if (p.name != "random") ref.color = charts::SeriesColor(1 + anchors++);
-    chart.references.push_back(ref);
-  }
-  std::sort(gens.begin(), gens.end());
-  charts::PlotSeries series;
-  series.label = "generations";
-  for (const auto& [g, p] : gens) {
-    series.x.push_back(g);
-    series.y.push_back(p->elo);
-    series.y_low.push_back(p->ci_low);
-    series.y_high.push_back(p->ci_high);
-  }
-  if (!gens.empty()) chart.series.push_back(series);
-  return chart;
+std::string DrawRatingsPng(const RunRatings& ratings) {
+  auto drawn = charts::DrawRatingsChart(ratings.json_path, ratings.png_path);
+  return drawn ? "" : drawn.error();
 }
 
 util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
@@ -136,9 +106,6 @@ util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
   out.json_path = (fs::path(run_dir) / "ratings.json").string();
   out.png_path = (fs::path(run_dir) / "ratings.png").string();
   if (util::Status e = util::WriteFileAtomic(out.json_path, j.dump(1) + "\n"); !e.ok()) {
-    return e.error_value();
-  }
-  if (util::Status e = charts::WriteChartPng(out.png_path, RatingsChart(ladder.value())); !e.ok()) {
     return e.error_value();
   }
   return out;

@@ -1,6 +1,6 @@
 // Rating a run: the Bradley-Terry ladder of every player from the run's match records
-// (RUN_DIR/matches/*.json, random fixed at Elo 0), written to RUN_DIR/ratings.json and
-// RUN_DIR/ratings.png. Used by `veletas ratings`, `veletas pipeline` and `veletas report`.
+// (RUN_DIR/matches/*.json, random fixed at Elo 0), written to RUN_DIR/ratings.json, and its
+// chart RUN_DIR/ratings.png. Used by `veletas ratings`, `veletas pipeline` and `veletas report`.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "arena/ratings.h"
-#include "charts/plot.h"
 #include "util/result.h"
 
 namespace veletas::app {
@@ -23,7 +22,7 @@ struct RunRatings {
   std::string png_path;
 };
 
-// Rates every match of `run_dir` and writes ratings.json and ratings.png there. Warnings
+// Rates every match of `run_dir` and writes ratings.json there (not the chart). Warnings
 // (skipped files, a name used with two specs) go to `warnings`. Errors: bad input (no run
 // directory, no readable match, matches of different games) or a failure (the ladder cannot
 // be computed, a failed write), as the error's kind says.
@@ -33,8 +32,9 @@ util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
 // The ladder as a table: player, Elo, 95% CI, games, score.
 void PrintLadderTable(const arena::Ladder& ladder, std::ostream& out);
 
-// Elo against generation for players named gen_<N> (with 95% intervals); every other rated
-// player is a dashed reference line (random at 0 in grey).
-charts::Chart RatingsChart(const arena::Ladder& ladder);
+// Draws ratings.png from the ratings.json that RateRun wrote (charts::DrawRatingsChart). A
+// chart that cannot be drawn (no matplotlib) is not an error of the ratings: it returns the
+// message to show as a warning, "" when the chart was written.
+std::string DrawRatingsPng(const RunRatings& ratings);
 
 }  // namespace veletas::app

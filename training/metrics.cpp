@@ -6,7 +6,6 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "charts/plot.h"
 #include "util/atomic_file.h"
 
 namespace veletas::training {
@@ -86,28 +85,6 @@ util::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path) {
     }
   }
   return lines;
-}
-
-util::Status WriteLossPlot(const std::vector<MetricsLine>& lines, const std::string& png) {
-  charts::Chart chart;
-  chart.title = "Training losses";
-  chart.x_label = "training step";
-  chart.y_label = "loss";
-  const char* names[] = {"total", "policy", "value", "aux"};
-  for (int k = 0; k < 4; ++k) {
-    charts::PlotSeries s;
-    s.label = names[k];
-    s.markers = lines.size() < 60;
-    for (const MetricsLine& m : lines) {
-      s.x.push_back(static_cast<double>(m.step));
-      s.y.push_back(k == 0   ? m.loss_total
-                    : k == 1 ? m.loss_policy
-                    : k == 2 ? m.loss_value
-                             : m.loss_aux);
-    }
-    chart.series.push_back(std::move(s));
-  }
-  return charts::WriteChartPng(png, chart);
 }
 
 }  // namespace veletas::training

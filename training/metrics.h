@@ -1,5 +1,5 @@
 // Training metrics: one JSON object per line in metrics.jsonl (one line per window of
-// steps), and a PNG chart of the losses over steps. Torch-free.
+// steps). Torch-free. (The app draws them: charts::DrawLossChart.)
 #pragma once
 
 #include <cstdint>
@@ -42,9 +42,5 @@ util::Status AppendMetrics(const std::string& path, const MetricsLine& line);
 
 // Reads every line of a metrics file. Errors name the file and line.
 util::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path);
-
-// Writes a chart of loss_total, loss_policy, loss_value and loss_aux against the step to
-// `png` (atomically). The error names the file.
-util::Status WriteLossPlot(const std::vector<MetricsLine>& lines, const std::string& png);
 
 }  // namespace veletas::training

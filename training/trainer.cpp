@@ -7,13 +7,17 @@
 
 #include "model/checkpoint_file.h"
 #include "training/call_plan.h"
-#include "training/metrics.h"
 #include "training/replay_window.h"
 #include "training/train_loop.h"
 #include "util/atomic_file.h"
 
 namespace veletas::training {
 namespace fs = std::filesystem;
+
+std::string MetricsPath(const TrainRequest& r) {
+  if (!r.metrics_path.empty()) return r.metrics_path;
+  return (fs::absolute(r.output_checkpoint).parent_path() / "metrics.jsonl").string();
+}
 
 std::string TrainingStatePath(const std::string& output_checkpoint) {
   return output_checkpoint + ".state";
@@ -132,10 +136,7 @@ TrainResult TrainGeneration(const TrainRequest& r) {
   if (!fingerprint) return Failure(TrainStatus::kBadInput, fingerprint.error());
   const int64_t generation = r.generation >= 0 ? r.generation : input_meta.value().generation + 1;
   const fs::path out_dir = fs::absolute(r.output_checkpoint).parent_path();
-  const std::string metrics_path =
-      r.metrics_path.empty() ? (out_dir / "metrics.jsonl").string() : r.metrics_path;
-  const std::string plot_path =
-      r.plot_path.empty() ? (out_dir / "training_loss.png").string() : r.plot_path;
+  const std::string metrics_path = MetricsPath(r);
   const std::string state_path = TrainingStatePath(r.output_checkpoint);
   auto matches = [&](const CallPlan& p) {
     return p.input_fingerprint == fingerprint.value() && p.generation == generation;
@@ -252,11 +253,6 @@ TrainResult TrainGeneration(const TrainRequest& r) {
 
   // Final output: the plan is complete; the state file is no longer needed.
   fs::remove(state_path, ec);
-  if (plot_path != "-") {
-    if (auto lines = ReadMetrics(metrics_path); lines && !lines.value().empty()) {
-      if (util::Status e = WriteLossPlot(lines.value(), plot_path); !e.ok()) note(e.error());
-    }
-  }
   FillFromPlan(plan, data, stats);
   stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -68,7 +68,6 @@ struct TrainRequest {
   int64_t generation = -1;        // written into the output; -1 = the input's + 1
   int64_t steps = -1;             // steps to train; -1 = from the sample-reuse limit
   std::string metrics_path;       // "" = <directory of the output>/metrics.jsonl
-  std::string plot_path;          // "" = <directory of the output>/training_loss.png, "-" none
   // Called from the calling thread at most every progress_interval seconds and after each
   // metrics line. May be empty.
   std::function<void(const TrainProgress&)> progress;
@@ -121,6 +120,9 @@ struct TrainResult {
 // threads (set in the calling thread) plus one loader thread. Not to be run concurrently
 // on the same output path.
 TrainResult TrainGeneration(const TrainRequest& request);
+
+// The metrics file a request writes: metrics_path, or metrics.jsonl beside the output.
+std::string MetricsPath(const TrainRequest& request);
 
 // The resumable training-state file of an output checkpoint: output + ".state".
 std::string TrainingStatePath(const std::string& output_checkpoint);

@@ -47,6 +47,22 @@ expect("ratings.json lists ${skipped} skipped files, expected 1" skipped EQUAL 1
 file(READ "${WORK}/run/ratings.png" magic LIMIT 8 HEX)
 expect("ratings.png is not a PNG (starts ${magic})" magic STREQUAL "89504e470d0a1a0a")
 
+# Without matplotlib (a package that cannot be imported shadows it) ratings.json is still
+# written and the command succeeds; the missing chart is a warning saying what to install.
+file(MAKE_DIRECTORY "${WORK}/nompl/hide/matplotlib")
+file(WRITE "${WORK}/nompl/hide/matplotlib/__init__.py" "raise ImportError('hidden by the test')\n")
+file(COPY "${DATA}/matches" DESTINATION "${WORK}/nompl/run")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "PYTHONPATH=${WORK}/nompl/hide"
+                        "${VELETAS}" ratings "${WORK}/nompl/run"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+expect("no matplotlib: exit code ${rc}, expected 0: ${err}" rc EQUAL 0)
+expect("no matplotlib: ratings.json not written" EXISTS ${WORK}/nompl/run/ratings.json)
+expect("no matplotlib: a ratings.png appeared" NOT EXISTS ${WORK}/nompl/run/ratings.png)
+string(FIND "${err}" "python3-matplotlib" pos)
+expect("no matplotlib: the warning does not say what to install: ${err}" NOT pos EQUAL -1)
+string(FIND "${out}" "ratings.png" pos)
+expect("no matplotlib: ratings.png claimed written: ${out}" pos EQUAL -1)
+
 # A failed write (ratings.json cannot replace a directory of that name) is a failure, exit 1,
 # not bad input.
 file(MAKE_DIRECTORY "${WORK}/unwritable")

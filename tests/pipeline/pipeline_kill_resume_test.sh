@@ -102,9 +102,12 @@ if command -v flock >/dev/null; then
   grep -q "in use by another veletas process" "$WORK/locked.log" || fail "no lock message"
 fi
 "$VELETAS" report "$RUN" >"$WORK/report.log" 2>&1 || fail "report failed"
-for f in report/elo.png report/losses.png report/summary.txt; do
+for f in report/elo.png report/losses.png report/speed.png report/gate.png report/summary.txt \
+         train/training_loss.png ratings.png; do
   [ -s "$RUN/$f" ] || fail "report did not write $f"
 done
+grep -q "wrote $RUN/report/gate.png" "$RUN/report/summary.txt" || fail "summary names no gate.png"
+grep -q '"selfplay_network_evaluations": [1-9]' "$RUN/state.json" || fail "no evaluations counted"
 grep -Eq "^ +2 +8 " "$RUN/report/summary.txt" || fail "report has no line for generation 2"
 # Ratings that cannot be written are an error of the report, not "no ratings yet".
 rm "$RUN/ratings.json" && mkdir -p "$RUN/ratings.json/x"

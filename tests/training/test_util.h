@@ -70,7 +70,6 @@ inline TrainRequest QuickRequest(const TempDir& dir, uint64_t init_seed = 1) {
   }
   r.data = {dir.File("data")};
   r.output_checkpoint = dir.File("out/gen1.ckpt");
-  r.plot_path = "-";
   return r;
 }
 
