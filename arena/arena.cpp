@@ -306,6 +306,28 @@ void Arena::Restore(const std::vector<ArenaGame>& games) {
   for (const ArenaGame& g : games) restored_[g.index] = g;
 }
 
+void Arena::PlayNeuralAction(Slot& s, rules::Action action) {
+  s.mcts[s.side]->Advance(action);
+  s.pos.Apply(action);
+  s.partial.Push(action);
+}
+
+void Arena::ContinueTurn(Slot& s) {
+  // A sub-decision with one legal action is played without a search.
+  while (!s.pos.IsTerminal() && s.pos.TurnsPlayed() == s.turn_start.TurnsPlayed()) {
+    const rules::ActionSet legal = s.pos.LegalActions();
+    if (legal.Count() != 1) {
+      s.mcts[s.side]->StartSearch();
+      s.state = Slot::State::kSearch;
+      return;
+    }
+    PlayNeuralAction(s, legal.pass ? s.pos.PassAction() : *legal.squares.begin());
+  }
+  s.AddTurn(s.turn_start, s.partial);
+  ++stats_.turns;
+  s.state = Slot::State::kIdle;
+}
+
 void Arena::Play(int count, const ArenaProgressFn& progress,
                  const std::function<void(const ArenaGame&)>& on_game) {
   const double start = Now();
@@ -354,12 +376,10 @@ void Arena::Play(int count, const ArenaProgressFn& progress,
       while (s->state == Slot::State::kIdle && !s->pos.IsTerminal()) {
         s->side = s->SideToMove();
         if (s->mcts[s->side]) {
-          search::Mcts& m = *s->mcts[s->side];
           s->turn_start = s->pos;
           s->partial = rules::Turn{};
-          m.SetPosition(s->pos);
-          m.StartSearch();
-          s->state = Slot::State::kSearch;
+          s->mcts[s->side]->SetPosition(s->pos);
+          ContinueTurn(*s);
         } else if (workers && (s->side == 0 ? a_ : b_).spec.kind == PlayerKind::kUct) {
           s->state = Slot::State::kSync;
           ++sync_pending;
@@ -410,17 +430,8 @@ void Arena::Play(int count, const ArenaProgressFn& progress,
       if (s->state != Slot::State::kSearch) continue;
       search::Mcts& m = *s->mcts[s->side];
       if (!m.Finished()) continue;
-      const rules::Action action = m.Result().action;
-      m.Advance(action);
-      s->pos.Apply(action);
-      s->partial.Push(action);
-      if (s->pos.IsTerminal() || s->pos.TurnsPlayed() != s->turn_start.TurnsPlayed()) {
-        s->AddTurn(s->turn_start, s->partial);
-        ++stats_.turns;
-        s->state = Slot::State::kIdle;
-      } else {
-        m.StartSearch();
-      }
+      PlayNeuralAction(*s, m.Result().action);
+      ContinueTurn(*s);
     }
     // UCT turns: wait for one only when there is nothing else to do.
     if (sync_pending > 0) {

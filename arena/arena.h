@@ -166,6 +166,11 @@ class Arena {
   class Workers;
   std::unique_ptr<Slot> StartGame(int index);
   ArenaGame FinishGame(const Slot& slot) const;
+  // Plays `action` of the neural side to move of `slot` (its tree follows).
+  void PlayNeuralAction(Slot& slot, rules::Action action);
+  // Goes on with the neural turn of `slot`: plays sub-decisions with one legal action
+  // without a search, then starts the search of the next sub-decision, or ends the turn.
+  void ContinueTurn(Slot& slot);
 
   ArenaPlayer a_;
   ArenaPlayer b_;

@@ -136,6 +136,12 @@ void Mcts::PrepareRoot() {
       }
     }
     root_started_.assign(root_->num_edges, 0);
+    root_swap_edge_ = -1;
+    if (root_pos_.Pending() == rules::Decision::kPie) {
+      for (int i = 0; i < root_->num_edges; ++i) {
+        if (root_->edges[i].action == root_pos_.PassAction()) root_swap_edge_ = i;
+      }
+    }
     ComputeGumbelSchedule();
   }
   root_prepared_ = true;
@@ -296,6 +302,10 @@ int Mcts::SelectPuct(const Node* node, bool is_root) const {
   const float numerator = c_puct * std::sqrt(std::max(parent_n, 1.0f));
   int best = 0;
   float best_score = -std::numeric_limits<float>::infinity();
+  // Expand sorts the edges by prior, and unvisited children share the FPU value, so only
+  // the first unvisited edge can win; root noise changes the root's priors in place
+  // without re-sorting them, so there every unvisited edge is scored.
+  const bool sorted = !(is_root && root_noised_);
   bool unvisited_seen = false;
   const Node* c = node->child;
   for (int i = 0; i < node->num_edges; ++i) {
@@ -307,9 +317,7 @@ int Mcts::SelectPuct(const Node* node, bool is_root) const {
     const float prior = node->edges[i].prior;
     float score;
     if (child == nullptr) {
-      // Edges are sorted by prior and unvisited ones share the FPU value: only the first
-      // can win.
-      if (unvisited_seen) {
+      if (sorted && unvisited_seen) {
         if (c == nullptr) break;
         continue;
       }

@@ -60,7 +60,12 @@ struct SearchResult {
   // actions, sums to 1 over the legal ones. PUCT: visit counts; Gumbel: the completed-Q
   // improved policy.
   std::array<float, rules::kMaxActions> policy{};
-  float value = 0.0f;        // root value estimate (mean backed-up value) for ToMovePlayer
+  // Root value estimate for ToMovePlayer: the value of the chosen action (+-1 when proven,
+  // its Q when visited, else the completed-Q mixed value). The mean backed-up value of all
+  // simulations (mean_value) is biased low when simulations go to weaker actions, as under
+  // Gumbel sequential halving or root noise.
+  float value = 0.0f;
+  float mean_value = 0.0f;   // mean backed-up value of the root for ToMovePlayer
   float raw_value = 0.0f;    // the evaluator's value of the root
   uint32_t root_visits = 0;  // sum of the children's visits
   int simulations = 0;       // simulations run by this search
@@ -172,6 +177,13 @@ class Mcts {
   void Backup(const std::vector<Node*>& path, float leaf_value, bool in_flight);
   void UpdateProven(const std::vector<Node*>& path);
   void ApplyDirichletNoise();
+  // The mixed value of `node` (for its player): its own evaluation combined with the
+  // prior-weighted Q of its visited children (mctx's v_mix); the completed Q of an
+  // unvisited child.
+  static float MixedValue(const Node* node);
+  // The value of the chosen action r.action for the root's player: +-1 when proven, its Q
+  // when visited, else the root's mixed value.
+  float ChosenValue(const SearchResult& r) const;
   // Completed Q values (for the node's player), normalised to [0, 1] and scaled: sigma(q).
   void GumbelSigma(const Node* node, std::vector<float>& sigma) const;
   // The Gumbel logit of edge i of `node`: the log of its prior, floored at 1e-30.
@@ -204,6 +216,7 @@ class Mcts {
   std::vector<uint32_t> root_started_;    // simulations started through each root edge
   std::vector<uint32_t> visit_schedule_;  // considered visit count per simulation index
   std::vector<uint8_t> halving_step_;     // 1 where a simulation index starts a halving
+  int root_swap_edge_ = -1;               // the pie rule's swap at the root, else -1
   mutable std::vector<float> scratch_;
 };
 

@@ -98,23 +98,24 @@ float Mcts::GumbelRootScore(int i) const {
   return gumbel_[i] + GumbelLogit(root_, i) + scratch_[i];
 }
 
-void Mcts::GumbelSigma(const Node* node, std::vector<float>& sigma) const {
-  const int k = node->num_edges;
+float Mcts::MixedValue(const Node* node) {
   double sum_n = 0, sum_p = 0, weighted = 0;
-  uint32_t max_n = 0;
   for (const Node* c = node->child; c != nullptr; c = c->sibling) {
     if (c->n == 0) continue;
     const double p = std::max(node->edges[c->edge_index].prior, kMinPrior);
     sum_n += c->n;
     sum_p += p;
     weighted += p * c->ForParent(c->q);
-    max_n = std::max(max_n, c->n);
   }
-  // The mixed value: the node's own evaluation combined with the prior-weighted Q of the
-  // visited children; it completes the Q of unvisited children.
-  const double v_mix =
-      sum_n > 0 ? (node->raw_value + sum_n * (weighted / sum_p)) / (sum_n + 1) : node->raw_value;
-  sigma.assign(k, static_cast<float>(v_mix));
+  return static_cast<float>(sum_n > 0 ? (node->raw_value + sum_n * (weighted / sum_p)) / (sum_n + 1)
+                                      : node->raw_value);
+}
+
+void Mcts::GumbelSigma(const Node* node, std::vector<float>& sigma) const {
+  const int k = node->num_edges;
+  uint32_t max_n = 0;
+  for (const Node* c = node->child; c != nullptr; c = c->sibling) max_n = std::max(max_n, c->n);
+  sigma.assign(k, MixedValue(node));
   for (const Node* c = node->child; c != nullptr; c = c->sibling) {
     if (c->n > 0) sigma[c->edge_index] = c->ForParent(c->q);
   }
@@ -137,7 +138,11 @@ int Mcts::SelectGumbelRoot() {
     if (root_started_[i] != considered_visit) continue;
     const Node* c = root_->ChildAt(i);
     const bool pending = c != nullptr && c->Pending();
-    const float score = GumbelRootScore(i);
+    // The pie rule's swap is one action against dozens of placements: it is always among
+    // the sampled actions (simulated first), then ranked like the others.
+    const float score = i == root_swap_edge_ && considered_visit == 0
+                            ? std::numeric_limits<float>::infinity()
+                            : GumbelRootScore(i);
     if (best < 0 || (best_pending && !pending) || (pending == best_pending && score > best_score)) {
       best_score = score;
       best = i;

@@ -12,7 +12,7 @@ SearchResult Mcts::Result() {
   if (!root_prepared_) PrepareRoot();  // a search of zero simulations
   SearchResult r;
   r.simulations = done_;
-  r.value = root_->q;
+  r.mean_value = root_->q;
   r.raw_value = root_->raw_value;
   r.proven = config_.solver ? root_->proven : 0;
   const int k = root_->num_edges;
@@ -56,6 +56,7 @@ SearchResult Mcts::Result() {
 
   // Chosen with the children still in edge order (ChooseAction indexes Gumbel state).
   r.action = ChooseAction(r.children, gumbel);
+  r.value = ChosenValue(r);
 
   for (const Node* node = root_; node->Expanded();) {
     const Node* best = nullptr;
@@ -76,6 +77,17 @@ SearchResult Mcts::Result() {
                      return a.visits != b.visits ? a.visits > b.visits : a.prior > b.prior;
                    });
   return r;
+}
+
+float Mcts::ChosenValue(const SearchResult& r) const {
+  for (const ChildInfo& c : r.children) {
+    if (c.action != r.action) continue;
+    if (c.proven != 0) return static_cast<float>(c.proven);
+    if (c.visits > 0) return c.q;
+  }
+  // Not visited (e.g. a search of zero simulations): the mixed value, which completes the Q
+  // of unvisited actions.
+  return MixedValue(root_);
 }
 
 std::optional<TurnLine> Mcts::TurnLineFrom(rules::Action first) const {

@@ -32,16 +32,24 @@ class MctsPlayer : public Player {
     TurnChoice choice;
     mcts_.SetPosition(pos);
     const int start = pos.TurnsPlayed();
-    for (bool first = true;; first = false) {
-      const SearchResult r = mcts_.Run(evaluator_);
-      if (first) choice.alternatives = TopTurns(mcts_, r, kAlternatives);
-      choice.turn.Push(r.action);
-      for (const ChildInfo& c : r.children) {
-        if (c.action == r.action) choice.win_rate = WinRate(c.visits > 0 ? c.q : r.value);
-      }
-      mcts_.Advance(r.action);
+    for (bool first = true;;) {
       const rules::Position& now = mcts_.RootPosition();
-      if (now.IsTerminal() || now.TurnsPlayed() != start) break;
+      const rules::ActionSet legal = now.LegalActions();
+      rules::Action action;
+      if (legal.Count() == 1) {
+        // A sub-decision with one legal action is played without a search.
+        action = legal.pass ? now.PassAction() : *legal.squares.begin();
+      } else {
+        const SearchResult r = mcts_.Run(evaluator_);
+        if (first) choice.alternatives = TopTurns(mcts_, r, kAlternatives);
+        first = false;
+        action = r.action;
+        choice.win_rate = WinRate(r.value);
+      }
+      choice.turn.Push(action);
+      mcts_.Advance(action);
+      const rules::Position& next = mcts_.RootPosition();
+      if (next.IsTerminal() || next.TurnsPlayed() != start) break;
     }
     return choice;
   }

@@ -58,7 +58,9 @@ struct SearchConfig {
 
   // Gumbel: m, the number of root actions sampled (Gumbel top-k) for sequential halving;
   // sigma(q) = (gumbel_c_visit + max_b N(b)) * gumbel_c_scale * q with completed Q values
-  // normalised to [0, 1] (defaults as in DeepMind's mctx).
+  // normalised to [0, 1] (defaults as in DeepMind's mctx). At a pie decision the swap is
+  // always one of the m sampled actions (whatever its prior), so that the search values it
+  // against the placements; the target still uses the network's own logits.
   int gumbel_considered = 16;
   float gumbel_c_visit = 50.0f;
   float gumbel_c_scale = 0.1f;

@@ -26,18 +26,19 @@ struct SelfplayConfig {
   int cheap_simulations = 40;
   float full_search_probability = 0.25f;
   // Setup decisions (shooter and stone placements, the pie decision) always get a full
-  // search and are recorded.
+  // search (good openings matter for every sample after them) ...
   bool setup_full_search = true;
+  // ... but are recorded only with this probability: every game starts from the same empty
+  // board, so setup samples are near-duplicates whose outcome is mostly noise (recording all
+  // of them made a third of all samples).
+  float setup_record_probability = 0.25f;
   // Opening diversity: setup decisions play an action drawn from the search's policy
   // target raised to 1/setup_temperature (both PUCT and Gumbel); 0 = the search's own
   // choice. The play phase uses search.temperature / temperature_turns /
   // final_temperature (PUCT) or the sequential-halving winner (Gumbel).
   float setup_temperature = 1.0f;
-  // The pie decision is a choice between swapping (one action) and declining (a few dozen
-  // placements of White's first shooter): in every evaluation of a pie position during
-  // self-play, the swap's prior is raised to at least pie_swap_prior (the other actions
-  // scaled down), so that searches weigh the two. 0 = the network's prior as is.
-  float pie_swap_prior = 0.5f;
+  // (The pie decision weighs swapping, one action, against a few dozen declining
+  // placements: the Gumbel root always samples the swap; see search::SearchConfig.)
 
   // Games per sample file: file <prefix>_<k>.vzs holds games k*games_per_file ..
   // (k+1)*games_per_file - 1 of the run.
@@ -47,10 +48,15 @@ struct SelfplayConfig {
   // value (for that player) was below resign_threshold at this and its previous
   // resign_consecutive - 1 turn starts. -1 disables resignation (values are never below
   // -1). A fraction no_resign_fraction of games never resigns; they measure the rule's
-  // false-positive rate.
+  // false-positive rate. The root value is the chosen action's (search::SearchResult).
   float resign_threshold = -0.9f;
   int resign_consecutive = 3;
   float no_resign_fraction = 0.1f;
+  // When > 0, the pipeline sets each generation's threshold from the previous generation's
+  // no-resign games: the highest threshold whose false-positive rate (would-be resigners
+  // who won) stays at most this (AlphaGo Zero's 5%); resign_threshold is the first
+  // generation's. 0 = resign_threshold throughout.
+  float resign_false_positive_target = 0.05f;
 
   // Base seed; each game's seed is derived from (seed, generation, game index).
   uint64_t seed = 1;

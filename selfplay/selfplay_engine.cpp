@@ -27,46 +27,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Raises the prior of the pie rule's swap (the pass action) to at least `floor`, scaling the
-// other actions' priors so that the sum stays one.
-void RaiseSwapPrior(const rules::Position& pos, float floor, search::EvalOutput& out) {
-  float& swap = out.policy[pos.PassAction()];
-  if (swap >= floor) return;
-  const float scale = swap < 1.0f ? (1.0f - floor) / (1.0f - swap) : 0.0f;
-  for (int a = 0; a < pos.PassAction(); ++a) out.policy[a] *= scale;
-  swap = floor;
-}
-
-// The evaluator self-play searches use: the batching front end, with the swap's prior
-// raised at pie decisions (after the cache, which keeps the network's outputs).
-// Thread-safe as `inner` is.
-class SwapPriorEvaluator final : public search::Evaluator {
- public:
-  SwapPriorEvaluator(search::Evaluator& inner, float swap_prior)
-      : inner_(inner), swap_prior_(swap_prior) {}
-  void Evaluate(std::span<const rules::Position> positions,
-                std::span<search::EvalOutput> out) override {
-    inner_.Evaluate(positions, out);
-    if (swap_prior_ <= 0) return;
-    for (size_t i = 0; i < positions.size(); ++i) {
-      if (positions[i].Pending() == rules::Decision::kPie) {
-        RaiseSwapPrior(positions[i], swap_prior_, out[i]);
-      }
-    }
-  }
-
- private:
-  search::Evaluator& inner_;
-  const float swap_prior_;
-};
-
 // One game slot of a worker: the game and its search tree (kept across games).
 struct Slot {
   explicit Slot(const SelfplayConfig& config) : game(config) {}
   SelfplayGame game;
   std::unique_ptr<search::Mcts> mcts;
   bool active = false;  // holds a game
-  bool full = false;    // the search in progress has the full budget
+  Budget budget;        // of the search in progress
 };
 
 class Engine {
@@ -81,7 +48,6 @@ class Engine {
         full_search_(search),
         cheap_search_(search),
         evaluator_(backend, batching),
-        search_evaluator_(evaluator_, config.pie_swap_prior),
         indices_(std::move(indices)),
         total_(static_cast<size_t>(total)) {
     cheap_search_.root_noise = false;
@@ -190,9 +156,9 @@ class Engine {
         s.mcts->Advance(a);
         continue;
       }
-      s.full = s.game.DrawFull();
-      s.mcts->SetConfig(s.full ? full_search_ : cheap_search_);
-      s.mcts->StartSearch(s.full ? config_.full_simulations : config_.cheap_simulations);
+      s.budget = s.game.DrawBudget();
+      s.mcts->SetConfig(s.budget.full ? full_search_ : cheap_search_);
+      s.mcts->StartSearch(s.budget.full ? config_.full_simulations : config_.cheap_simulations);
       return true;
     }
   }
@@ -201,8 +167,8 @@ class Engine {
   void Decide(Slot& s) {
     const search::SearchResult r = s.mcts->Result();
     searches_.fetch_add(1, std::memory_order_relaxed);
-    s.game.CountDecision(s.full);
-    if (s.full) s.game.RecordSample(r);
+    s.game.CountDecision(s.budget.full);
+    if (s.budget.record) s.game.RecordSample(r);
     if (s.game.CheckResign(r.value)) return;  // Over() now; Prepare finishes it
     const rules::Action a = s.game.ChooseAction(r);
     s.game.Apply(a);
@@ -236,7 +202,7 @@ class Engine {
     while (!live.empty() && !Stopping()) {
       searches.clear();
       for (Slot* s : live) searches.push_back(s->mcts.get());
-      search::StepSearchesBatched(searches, search_evaluator_, config_.leaves_per_search, buffers);
+      search::StepSearchesBatched(searches, evaluator_, config_.leaves_per_search, buffers);
       still.clear();
       for (Slot* s : live) {
         bool alive = true;
@@ -325,7 +291,6 @@ class Engine {
   search::SearchConfig full_search_;
   search::SearchConfig cheap_search_;
   search::BatchingEvaluator evaluator_;
-  SwapPriorEvaluator search_evaluator_;  // what the searches call: evaluator_ and the swap prior
   const std::vector<uint64_t> indices_;  // game indices to play; empty: 0 .. total_ - 1
   const size_t total_;                   // games to play
   std::atomic<size_t> next_{0};

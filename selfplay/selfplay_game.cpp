@@ -12,6 +12,12 @@ uint64_t GameSeed(uint64_t seed, uint64_t generation, uint64_t index) {
 }
 
 bool ResignTracker::Observe(int person, float value) {
+  std::vector<float>& recent = recent_[person];
+  if (static_cast<int>(recent.size()) == consecutive_) recent.erase(recent.begin());
+  recent.push_back(value);
+  if (static_cast<int>(recent.size()) == consecutive_) {
+    level_[person] = std::min(level_[person], *std::max_element(recent.begin(), recent.end()));
+  }
   low_[person] = value < threshold_ ? low_[person] + 1 : 0;
   if (low_[person] >= consecutive_) {
     fired_[person] = true;
@@ -36,10 +42,17 @@ void SelfplayGame::Start(rules::RuleSet rules, int size, uint64_t index, uint64_
   full_ = cheap_ = forced_ = 0;
 }
 
-bool SelfplayGame::DrawFull() {
-  // Always draw, so that the random stream does not depend on setup_full_search.
-  const bool full = rng_.Uniform() < config_.full_search_probability;
-  return full || (config_.setup_full_search && IsSetupDecision(pos_.Pending()));
+Budget SelfplayGame::DrawBudget() {
+  // Always draw, so that the random stream does not depend on the settings.
+  const double u = rng_.Uniform();
+  Budget b;
+  if (IsSetupDecision(pos_.Pending())) {
+    b.record = u < config_.setup_record_probability;
+    b.full = b.record || config_.setup_full_search;
+  } else {
+    b.full = b.record = u < config_.full_search_probability;
+  }
+  return b;
 }
 
 void SelfplayGame::RecordSample(const search::SearchResult& r) {
@@ -135,7 +148,10 @@ FinishedGame SelfplayGame::Finish() {
   g.winner_color = resigned_ ? rules::Opponent(pos_.ToMove()) : *pos_.Winner();
   g.winner_person = pos_.PlayerOf(g.winner_color);
   g.swapped = pos_.BlackPlayer() == 1;
-  if (no_resign_) g.would_resign = {resign_.Fired(0), resign_.Fired(1)};
+  if (no_resign_) {
+    g.would_resign = {resign_.Fired(0), resign_.Fired(1)};
+    g.resign_level = {resign_.Level(0), resign_.Level(1)};
+  }
   g.full_decisions = full_;
   g.cheap_decisions = cheap_;
   g.forced_decisions = forced_;

@@ -35,12 +35,20 @@ class ResignTracker {
   bool Observe(int person, float value);
   // Whether the rule fired for `person` at least once in this game.
   bool Fired(int person) const { return fired_[person]; }
+  // The person's resignation level: the rule fires for them (in this game so far) at every
+  // threshold above it and at none at or below it, i.e. the lowest, over runs of
+  // `consecutive` successive values, of the run's highest value. kNeverLevel when the
+  // person has had fewer than `consecutive` values.
+  float Level(int person) const { return level_[person]; }
+  static constexpr float kNeverLevel = 2.0f;
 
  private:
   float threshold_;
   int consecutive_;
   std::array<int, 2> low_{};
   std::array<bool, 2> fired_{};
+  std::array<std::vector<float>, 2> recent_;  // the last `consecutive` values per person
+  std::array<float, 2> level_{kNeverLevel, kNeverLevel};
 };
 
 // A game that has ended (by the rules or by resignation), with its samples' targets filled
@@ -55,11 +63,19 @@ struct FinishedGame {
   bool swapped = false;  // the pie rule's swap was taken
   bool resigned = false;
   bool no_resign = false;  // a game that never resigns (false-positive measurement)
-  // no_resign games: whether the resignation rule would have fired for each person.
+  // no_resign games: whether the resignation rule would have fired for each person, and
+  // each person's resignation level (ResignTracker::Level).
   std::array<bool, 2> would_resign{};
-  int full_decisions = 0;    // searched with the full budget and recorded
+  std::array<float, 2> resign_level{ResignTracker::kNeverLevel, ResignTracker::kNeverLevel};
+  int full_decisions = 0;    // searched with the full budget (recorded unless setup)
   int cheap_decisions = 0;   // searched with the cheap budget, not recorded
   int forced_decisions = 0;  // a single legal action: played without a search, not recorded
+};
+
+// The budget of one decision.
+struct Budget {
+  bool full = false;    // full_simulations with root noise (else cheap_simulations, no noise)
+  bool record = false;  // recorded as a training sample (only full searches are)
 };
 
 // Not thread-safe; one worker drives a game.
@@ -73,9 +89,10 @@ class SelfplayGame {
   void Start(rules::RuleSet rules, int size, uint64_t index, uint64_t seed);
   const rules::Position& Pos() const { return pos_; }
 
-  // Draws the budget of the next decision: true = full (recorded). Setup decisions are
-  // full when config.setup_full_search.
-  bool DrawFull();
+  // Draws the budget of the next decision: full and recorded with probability
+  // config.full_search_probability; setup decisions are full when config.setup_full_search
+  // and recorded with probability config.setup_record_probability.
+  Budget DrawBudget();
   // Appends a sample of the current position from the finished search `r` of it (policy
   // target, root value, shooter identities). Aux targets and outcome come at Finish.
   void RecordSample(const search::SearchResult& r);

@@ -36,11 +36,32 @@ void SelfplayStats::AddGame(const FinishedGame& g) {
   if (g.no_resign) {
     ++no_resign_games;
     for (int person = 0; person < 2; ++person) {
+      resign_observations.push_back({g.resign_level[person], g.winner_person == person});
       if (!g.would_resign[person]) continue;
       ++would_resign;
       if (g.winner_person == person) ++false_positives;
     }
   }
+}
+
+std::optional<float> CalibrateResignThreshold(const std::vector<ResignObservation>& observations,
+                                              double target, int min_would_resign) {
+  int at_zero = 0;
+  for (const ResignObservation& o : observations) at_zero += o.level < 0.0f;
+  if (at_zero < min_would_resign) return std::nullopt;
+  float best = -1.0f;
+  for (int step = 0; step <= 100; ++step) {
+    const float t = -1.0f + 0.01f * static_cast<float>(step);
+    int would = 0, won = 0;
+    for (const ResignObservation& o : observations) {
+      if (o.level >= t) continue;
+      ++would;
+      won += o.won;
+    }
+    if (would > 0 && won > target * would) break;
+    best = t;
+  }
+  return best;
 }
 
 std::string FormatDuration(double seconds) {

@@ -3,11 +3,28 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "selfplay/selfplay_game.h"
 
 namespace veletas::selfplay {
+
+// A person of a no-resign game: the resignation level (ResignTracker::Level) and whether
+// that person won.
+struct ResignObservation {
+  float level = ResignTracker::kNeverLevel;
+  bool won = false;
+};
+
+// The resignation threshold to use next: the highest threshold t in [-1, 0] (to 0.01)
+// such that, among the observed persons whose level is below t (those the rule would make
+// resign), the fraction who won is at most `target`, at t and at every lower threshold.
+// Returns nullopt when fewer than `min_would_resign` persons would resign at t = 0 (too
+// little evidence: keep the current threshold). Pure.
+std::optional<float> CalibrateResignThreshold(const std::vector<ResignObservation>& observations,
+                                              double target, int min_would_resign);
 
 struct SelfplayStats {
   // --- Games (this run only; resumed games are counted in games_resumed). ---
@@ -33,6 +50,9 @@ struct SelfplayStats {
   // went on to win (false positives).
   int64_t would_resign = 0;
   int64_t false_positives = 0;
+  // Each person of each no-resign game finished by this run: its resignation level and
+  // whether it won (for CalibrateResignThreshold).
+  std::vector<ResignObservation> resign_observations;
   // --- Evaluator (the batching front end over the network). ---
   uint64_t evaluations = 0;        // positions the searches asked for
   uint64_t cache_hits = 0;         // of those, answered from the cache

@@ -27,7 +27,8 @@ TEST(ConfigSelfplay, EmptySectionKeepsTheDefaults) {
   EXPECT_EQ(c.full_search_probability, d.full_search_probability);
   EXPECT_EQ(c.setup_full_search, d.setup_full_search);
   EXPECT_EQ(c.setup_temperature, d.setup_temperature);
-  EXPECT_EQ(c.pie_swap_prior, d.pie_swap_prior);
+  EXPECT_EQ(c.setup_record_probability, d.setup_record_probability);
+  EXPECT_EQ(c.resign_false_positive_target, d.resign_false_positive_target);
   EXPECT_EQ(c.games_per_file, d.games_per_file);
   EXPECT_EQ(c.resign_threshold, d.resign_threshold);
   EXPECT_EQ(c.resign_consecutive, d.resign_consecutive);
@@ -40,9 +41,10 @@ TEST(ConfigSelfplay, ReadsEveryKey) {
   const std::string yaml =
       "  threads: 3\n  games_in_flight: 17\n  leaves_per_search: 6\n"
       "  full_simulations: 400\n  cheap_simulations: 50\n  full_search_probability: 0.5\n"
-      "  setup_full_search: false\n  setup_temperature: 1.5\n  pie_swap_prior: 0.3\n"
+      "  setup_full_search: false\n  setup_temperature: 1.5\n  setup_record_probability: 0.3\n"
       "  games_per_file: 250\n"
       "  resign_threshold: -0.95\n  resign_consecutive: 5\n  no_resign_fraction: 0.2\n"
+      "  resign_false_positive_target: 0.1\n"
       "  seed: 12345678901\n";
   ASSERT_EQ(SelfplayError(yaml, c), "");
   EXPECT_EQ(c.threads, 3);
@@ -53,11 +55,12 @@ TEST(ConfigSelfplay, ReadsEveryKey) {
   EXPECT_EQ(c.full_search_probability, 0.5f);
   EXPECT_FALSE(c.setup_full_search);
   EXPECT_EQ(c.setup_temperature, 1.5f);
-  EXPECT_EQ(c.pie_swap_prior, 0.3f);
+  EXPECT_EQ(c.setup_record_probability, 0.3f);
   EXPECT_EQ(c.games_per_file, 250);
   EXPECT_EQ(c.resign_threshold, -0.95f);
   EXPECT_EQ(c.resign_consecutive, 5);
   EXPECT_EQ(c.no_resign_fraction, 0.2f);
+  EXPECT_EQ(c.resign_false_positive_target, 0.1f);
   EXPECT_EQ(c.seed, 12345678901ULL);
 }
 
@@ -77,7 +80,11 @@ TEST(ConfigSelfplay, RejectsOutOfRangeValuesNamingFileLineAndKey) {
       {"  full_search_probability: 1.1\n", "selfplay.full_search_probability: 1.1 is out of range"},
       {"  setup_full_search: 2\n", "selfplay.setup_full_search: expected true or false"},
       {"  setup_temperature: -0.5\n", "selfplay.setup_temperature: -0.5 is out of range"},
-      {"  pie_swap_prior: 1\n", "selfplay.pie_swap_prior: 1 is out of range [0, 0.99]"},
+      {"  setup_record_probability: 1.5\n",
+       "selfplay.setup_record_probability: 1.5 is out of range [0, 1]"},
+      {"  resign_false_positive_target: 0.6\n",
+       "selfplay.resign_false_positive_target: 0.6 is out of range [0, 0.5]"},
+      {"  pie_swap_prior: 0.5\n", "unknown key \"selfplay.pie_swap_prior\""},
       {"  games_per_file: 0\n", "selfplay.games_per_file: 0 is out of range"},
       {"  resign_threshold: -1.5\n", "selfplay.resign_threshold: -1.5 is out of range [-1, 1]"},
       {"  resign_consecutive: 0\n", "selfplay.resign_consecutive: 0 is out of range"},

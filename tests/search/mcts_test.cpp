@@ -285,6 +285,91 @@ TEST(Mcts, DirichletNoiseOnlyAtTheRootAndKeepsADistribution) {
   EXPECT_NEAR(sum_sq / samples, expected, 0.25 * expected);
 }
 
+TEST(Gumbel, TheSwapIsAlwaysConsideredAndTheTargetUsesTheNetworksLogits) {
+  // The swap has a tiny prior and only 2 of the dozens of actions are sampled: the swap is
+  // still simulated and wins on its value (Black favoured, so the second player swaps); the
+  // reported prior is the network's.
+  auto game = rules::PlayRecord(rules::RuleSet::kStandard, 7, "e3/e4");
+  ASSERT_TRUE(game.ok()) << game.error();
+  const rules::Position p = game.value().final;
+  ASSERT_EQ(p.Pending(), rules::Decision::kPie);
+  FunctionEvaluator eval([](const rules::Position& q, EvalOutput& out) {
+    FillUniformPolicy(q, out);
+    if (q.Pending() == rules::Decision::kPie) {
+      // The other actions share 0.999; the swap gets 0.001.
+      const float others = static_cast<float>(q.LegalActions().Count() - 1);
+      for (float& x : out.policy) x = x > 0 ? 0.999f / others : 0.0f;
+      out.policy[q.PassAction()] = 0.001f;
+    }
+    out.value = q.ToMove() == rules::Color::kBlack ? 0.6f : -0.6f;
+  });
+  for (bool noise : {false, true}) {
+    SearchConfig config;
+    config.algorithm = Algorithm::kGumbel;
+    config.root_noise = noise;
+    config.gumbel_considered = 2;
+    for (int seed = 0; seed < 10; ++seed) {
+      Mcts mcts(config, seed);
+      mcts.SetPosition(p);
+      const SearchResult r = mcts.Run(eval, 16);
+      const ChildInfo* swap = nullptr;
+      for (const ChildInfo& c : r.children) {
+        if (c.action == p.PassAction()) swap = &c;
+      }
+      ASSERT_NE(swap, nullptr);
+      EXPECT_GT(swap->visits, 0u) << "seed " << seed;
+      EXPECT_NEAR(swap->prior, 0.001f, 1e-6);
+      // The target: the swap's value outweighs its small logit.
+      for (const ChildInfo& c : r.children) EXPECT_LE(c.policy, swap->policy);
+      // Without noise the sequential-halving winner is the swap (with Gumbel noise the
+      // other sampled action, a lucky draw, may win).
+      if (!noise) {
+        EXPECT_EQ(r.action, p.PassAction()) << "seed " << seed;
+      }
+      // The root value is the chosen action's, not the mean over the halving's simulations
+      // (half of which went to a losing placement).
+      for (const ChildInfo& c : r.children) {
+        if (c.action == r.action) {
+          EXPECT_NEAR(r.value, c.q, 1e-6);
+        }
+      }
+      if (r.action == p.PassAction()) {
+        EXPECT_LT(r.mean_value, r.value - 0.3f);
+      }
+    }
+  }
+}
+
+TEST(Mcts, PuctTriesUnvisitedRootActionsInTheirNoisedOrder) {
+  // Root noise changes the priors in place; the edges stay sorted by the evaluator's
+  // priors. With one simulation per search, PUCT must try the action with the highest
+  // noised prior (all unvisited actions share the FPU value), whatever its raw rank.
+  HashEvaluator eval(11);
+  const rules::Position p = rules::Position::Initial(rules::RuleSet::kStandard, 10);
+  SearchConfig config;
+  config.algorithm = Algorithm::kPuct;
+  config.root_noise = true;
+  config.dirichlet_epsilon = 0.5f;
+  config.leaves_per_batch = 1;
+  int reordered = 0;
+  for (int seed = 0; seed < 50; ++seed) {
+    Mcts mcts(config, seed);
+    mcts.SetPosition(p);
+    mcts.Run(eval, 1);
+    const Node* root = mcts.Root();
+    int best = 0;
+    for (int i = 1; i < root->num_edges; ++i) {
+      if (root->edges[i].prior > root->edges[best].prior) best = i;
+    }
+    ASSERT_NE(root->child, nullptr);
+    EXPECT_EQ(root->child->edge_index, best) << "seed " << seed;
+    EXPECT_EQ(root->child->sibling, nullptr);
+    reordered += best != 0;
+  }
+  // The noise reorders the priors in most searches, so the test could fail.
+  EXPECT_GT(reordered, 25);
+}
+
 TEST(Mcts, TreeReuseKeepsTheSubtree) {
   HashEvaluator eval(7);
   const rules::Position p = RandomPositions(rules::RuleSet::kStandard, 7, 1, 15)[0];

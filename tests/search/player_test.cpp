@@ -142,5 +142,39 @@ TEST(Players, UctBeatsRandomOn7x7) {
   EXPECT_GE(uct_wins, 11) << "of " << kGames;
 }
 
+TEST(MctsPlayer, SubDecisionsWithOneLegalActionAreNotSearched) {
+  // Sub-decision positions reached by random play where only one action is legal (a shooter
+  // with one destination, one shot, or the turn's only move): the player plays it without
+  // asking the evaluator about that position.
+  util::Rng rng(5);
+  std::vector<rules::Position> forced;
+  for (int game = 0; game < 200 && forced.size() < 20; ++game) {
+    rules::Position p = rules::Position::Initial(rules::RuleSet::kStandard, 7);
+    while (!p.IsTerminal() && forced.size() < 20) {
+      const rules::ActionSet legal = p.LegalActions();
+      if (legal.Count() == 1) forced.push_back(p);
+      std::vector<rules::Action> actions(legal.squares.begin(), legal.squares.end());
+      if (legal.pass) actions.push_back(p.PassAction());
+      p.Apply(actions[rng.Below(actions.size())]);
+    }
+  }
+  ASSERT_EQ(forced.size(), 20u);
+  for (const rules::Position& p : forced) {
+    int asked = 0;
+    FunctionEvaluator eval([&](const rules::Position& q, EvalOutput& out) {
+      asked += q.Hash() == p.Hash();
+      FillUniformPolicy(q, out);
+      out.value = 0;
+    });
+    SearchConfig config = ForPlay(SearchConfig{});
+    config.simulations = 16;
+    auto player = MakeMctsPlayer(eval, config, 1);
+    const TurnChoice choice = player->ChooseTurn(p);
+    EXPECT_EQ(asked, 0);
+    ASSERT_GE(choice.turn.length, 1);
+    EXPECT_TRUE(p.IsLegal(choice.turn[0]));
+  }
+}
+
 }  // namespace
 }  // namespace veletas::search

@@ -146,8 +146,11 @@ Checked CheckAgainstRules(const std::vector<FileGame>& games, rules::RuleSet rs,
 TEST(SelfplayEngine, WrittenGamesAgreeWithTheRules) {
   TempDir dir("out");
   search::HashEvaluator eval(11);
+  // Gumbel: its root always samples the pie rule's swap, so that swaps occur.
   search::SearchConfig search;
+  search.algorithm = search::Algorithm::kGumbel;
   SelfplayConfig config = SmallConfig();
+  config.setup_record_probability = 1.0f;
   const SelfplayStats stats = Play(config, search, eval, dir.Str(), 24);
   EXPECT_EQ(stats.games_finished, 24);
   EXPECT_EQ(stats.files_written, 6);
@@ -248,13 +251,11 @@ TEST(SelfplayEngine, NoTwoGamesAreIdenticalAndOpeningsAreDiverse) {
   const auto games = ReadGames(dir.Str(), 1);
   ASSERT_EQ(games.size(), static_cast<size_t>(kGames));
   std::set<std::string> records, setups, black_setups;
-  std::set<bool> pie;
   for (const FileGame& g : games) {
     records.insert(g.record.record);
     const std::string setup = testing::SetupPart(g.record.record, kStd, 7);
     setups.insert(setup);
     black_setups.insert(setup.substr(0, setup.find(' ')));
-    pie.insert(setup.find("swap") != std::string::npos);
   }
   EXPECT_EQ(records.size(), static_cast<size_t>(kGames));
   // Complete setups (Black's shooter and stone, the pie choice, White's two shooters and
@@ -263,7 +264,6 @@ TEST(SelfplayEngine, NoTwoGamesAreIdenticalAndOpeningsAreDiverse) {
   // a handful of the 25 first placements, so those repeat more often.
   EXPECT_GE(setups.size(), static_cast<size_t>(kGames * 7 / 8));
   EXPECT_GE(black_setups.size(), static_cast<size_t>(kGames / 4));
-  EXPECT_EQ(pie.size(), 2u) << "both pie choices occur";
 
   // Without setup temperature, root noise and move temperature, the deterministic
   // evaluator makes every game the same: the diversity above comes from the exploration.
@@ -297,6 +297,7 @@ TEST(SelfplayEngine, GumbelOpeningsAreDiverse) {
 }
 
 // Mean policy target of the swap over the pie decisions of a run.
+
 double MeanSwapTarget(const std::vector<FileGame>& games, int* count) {
   double sum = 0;
   *count = 0;
@@ -312,24 +313,40 @@ double MeanSwapTarget(const std::vector<FileGame>& games, int* count) {
   return *count > 0 ? sum / *count : 0.0;
 }
 
-TEST(SelfplayEngine, PieSwapIsWeighedAgainstDeclining) {
-  // The hash evaluator gives the swap one share of prior among about 25 legal actions at the
-  // pie decision; a 16-simulation search then hardly visits it. With the swap's prior
-  // raised to 0.5 the search splits its visits between swapping and declining.
-  search::HashEvaluator eval(6);
+// Uniform priors (the swap one share among about 25 legal actions at the pie decision);
+// values favour `favoured` by 0.6.
+search::FunctionEvaluator Favouring(rules::Color favoured) {
+  return search::FunctionEvaluator([favoured](const rules::Position& p, search::EvalOutput& out) {
+    search::FillUniformPolicy(p, out);
+    out.value = p.ToMove() == favoured ? 0.6f : -0.6f;
+  });
+}
+
+TEST(SelfplayEngine, PieSwapIsWeighedAgainstDecliningByItsValue) {
+  // Gumbel self-play samples 4 of the ~25 pie actions, but always the swap: when Black is
+  // favoured the second player learns to swap (a high target), when White is favoured the
+  // target keeps the swap at about its prior share, with no floor raising it. The swap
+  // rate follows.
+  search::SearchConfig gumbel;
+  gumbel.algorithm = search::Algorithm::kGumbel;
+  gumbel.gumbel_considered = 4;
   SelfplayConfig config = SmallConfig();
   config.games_per_file = 16;
-  TempDir raised("raised"), plain("plain");
-  Play(config, search::SearchConfig{}, eval, raised.Str(), 16);
-  config.pie_swap_prior = 0;
-  Play(config, search::SearchConfig{}, eval, plain.Str(), 16);
-  int n_raised = 0, n_plain = 0;
-  const double with_floor = MeanSwapTarget(ReadGames(raised.Str(), 1), &n_raised);
-  const double without = MeanSwapTarget(ReadGames(plain.Str(), 1), &n_plain);
-  EXPECT_EQ(n_raised, 16);
-  EXPECT_EQ(n_plain, 16);
-  EXPECT_GT(with_floor, 0.25);
-  EXPECT_LT(without, 0.1);
+  config.setup_record_probability = 1.0f;
+  TempDir black("black"), white("white");
+  auto black_wins = Favouring(rules::Color::kBlack);
+  auto white_wins = Favouring(rules::Color::kWhite);
+  const SelfplayStats sb = Play(config, gumbel, black_wins, black.Str(), 16);
+  const SelfplayStats sw = Play(config, gumbel, white_wins, white.Str(), 16);
+  int n_black = 0, n_white = 0;
+  const double swap_good = MeanSwapTarget(ReadGames(black.Str(), 1), &n_black);
+  const double swap_bad = MeanSwapTarget(ReadGames(white.Str(), 1), &n_white);
+  EXPECT_EQ(n_black, 16);
+  EXPECT_EQ(n_white, 16);
+  EXPECT_GT(swap_good, 0.5);
+  EXPECT_LT(swap_bad, 0.02);
+  EXPECT_GT(sb.SwapRate(), 0.75);
+  EXPECT_LT(sw.SwapRate(), 0.25);
 }
 
 TEST(SelfplayEngine, PlayoutCapRecordsOnlyFullSearches) {
@@ -341,6 +358,7 @@ TEST(SelfplayEngine, PlayoutCapRecordsOnlyFullSearches) {
   config.full_simulations = 50;
   config.cheap_simulations = 7;
   config.full_search_probability = 0.3f;
+  config.setup_record_probability = 1.0f;
   config.games_per_file = 10;
   TempDir dir("out");
   const SelfplayStats stats = Play(config, search, eval, dir.Str(), 20);
@@ -375,6 +393,31 @@ TEST(SelfplayEngine, PlayoutCapRecordsOnlyFullSearches) {
   ASSERT_GT(play_searched, 300);
   const double sd = std::sqrt(0.3 * 0.7 / play_searched);
   EXPECT_NEAR(play_full / play_searched, 0.3, 5 * sd);
+}
+
+TEST(SelfplayEngine, SetupDecisionsAreFullSearchesRecordedWithTheirProbability) {
+  search::HashEvaluator eval(9);
+  SelfplayConfig config = SmallConfig();
+  config.full_search_probability = 0.3f;
+  config.setup_record_probability = 0.25f;
+  config.games_per_file = 20;
+  TempDir dir("out");
+  const SelfplayStats stats = Play(config, search::SearchConfig{}, eval, dir.Str(), 40);
+  int64_t setup_choices = 0, setup_samples = 0;
+  for (const FileGame& g : ReadGames(dir.Str(), 2)) {
+    for (const rules::Position& p : ReplayRecord(kStd, 7, g.record.record).positions) {
+      if (IsSetupDecision(p.Pending()) && p.LegalActions().Count() > 1) ++setup_choices;
+    }
+    for (const Sample& s : g.samples) setup_samples += IsSetupDecision(s.position.Pending());
+  }
+  ASSERT_GT(setup_choices, 150);
+  // Every setup choice was a full search, a quarter of them recorded (5 standard
+  // deviations).
+  const double sd = std::sqrt(0.25 * 0.75 / static_cast<double>(setup_choices));
+  EXPECT_NEAR(static_cast<double>(setup_samples) / static_cast<double>(setup_choices), 0.25,
+              5 * sd);
+  EXPECT_GE(stats.full_decisions, setup_choices);
+  EXPECT_LT(stats.samples, stats.full_decisions);
 }
 
 }  // namespace

@@ -33,6 +33,46 @@ TEST(ResignTracker, FiresOnlyAfterConsecutiveLowValuesOfOnePlayer) {
   EXPECT_TRUE(t.Fired(1));
 }
 
+TEST(ResignTracker, TheLevelIsTheHighestThresholdAtWhichTheRuleNeverFires) {
+  // Values of person 0: windows of 3 are (-0.5,-0.95,-0.8), (-0.95,-0.8,-0.97),
+  // (-0.8,-0.97,-0.99): their maxima -0.5, -0.8, -0.8; the level is -0.8. The rule fires
+  // at a threshold above -0.8 and not at -0.8 itself.
+  const std::vector<float> values = {-0.5f, -0.95f, -0.8f, -0.97f, -0.99f};
+  for (float threshold : {-0.8f, -0.79f}) {
+    ResignTracker t(threshold, 3);
+    for (float v : values) t.Observe(0, v);
+    EXPECT_FLOAT_EQ(t.Level(0), -0.8f);
+    EXPECT_EQ(t.Fired(0), threshold > t.Level(0)) << threshold;
+    EXPECT_EQ(t.Level(1), ResignTracker::kNeverLevel);
+  }
+  ResignTracker short_game(-0.9f, 3);
+  short_game.Observe(1, -1.0f);
+  short_game.Observe(1, -1.0f);
+  EXPECT_EQ(short_game.Level(1), ResignTracker::kNeverLevel);
+}
+
+TEST(ResignCalibration, TheHighestThresholdWithFewFalsePositives) {
+  // 40 losers at levels -0.95 .. -0.56 (step 0.01), and two winners whose value dipped to
+  // -0.7 and -0.3. At t <= -0.7 no winner would resign; just above -0.7 one of 26 would-be
+  // resigners is a winner (3.8%, under 5%); above -0.55 no more losers join, and the
+  // second winner at -0.3 brings 2 of 42 (4.8%); nothing breaks 5% up to 0.
+  std::vector<ResignObservation> obs;
+  for (int i = 0; i < 40; ++i) obs.push_back({-0.95f + 0.01f * i, false});
+  obs.push_back({-0.7f, true});
+  obs.push_back({-0.3f, true});
+  auto t = CalibrateResignThreshold(obs, 0.05, 10);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_NEAR(*t, 0.0f, 1e-6);
+  // A third winner at -0.8 makes 1 of 17 would-be resigners just above -0.8 (5.9%): the
+  // threshold stops at -0.8, although higher ones would be under 5% again.
+  obs.push_back({-0.8f, true});
+  t = CalibrateResignThreshold(obs, 0.05, 10);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_NEAR(*t, -0.8f, 1e-5);
+  // Too little evidence: keep the current threshold.
+  EXPECT_FALSE(CalibrateResignThreshold({{-0.9f, false}, {-0.8f, false}}, 0.05, 10).has_value());
+}
+
 TEST(ResignStats, FalsePositivesAreWouldBeResignersWhoWon) {
   SelfplayStats s;
   FinishedGame g;
