@@ -10,6 +10,7 @@
 
 #include "rules/notation.h"
 #include "rules/symmetry.h"
+#include "search/uct_player.h"
 #include "search/mcts.h"
 #include "search/player.h"
 #include "search/search_driver.h"
@@ -270,6 +271,7 @@ std::unique_ptr<Arena::Slot> Arena::StartGame(int index) {
         search::UctConfig uct;
         uct.playouts = p.spec.budget;
         uct.threads = 1;
+        uct.c_uct = static_cast<float>(p.spec.c_uct > 0 ? p.spec.c_uct : search::TunedUctC(size_));
         slot->sync[side] = search::MakeUctPlayer(uct, seed);
         break;
       }

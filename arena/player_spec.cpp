@@ -19,6 +19,14 @@ bool ParseBudget(std::string_view text, int lo, int hi, int& out) {
   return true;
 }
 
+// The shortest decimal form of `v` that reads back as the same double ("0.7", not
+// "0.69999999999999996").
+std::string ShortReal(double v) {
+  char buf[32];
+  const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, ptr) : std::to_string(v);
+}
+
 bool AllDigits(std::string_view text) {
   if (text.empty()) return false;
   for (char c : text) {
@@ -34,7 +42,7 @@ std::string PlayerSpec::ToString() const {
     case PlayerKind::kRandom:
       return "random";
     case PlayerKind::kUct:
-      return "uct:" + std::to_string(budget);
+      return "uct:" + std::to_string(budget) + (c_uct > 0 ? ":" + ShortReal(c_uct) : "");
     case PlayerKind::kMcts:
       return "mcts:" + checkpoint + ":" + std::to_string(budget);
   }
@@ -45,11 +53,22 @@ util::Result<PlayerSpec> ParsePlayerSpec(std::string_view text) {
   using R = util::Result<PlayerSpec>;
   const std::string quoted = "\"" + std::string(text) + "\"";
   const std::string unknown =
-      "unknown player " + quoted + ": expected random, uct:N or mcts:CKPT:N";
+      "unknown player " + quoted + ": expected random, uct:N, uct:N:C or mcts:CKPT:N";
   PlayerSpec spec;
   if (text == "random") return spec;
   if (text.starts_with("uct:")) {
-    const std::string_view n = text.substr(4);
+    std::string_view n = text.substr(4);
+    if (const size_t colon = n.find(':'); colon != std::string_view::npos) {
+      const std::string_view c = n.substr(colon + 1);
+      n = n.substr(0, colon);
+      double v = 0;
+      const auto [ptr, ec] = std::from_chars(c.data(), c.data() + c.size(), v);
+      if (c.empty() || ec != std::errc() || ptr != c.data() + c.size() || !(v > 0 && v <= 100)) {
+        return R::Error("player " + quoted +
+                        ": C (the exploration constant) must be a number in (0, 100]");
+      }
+      spec.c_uct = v;
+    }
     if (!AllDigits(n)) return R::Error(unknown);
     spec.kind = PlayerKind::kUct;
     if (!ParseBudget(n, 1, kMaxUctPlayouts, spec.budget)) {
@@ -80,7 +99,8 @@ std::string DefaultPlayerName(const PlayerSpec& spec) {
     case PlayerKind::kRandom:
       return "random";
     case PlayerKind::kUct:
-      return "uct_" + std::to_string(spec.budget);
+      return "uct_" + std::to_string(spec.budget) +
+             (spec.c_uct > 0 ? "_c" + ShortReal(spec.c_uct) : "");
     case PlayerKind::kMcts: {
       std::string stem = std::filesystem::path(spec.checkpoint).stem().string();
       for (char& c : stem) {

@@ -1,7 +1,9 @@
 // Player specs of the arena: the text that says who plays, as given to `veletas match --a
 // SPEC` and stored in match records (`players.a.spec`):
 //   random        uniformly random over full turns
-//   uct:N         UCT with random playouts, N playouts per full turn, one tree on one thread
+//   uct:N         UCT with random playouts, N playouts per full turn, one tree on one thread,
+//                 with the board size's exploration constant (search::TunedUctC)
+//   uct:N:C       the same with exploration constant C (for tuning it)
 //   mcts:CKPT:N   neural MCTS with the network of checkpoint CKPT, N simulations per
 //                 sub-decision (CKPT may itself contain ':'; N follows the last one)
 #pragma once
@@ -19,8 +21,10 @@ struct PlayerSpec {
   PlayerKind kind = PlayerKind::kRandom;
   int budget = 0;          // uct: playouts per turn; mcts: simulations per decision
   std::string checkpoint;  // mcts only
+  // uct: the exploration constant; 0 = the board size's (search::TunedUctC).
+  double c_uct = 0;
 
-  // The spec text: "random", "uct:1000", "mcts:CKPT:64".
+  // The spec text: "random", "uct:1000", "uct:1000:0.7", "mcts:CKPT:64".
   std::string ToString() const;
 };
 
@@ -32,7 +36,8 @@ inline constexpr int kMaxMctsSimulations = 1'000'000;
 // mcts:CKPT:N` or `player "uct:0": N must be in [1, 100000000]`.
 util::Result<PlayerSpec> ParsePlayerSpec(std::string_view text);
 
-// The ladder name of a spec's player: "random", "uct_<N>"; for mcts the checkpoint's file
+// The ladder name of a spec's player: "random", "uct_<N>" ("uct_<N>_c<C>" with an explicit
+// exploration constant); for mcts the checkpoint's file
 // name without its directory and extension (callers that know the generation use
 // GenerationName instead).
 std::string DefaultPlayerName(const PlayerSpec& spec);

@@ -6,6 +6,11 @@
 
 namespace veletas::search {
 
+float TunedUctC(int size) {
+  (void)size;
+  return 1.0f;  // the constant every uct:N anchor has used so far
+}
+
 SearchConfig UctTreeConfig(float c_uct) {
   SearchConfig s;
   s.algorithm = Algorithm::kUct;

@@ -30,6 +30,10 @@
 
 namespace veletas::search {
 
+// The UCB1 exploration constant of the UCT anchors (`uct:N`) on a board of side `size`.
+// Pure.
+float TunedUctC(int size);
+
 // The tree settings of the UCT player: UCB1 with exploration `c_uct`, one leaf per batch,
 // no noise, greedy choice, tree reuse and the solver.
 SearchConfig UctTreeConfig(float c_uct);

@@ -26,7 +26,7 @@ file(MAKE_DIRECTORY "${WORK}")
 set(RUN "${WORK}/run")
 
 # Bad input: exit code 2 and a message naming the problem.
-expect_usage_error("--a: unknown player \"uct:x\": expected random, uct:N or mcts:CKPT:N"
+expect_usage_error("--a: unknown player \"uct:x\": expected random, uct:N, uct:N:C or mcts:CKPT:N"
                    match --a uct:x --b random --games 2)
 expect_usage_error("--b: player \"uct:0\": N (playouts per turn) must be in [1, 100000000]"
                    match --a random --b uct:0 --games 2)

@@ -62,6 +62,13 @@ TEST(PlayerSpec, ParsesTheThreeKinds) {
   EXPECT_EQ(r.value().kind, PlayerKind::kUct);
   EXPECT_EQ(r.value().budget, 1000);
   EXPECT_EQ(DefaultPlayerName(r.value()), "uct_1000");
+  EXPECT_EQ(r.value().c_uct, 0.0);  // the board size's tuned constant
+  r = ParsePlayerSpec("uct:1000:0.7");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.value().budget, 1000);
+  EXPECT_EQ(r.value().c_uct, 0.7);
+  EXPECT_EQ(r.value().ToString(), "uct:1000:0.7");
+  EXPECT_EQ(DefaultPlayerName(r.value()), "uct_1000_c0.7");
   // The checkpoint may contain ':'; N follows the last one.
   r = ParsePlayerSpec("mcts:runs/a:b/gen_3.ckpt:64");
   ASSERT_TRUE(r.ok());
@@ -74,7 +81,7 @@ TEST(PlayerSpec, ParsesTheThreeKinds) {
 }
 
 TEST(PlayerSpec, BadSpecsNameTheSpecAndWhatWasExpected) {
-  const std::string expected = ": expected random, uct:N or mcts:CKPT:N";
+  const std::string expected = ": expected random, uct:N, uct:N:C or mcts:CKPT:N";
   for (const char* bad : {"uct:x", "uct:", "uct:-5", "uct: 5", "UCT:5", "rand", "", "mcts:ckpt",
                           "mcts::5", "mcts:ckpt:", "mcts:ckpt:6x", "random:3"}) {
     auto r = ParsePlayerSpec(bad);
@@ -84,6 +91,14 @@ TEST(PlayerSpec, BadSpecsNameTheSpecAndWhatWasExpected) {
   auto r = ParsePlayerSpec("uct:0");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error(), "player \"uct:0\": N (playouts per turn) must be in [1, 100000000]");
+  for (const char* bad :
+       {"uct:10:", "uct:10:0", "uct:10:-1", "uct:10:x", "uct:10:1e9", "uct:10:nan"}) {
+    r = ParsePlayerSpec(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().find("C (the exploration constant) must be a number in (0, 100]"),
+              std::string::npos)
+        << r.error();
+  }
   r = ParsePlayerSpec("mcts:a.ckpt:99999999999");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("simulations per decision) must be in [1, 1000000]"), std::string::npos);
