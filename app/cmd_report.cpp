@@ -80,6 +80,12 @@ int RunReport(const std::vector<std::string>& argv) {
                   g.loss_total, g.loss_policy, g.loss_value, gate, rating);
     text << line;
   }
+  ComputeShares compute;
+  for (const GenerationSummary& g : s.generations) compute.Add(g);
+  std::snprintf(line, sizeof line,
+                "\ncompute: %.0f%% learning (self-play and training), %.1f CPU-minutes\n  ",
+                100 * compute.LearningShare(), s.cpu_seconds / 60.0);
+  text << line << FormatComputeShares(compute) << "\n";
   if (rated) {
     text << "\nrating ladder (" << rated.value().matches << " matches):\n";
     PrintLadderTable(rated.value().ladder, text);

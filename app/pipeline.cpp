@@ -1,5 +1,7 @@
 #include "app/pipeline.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +13,7 @@
 #include "app/arena_models.h"
 #include "app/load_evaluator.h"
 #include "app/pipeline_state.h"
+#include "app/promotion.h"
 #include "app/run_ratings.h"
 #include "app/status_line.h"
 #include "arena/gate.h"
@@ -28,6 +31,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+
+// CPU time of this process (all threads, user and system), in seconds.
+double ProcessCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec * 1e-6; };
+  return seconds(u.ru_utime) + seconds(u.ru_stime);
+}
 
 std::string Numbered(const std::string& prefix, long long n) {
   char buf[64];
@@ -70,6 +81,16 @@ class Pipeline {
     return state_.elapsed_seconds +
            std::chrono::duration<double>(Clock::now() - session_start_).count();
   }
+  double CpuElapsed() const {
+    return state_.cpu_seconds + ProcessCpuSeconds() - session_cpu_start_;
+  }
+  // Adds the CPU time since the last call (or the session's start) to the generation in
+  // progress.
+  void ChargeCpu() {
+    const double now = ProcessCpuSeconds();
+    Current().cpu_seconds += now - cpu_mark_;
+    cpu_mark_ = now;
+  }
   // Saves state.json with the elapsed time; false (after printing) on failure.
   bool Save();
   void Log(const std::string& line);
@@ -86,10 +107,15 @@ class Pipeline {
   int Prepare();
   bool BudgetAllowsAnotherIteration(std::string& why) const;
   int StageSelfplay();
+  // Sets the next self-play's resignation threshold from the no-resign games of `s`
+  // (selfplay.resign_false_positive_target).
+  void CalibrateResignation(const selfplay::SelfplayStats& s);
   int StageTrain();
   int StageGate();
   int StageLadder(long long generation);
   int Finish(const std::string& reason);
+  // The generation's closing lines: time, best network, and where the compute went.
+  void LogGenerationDone(const GenerationSummary& g);
   GenerationSummary& Current();
 
   const Config& c_;
@@ -98,6 +124,8 @@ class Pipeline {
   PipelineOptions options_;
   PipelineState state_;
   Clock::time_point session_start_ = Clock::now();
+  double session_cpu_start_ = ProcessCpuSeconds();
+  double cpu_mark_ = session_cpu_start_;
   StatusLine status_;
   util::DirectoryLock lock_;
 };
@@ -105,6 +133,7 @@ class Pipeline {
 bool Pipeline::Save() {
   PipelineState s = state_;
   s.elapsed_seconds = Elapsed();
+  s.cpu_seconds = CpuElapsed();
   const util::Status saved = WritePipelineState(StatePath(run_), s);
   if (!saved.ok()) {
     status_.Clear();
@@ -197,23 +226,27 @@ bool Pipeline::BudgetAllowsAnotherIteration(std::string& why) const {
     why = "trained " + std::to_string(p_.generations) + " generations";
     return false;
   }
-  if (p_.time_budget_minutes <= 0) return true;
-  const double budget = p_.time_budget_minutes * 60.0;
-  double mean = 0;
-  int n = 0;
-  for (const GenerationSummary& g : state_.generations) {
-    if (g.iteration_seconds > 0) {
-      mean += g.iteration_seconds;
-      ++n;
+  // A generation starts only when the time left likely suffices for it (the mean so far).
+  auto fits = [&](double budget_minutes, double used, double GenerationSummary::*per_generation,
+                  const char* what) {
+    if (budget_minutes <= 0) return true;
+    const double budget = budget_minutes * 60.0;
+    double mean = 0;
+    int n = 0;
+    for (const GenerationSummary& g : state_.generations) {
+      if (g.iteration_seconds > 0) {
+        mean += g.*per_generation;
+        ++n;
+      }
     }
-  }
-  if (n > 0) mean /= n;
-  if (Elapsed() + mean > budget) {
-    why = "time budget of " + FormatDuration(budget) + " spent (" + FormatDuration(Elapsed()) +
-          " run, a generation takes about " + FormatDuration(mean) + ")";
+    if (n > 0) mean /= n;
+    if (used + mean <= budget) return true;
+    why = std::string(what) + " budget of " + FormatDuration(budget) + " spent (" +
+          FormatDuration(used) + " used, a generation takes about " + FormatDuration(mean) + ")";
     return false;
-  }
-  return true;
+  };
+  return fits(p_.time_budget_minutes, Elapsed(), &GenerationSummary::iteration_seconds, "time") &&
+         fits(p_.cpu_budget_minutes, CpuElapsed(), &GenerationSummary::cpu_seconds, "CPU time");
 }
 
 int Pipeline::StageSelfplay() {
@@ -236,29 +269,59 @@ int Pipeline::StageSelfplay() {
                    selfplay::FormatProgress(s));
   };
   hooks.log = [&](const std::string& m) { Log("  self-play: " + m); };
+  selfplay::SelfplayConfig config = c_.selfplay;
+  if (state_.resign_calibrated)
+    config.resign_threshold = static_cast<float>(state_.resign_threshold);
   const auto start = Clock::now();
-  auto result = selfplay::RunSelfplay(c_.selfplay, c_.search, c_.evaluator, *evaluator, job, hooks);
-  if (!result) return Fail(1, result.error());
+  auto result = selfplay::RunSelfplay(config, c_.search, c_.evaluator, *evaluator, job, hooks);
+  if (!result) return Fail(result.exit_code(), result.error());
   const selfplay::SelfplayStats& s = result.value();
   GenerationSummary& g = Current();
   g.selfplay_games = s.games_resumed + s.games_finished;
   g.selfplay_samples += s.samples;
   g.selfplay_network_evaluations += static_cast<int64_t>(s.network_positions);
   g.selfplay_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  g.swap_rate = s.SwapRate();
+  g.resign_threshold = config.resign_threshold;
+  ChargeCpu();
   char line[512];
   std::snprintf(line, sizeof line,
                 "gen %lld self-play: %lld games by gen %lld (%lld resumed), %lld samples, "
                 "%.1f turns/game, %.0f evals/s, batch fill %.0f%%, swaps %.0f%%, first player "
-                "won %lld, %s",
+                "won %lld, resigned %.0f%% at %.2f (false positives %lld of %lld), %s",
                 iteration + 1, static_cast<long long>(g.selfplay_games),
                 static_cast<long long>(state_.best_generation),
                 static_cast<long long>(s.games_resumed), static_cast<long long>(s.samples),
                 s.MeanTurns(), s.NetworkEvaluationsPerSecond(), 100 * s.MeanBatchFill(),
                 100 * s.SwapRate(), static_cast<long long>(s.wins_first),
-                FormatDuration(g.selfplay_seconds).c_str());
+                s.games_finished > 0 ? 100.0 * s.resignations / s.games_finished : 0.0,
+                config.resign_threshold, static_cast<long long>(s.false_positives),
+                static_cast<long long>(s.would_resign), FormatDuration(g.selfplay_seconds).c_str());
   Log(line);
+  CalibrateResignation(s);
   state_.stage = PipelineStage::kTrain;
   return Save() ? 0 : 1;
+}
+
+void Pipeline::CalibrateResignation(const selfplay::SelfplayStats& s) {
+  const double target = c_.selfplay.resign_false_positive_target;
+  if (target <= 0 || c_.selfplay.resign_threshold <= -1.0f) return;  // fixed, or resignation off
+  // At least 10 would-be resigners at a threshold of 0 (a few dozen no-resign games).
+  const auto next = selfplay::CalibrateResignThreshold(s.resign_observations, target, 10);
+  if (!next) {
+    Log("  resignation: too few no-resign games to calibrate; the threshold stays " +
+        std::to_string(state_.resign_calibrated ? state_.resign_threshold
+                                                : c_.selfplay.resign_threshold));
+    return;
+  }
+  state_.resign_threshold = *next;
+  state_.resign_calibrated = true;
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "  resignation: threshold %.2f for the next generation (the highest with at most "
+                "%.0f%% false positives in this generation's no-resign games)",
+                *next, 100 * target);
+  Log(line);
 }
 
 int Pipeline::StageTrain() {
@@ -299,6 +362,8 @@ int Pipeline::StageTrain() {
   g.loss_policy = t.loss_policy;
   g.loss_value = t.loss_value;
   g.train_seconds = t.seconds;
+  g.train_samples = t.steps * c_.training.batch_size;
+  ChargeCpu();
   char line[512];
   std::snprintf(line, sizeof line,
                 "gen %lld training: %lld steps (%lld in all), window %lld of %lld samples, loss "
@@ -324,10 +389,10 @@ util::Result<arena::ArenaPlayer> Pipeline::GenerationPlayer(ArenaModels& models,
 int Pipeline::StageGate() {
   const long long candidate = state_.iteration + 1;
   GenerationSummary& g = Current();
-  if (!p_.gate) {
+  if (p_.promotion == Promotion::kAlways) {
     g.promoted = true;
     g.gated_against = -1;
-    g.gate_reason = "gate off: always promoted";
+    g.gate_reason = "promotion: always";
   } else {
     ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
     auto cand = GenerationPlayer(models, candidate);
@@ -338,8 +403,8 @@ int Pipeline::StageGate() {
     const arena::ArenaPlayer& b = best.value();
     const auto start = Clock::now();
     auto result =
-        arena::RunGate(a, b, c_.game.rules, c_.game.size, c_.arena.gate, c_.arena.arena, run_, "",
-                       [&](const arena::ArenaProgress& p) {
+        arena::RunGate(a, b, c_.game.rules, c_.game.size, PromotionGateSettings(p_, c_.arena.gate),
+                       c_.arena.arena, run_, "", [&](const arena::ArenaProgress& p) {
                          char buf[160];
                          std::snprintf(buf, sizeof buf, " | gen %lld vs gen %lld | %d games, %d-%d",
                                        candidate, static_cast<long long>(state_.best_generation),
@@ -349,13 +414,19 @@ int Pipeline::StageGate() {
     if (!result) return Fail(1, result.error());
     const arena::GateResult& r = result.value();
     for (const std::string& note : r.notes) Log(note);
-    g.promoted = r.promoted;
+    g.promoted = Promoted(p_.promotion, r.evidence);
+    g.gate_evaluations += r.stats.evaluations;
     g.gated_against = state_.best_generation;
     g.gate_games = r.evidence.games;
     g.gate_wins = r.evidence.wins;
     g.gate_reason = r.evidence.reason;
+    if (p_.promotion == Promotion::kLatest) {
+      g.gate_reason = std::string(g.promoted ? "not clearly worse" : "clearly worse") +
+                      " (check of promotion: latest): " + g.gate_reason;
+    }
     g.gate_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   }
+  ChargeCpu();
   std::string line = "gen " + std::to_string(candidate) + " gate: ";
   if (g.gated_against >= 0) {
     line += std::string(g.promoted ? "promoted" : "rejected") + " against gen " +
@@ -391,8 +462,10 @@ int Pipeline::StageLadder(long long generation) {
                       p.games_total, p.a_wins, p.b_wins);
         status_.Update(Header() + buf);
       });
-  if (!round) return Fail(1, round.error());
+  if (!round) return Fail(round.exit_code(), round.error());
+  uint64_t evaluations = 0;
   for (const arena::LadderMatchReport& m : round.value().matches) {
+    evaluations += m.stats.evaluations;
     for (const std::string& note : m.notes) Log(note);
     Log("  " + m.name + ": " + std::to_string(m.a_wins) + "-" + std::to_string(m.b_wins) +
         (m.existed ? " (played before)" : ""));
@@ -410,8 +483,26 @@ int Pipeline::StageLadder(long long generation) {
   state_.rated_generations.push_back(generation);
   if (generation == state_.iteration + 1 && !state_.generations.empty()) {
     Current().ladder_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    Current().ladder_evaluations = evaluations;
+    ChargeCpu();
   }
   return 0;
+}
+
+void Pipeline::LogGenerationDone(const GenerationSummary& g) {
+  ComputeShares mine, run;
+  mine.Add(g);
+  for (const GenerationSummary& s : state_.generations) run.Add(s);
+  char cpu[64];
+  std::snprintf(cpu, sizeof cpu, "%.1f CPU-minutes", CpuElapsed() / 60.0);
+  Log("=== generation " + std::to_string(g.generation) + " done in " +
+      FormatDuration(g.iteration_seconds) + "; best network: gen " +
+      std::to_string(state_.best_generation) + "; run time " + FormatDuration(Elapsed()) + " (" +
+      cpu + ")");
+  Log("  compute: " + FormatComputeShares(mine));
+  char share[64];
+  std::snprintf(share, sizeof share, "%.0f%% learning", 100 * run.LearningShare());
+  Log("  compute of the run so far: " + std::string(share) + ": " + FormatComputeShares(run));
 }
 
 int Pipeline::Finish(const std::string& reason) {
@@ -461,9 +552,8 @@ int Pipeline::Run() {
         GenerationSummary& g = Current();
         g.iteration_seconds =
             g.selfplay_seconds + g.train_seconds + g.gate_seconds + g.ladder_seconds;
-        Log("=== generation " + std::to_string(gen) + " done in " +
-            FormatDuration(g.iteration_seconds) + "; best network: gen " +
-            std::to_string(state_.best_generation) + "; run time " + FormatDuration(Elapsed()));
+        ChargeCpu();
+        LogGenerationDone(g);
         state_.iteration += 1;
         state_.stage = PipelineStage::kSelfplay;
         if (!Save()) return 1;

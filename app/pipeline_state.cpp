@@ -1,5 +1,7 @@
 #include "app/pipeline_state.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +18,12 @@ nlohmann::json ToJson(const GenerationSummary& g) {
           {"selfplay_samples", g.selfplay_samples},
           {"selfplay_seconds", g.selfplay_seconds},
           {"selfplay_network_evaluations", g.selfplay_network_evaluations},
+          {"swap_rate", g.swap_rate},
+          {"resign_threshold", g.resign_threshold},
+          {"train_samples", g.train_samples},
+          {"gate_evaluations", g.gate_evaluations},
+          {"ladder_evaluations", g.ladder_evaluations},
+          {"cpu_seconds", g.cpu_seconds},
           {"train_steps", g.train_steps},
           {"loss_total", g.loss_total},
           {"loss_policy", g.loss_policy},
@@ -51,12 +59,68 @@ GenerationSummary FromJson(const nlohmann::json& j) {
   g.gate_seconds = j.at("gate_seconds").get<double>();
   g.ladder_seconds = j.at("ladder_seconds").get<double>();
   g.iteration_seconds = j.at("iteration_seconds").get<double>();
+  // Added later: optional, so that earlier runs resume.
+  g.swap_rate = j.value("swap_rate", 0.0);
+  g.resign_threshold = j.value("resign_threshold", -1.0);
+  g.train_samples = j.value("train_samples", int64_t{0});
+  g.gate_evaluations = j.value("gate_evaluations", uint64_t{0});
+  g.ladder_evaluations = j.value("ladder_evaluations", uint64_t{0});
+  g.cpu_seconds = j.value("cpu_seconds", 0.0);
   return g;
 }
 
 }  // namespace
 
 const char* StageName(PipelineStage stage) { return kStageNames[static_cast<int>(stage)]; }
+
+double ComputeShares::LearningShare() const {
+  const double total = Seconds();
+  return total > 0 ? (selfplay_seconds + train_seconds) / total : 0.0;
+}
+
+void ComputeShares::Add(const GenerationSummary& g) {
+  selfplay_seconds += g.selfplay_seconds;
+  train_seconds += g.train_seconds;
+  gate_seconds += g.gate_seconds;
+  ladder_seconds += g.ladder_seconds;
+  selfplay_evaluations += static_cast<uint64_t>(g.selfplay_network_evaluations);
+  gate_evaluations += g.gate_evaluations;
+  ladder_evaluations += g.ladder_evaluations;
+  train_samples += g.train_samples;
+}
+
+namespace {
+
+// 1234 -> "1.23k", 1234567 -> "1.23M".
+std::string Count(double n) {
+  char buf[32];
+  if (n >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%.2fM", n / 1e6);
+  } else if (n >= 1e3) {
+    std::snprintf(buf, sizeof buf, "%.1fk", n / 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f", n);
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::string FormatComputeShares(const ComputeShares& c) {
+  const double total = std::max(c.Seconds(), 1e-9);
+  auto part = [&](const char* name, double seconds, double count, const char* unit) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s %.0f%% (%s %s)", name, 100.0 * seconds / total,
+                  Count(count).c_str(), unit);
+    return std::string(buf);
+  };
+  return part("self-play", c.selfplay_seconds, static_cast<double>(c.selfplay_evaluations),
+              "evals") +
+         ", " + part("training", c.train_seconds, static_cast<double>(c.train_samples), "samples") +
+         ", " + part("gate", c.gate_seconds, static_cast<double>(c.gate_evaluations), "evals") +
+         ", " +
+         part("ladder", c.ladder_seconds, static_cast<double>(c.ladder_evaluations), "evals");
+}
 
 std::string StatePath(const std::string& run_dir) {
   return (std::filesystem::path(run_dir) / "state.json").string();
@@ -89,6 +153,9 @@ util::Result<PipelineState> ReadPipelineState(const std::string& path) {
     s.finished_reason = j.at("finished_reason").get<std::string>();
     for (const nlohmann::json& g : j.at("generations")) s.generations.push_back(FromJson(g));
     s.rated_generations = j.at("rated_generations").get<std::vector<long long>>();
+    s.cpu_seconds = j.value("cpu_seconds", 0.0);
+    s.resign_threshold = j.value("resign_threshold", -1.0);
+    s.resign_calibrated = j.value("resign_calibrated", false);
     if (s.iteration < 0 || s.best_generation < 0 || s.best_generation > s.iteration + 1 ||
         s.elapsed_seconds < 0) {
       return R::Error(path + ": inconsistent values");
@@ -110,7 +177,10 @@ util::Status WritePipelineState(const std::string& path, const PipelineState& s)
                             {"elapsed_seconds", s.elapsed_seconds},
                             {"finished_reason", s.finished_reason},
                             {"generations", gens},
-                            {"rated_generations", s.rated_generations}};
+                            {"rated_generations", s.rated_generations},
+                            {"cpu_seconds", s.cpu_seconds},
+                            {"resign_threshold", s.resign_threshold},
+                            {"resign_calibrated", s.resign_calibrated}};
   return util::WriteFileAtomic(path, j.dump(1) + "\n");
 }
 

@@ -89,7 +89,7 @@ steps = [json.loads(l)["step"] for l in open(os.path.join(run, "train", "metrics
 if steps != sorted(set(steps)): fail("metrics steps repeat or go back: %s" % steps)
 PY
 
-strip_time() { sed 's/"elapsed_seconds": [0-9.e+-]*/"elapsed_seconds": X/' "$RUN/state.json"; }
+strip_time() { sed -E 's/"(elapsed|cpu)_seconds": [0-9.e+-]*/"\1_seconds": X/g' "$RUN/state.json"; }
 before=$(strip_time)
 "$VELETAS" pipeline --config "$CONFIG" --run "$RUN" >"$WORK/again.log" 2>&1 || fail "rerun failed"
 grep -q "the run is finished" "$WORK/again.log" || fail "rerun did not say the run is finished"

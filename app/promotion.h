@@ -1,0 +1,22 @@
+// How the pipeline decides that a trained generation replaces the best network
+// (pipeline.promotion): the gate's settings for each mode and the verdict from its evidence.
+#pragma once
+
+#include "app/pipeline_config.h"
+#include "arena/arena_settings.h"
+#include "arena/sprt.h"
+
+namespace veletas::app {
+
+// The games a candidate plays against the best network: `gate` (arena.gate) for kGate; for
+// kLatest an SPRT of H0: elo = -check_elo against H1: elo = 0 capped at check_games games.
+// Meaningless for kAlways (no games).
+arena::GateSettings PromotionGateSettings(const PipelineConfig& pipeline,
+                                          const arena::GateSettings& gate);
+
+// Whether the candidate becomes the best network after games with `evidence`: kGate only
+// when the gate promoted it; kLatest unless the check accepted H0 (clearly worse), so an
+// undecided check promotes; kAlways always.
+bool Promoted(Promotion promotion, const arena::GateEvidence& evidence);
+
+}  // namespace veletas::app
