@@ -20,6 +20,7 @@
 #include "app/config.h"
 #include "app/load_evaluator.h"
 #include "model/nn_bench.h"
+#include "rules/notation.h"
 #include "selfplay/selfplay_engine.h"
 
 namespace veletas::app {
@@ -110,6 +111,16 @@ double Median(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// The network of self-play: checkpoint `ckpt` (one read), or without one a fresh network of
+// the config's architecture (the same speed as any weights).
+util::Result<std::unique_ptr<model::TorchEvaluator>> SelfplayNetwork(
+    const std::optional<std::string>& ckpt, const Config& c) {
+  if (!ckpt) return model::TorchEvaluator::Fresh(c.model, 1);
+  auto loaded = LoadConfigNetwork(*ckpt, c);
+  if (!loaded) return loaded.error_value();
+  return std::move(loaded.value().evaluator);
+}
+
 int RunBenchSelfplay(const std::vector<std::string>& argv) {
   auto parsed = ParseArgs({{"config", true},
                            {"model", true},
@@ -167,16 +178,13 @@ int RunBenchSelfplay(const std::vector<std::string>& argv) {
     return 1;
   }
   // The network of self-play: the model, or a fresh network.
-  int code = 0;
-  std::unique_ptr<model::TorchEvaluator> evaluator;
-  if (const auto ckpt = args.Value("model")) {
-    evaluator = LoadEvaluator("bench-selfplay", *ckpt, c, code);
-  } else {
-    evaluator = FreshEvaluator("bench-selfplay", c, code);
+  auto evaluator = SelfplayNetwork(args.Value("model"), c);
+  if (!evaluator) {
+    std::cerr << "veletas bench-selfplay: " << evaluator.error() << "\n";
+    return evaluator.exit_code();
   }
-  if (!evaluator) return code;
 
-  InterleavedBench timed(*evaluator, *bench.value(), batch, /*period=*/4.0);
+  InterleavedBench timed(*evaluator.value(), *bench.value(), batch, /*period=*/4.0);
   selfplay::SelfplayJob job;
   job.rules = c.game.rules;
   job.size = c.game.size;
@@ -222,7 +230,7 @@ int RunBenchSelfplay(const std::vector<std::string>& argv) {
   const auto [lo, hi] = std::minmax_element(totals.rates.begin(), totals.rates.end());
 
   std::printf("bench-selfplay: %s, network %d blocks x %d channels on %s (%d intra-op threads)\n",
-              GameName(c).c_str(), c.model.blocks, c.model.channels,
+              rules::GameName(c.game.rules, c.game.size).c_str(), c.model.blocks, c.model.channels,
               bench.value()->DeviceName().c_str(), bench.value()->Threads());
   std::printf(
       "self-play: %d threads x %d games, %d leaves per search, %s %d/%d simulations "

@@ -45,14 +45,10 @@ int RunExport(const std::vector<std::string>& argv) {
   const auto out = args.value().Value("out");
   if (!ckpt || !out) return UsageError("export", "expected --model CKPT --out DIR");
   // A missing, corrupt or truncated checkpoint is bad input (exit 2).
-  auto meta = model::ReadCheckpointMeta(*ckpt);
+  auto meta = model::ExportModel(*ckpt, *out);
   if (!meta) {
     std::cerr << "veletas export: " << meta.error() << "\n";
-    return 2;
-  }
-  if (auto s = model::ExportModel(*ckpt, *out); !s) {
-    std::cerr << "veletas export: " << s.error() << "\n";
-    return 1;
+    return meta.exit_code();
   }
   std::cout << "wrote " << *out << "/model.pt and " << *out << "/model.json (generation "
             << meta.value().generation << ", " << rules::RuleSetName(meta.value().rules) << " "

@@ -12,7 +12,6 @@
 #include "app/command.h"
 #include "app/config.h"
 #include "app/load_evaluator.h"
-#include "model/checkpoint_file.h"
 #include "rules/notation.h"
 #include "selfplay/selfplay_engine.h"
 
@@ -55,11 +54,13 @@ int RunSelfplayCommand(const std::vector<std::string>& argv) {
   c.selfplay.threads = static_cast<int>(threads.value());
   c.selfplay.seed = static_cast<uint64_t>(seed.value());
 
-  int code = 0;
-  model::CheckpointMeta meta;
-  auto evaluator = LoadEvaluator("selfplay", *ckpt, c, code, &meta);
-  if (!evaluator) return code;
-  const int64_t generation = meta.generation;
+  auto network = LoadConfigNetwork(*ckpt, c);
+  if (!network) {
+    std::cerr << "veletas selfplay: " << network.error() << "\n";
+    return network.exit_code();
+  }
+  const auto& evaluator = network.value().evaluator;
+  const int64_t generation = network.value().meta.generation;
 
   selfplay::SelfplayJob job;
   job.rules = c.game.rules;
@@ -68,10 +69,10 @@ int RunSelfplayCommand(const std::vector<std::string>& argv) {
   job.out_dir = *out;
   job.prefix = args.Value("prefix").value_or("samples");
   job.generation = static_cast<uint64_t>(generation);
-  std::cerr << "selfplay: " << GameName(c) << ", generation " << generation << " (" << *ckpt << ", "
-            << evaluator->DeviceName() << "), " << job.games << " games to " << *out << ", "
-            << c.selfplay.threads << " threads x " << c.selfplay.games_in_flight << " games, batch "
-            << c.evaluator.max_batch << "\n";
+  std::cerr << "selfplay: " << rules::GameName(c.game.rules, c.game.size) << ", generation "
+            << generation << " (" << *ckpt << ", " << evaluator->DeviceName() << "), " << job.games
+            << " games to " << *out << ", " << c.selfplay.threads << " threads x "
+            << c.selfplay.games_in_flight << " games, batch " << c.evaluator.max_batch << "\n";
 
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   bool progress_shown = false;

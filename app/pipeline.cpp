@@ -209,8 +209,9 @@ int Pipeline::Prepare() {
       state_.finished_reason.clear();
     }
   } else {
-    Log("new run in " + run_ + " (" + GameName(c_) + ", " + std::to_string(c_.model.blocks) +
-        " blocks x " + std::to_string(c_.model.channels) + " channels)");
+    Log("new run in " + run_ + " (" + rules::GameName(c_.game.rules, c_.game.size) + ", " +
+        std::to_string(c_.model.blocks) + " blocks x " + std::to_string(c_.model.channels) +
+        " channels)");
   }
   if (!fs::exists(ModelPath(0))) {
     model::ModelSpec spec{c_.game.rules, c_.game.size, c_.model};
@@ -253,9 +254,9 @@ int Pipeline::StageSelfplay() {
   const long long iteration = state_.iteration;
   const int64_t games = iteration == 0 && p_.first_generation_games > 0 ? p_.first_generation_games
                                                                         : p_.games_per_generation;
-  int code = 0;
-  auto evaluator = LoadEvaluator("pipeline", ModelPath(state_.best_generation), c_, code);
-  if (!evaluator) return code;
+  auto loaded = LoadConfigNetwork(ModelPath(state_.best_generation), c_);
+  if (!loaded) return Fail(loaded.exit_code(), loaded.error());
+  search::Evaluator& evaluator = *loaded.value().evaluator;
   selfplay::SelfplayJob job;
   job.rules = c_.game.rules;
   job.size = c_.game.size;
@@ -273,7 +274,7 @@ int Pipeline::StageSelfplay() {
   if (state_.resign_calibrated)
     config.resign_threshold = static_cast<float>(state_.resign_threshold);
   const auto start = Clock::now();
-  auto result = selfplay::RunSelfplay(config, c_.search, c_.evaluator, *evaluator, job, hooks);
+  auto result = selfplay::RunSelfplay(config, c_.search, c_.evaluator, evaluator, job, hooks);
   if (!result) return Fail(result.exit_code(), result.error());
   const selfplay::SelfplayStats& s = result.value();
   GenerationSummary& g = Current();

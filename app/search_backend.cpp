@@ -3,7 +3,6 @@
 #include <random>
 
 #include "app/config.h"
-#include "model/checkpoint_file.h"
 #include "model/torch_evaluator.h"
 #include "rules/notation.h"
 
@@ -25,17 +24,7 @@ std::vector<OptionSpec> BackendOptionSpecs(bool allow_random) {
 }
 
 util::Status SearchBackend::SetThreads(int threads) {
-  model::NetConfig rt = runtime;
-  rt.threads = threads;
-  auto meta = model::ReadCheckpointMeta(checkpoint);
-  if (!meta) return meta.error_value();
-  const model::ModelSpec spec{meta.value().rules, meta.value().size, meta.value().arch};
-  auto loaded = model::TorchEvaluator::Load(checkpoint, spec, rt);
-  if (!loaded) return loaded.error_value();
-  std::unique_ptr<search::Evaluator> next = std::move(loaded.value());
-  searcher->SetEvaluator(*next);
-  evaluator = std::move(next);
-  runtime = rt;
+  evaluator->SetThreads(threads);
   return util::Ok();
 }
 
@@ -68,27 +57,20 @@ util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs&
   b->size = have_config ? config.game.size : 10;
 
   if (const auto ckpt = args.Value("model")) {
-    auto meta = model::ReadCheckpointMeta(*ckpt);
-    if (!meta) return BackendResult::Error(meta.error());
-    const model::CheckpointMeta& m = meta.value();
-    if ((args.Has("rules") && game.value().rules != m.rules) ||
-        (args.Has("size") && game.value().size != m.size)) {
-      return BackendResult::Error(*ckpt + ": the network plays " + rules::RuleSetName(m.rules) +
-                                  " " + std::to_string(m.size) + "x" + std::to_string(m.size) +
-                                  ", not the requested " + rules::RuleSetName(game.value().rules) +
-                                  " " + std::to_string(game.value().size) + "x" +
-                                  std::to_string(game.value().size));
-    }
+    // The game of --rules/--size when given; the architecture is the checkpoint's own.
+    model::ModelRequirement need;
+    if (args.Has("rules")) need.rules = game.value().rules;
+    if (args.Has("size")) need.size = game.value().size;
+    need.source = "--rules/--size";
+    model::NetConfig runtime = config.model;
+    runtime.threads = static_cast<int>(threads.value());
+    auto opened = model::TorchEvaluator::Open(*ckpt, need, runtime);
+    if (!opened) return opened.error_value();
+    const model::CheckpointMeta& m = opened.value().meta;
     b->rules = m.rules;
     b->size = m.size;
     b->fixed_game = true;
-    b->checkpoint = *ckpt;
-    b->runtime = config.model;
-    b->runtime.threads = static_cast<int>(threads.value());
-    const model::ModelSpec spec{m.rules, m.size, m.arch};
-    auto evaluator = model::TorchEvaluator::Load(*ckpt, spec, b->runtime);
-    if (!evaluator) return BackendResult::Error(evaluator.error());
-    b->evaluator = std::move(evaluator.value());
+    b->evaluator = std::move(opened.value().evaluator);
     search::SearchConfig sc = search::ForPlay(config.search);
     sc.simulations = static_cast<int>(simulations.value());
     b->visits = sc.simulations;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/args.h"
-#include "model/net_config.h"
+#include "model/torch_evaluator.h"
 #include "play/turn_search.h"
 #include "rules/position.h"
 #include "search/evaluator.h"
@@ -33,15 +33,11 @@ struct SearchBackend {
   int visits = 0;
   bool random = false;  // --random: no searcher
   uint64_t seed = 0;
-  std::unique_ptr<search::Evaluator> evaluator;  // the network's (null otherwise)
-  std::unique_ptr<play::TurnSearcher> searcher;  // null for --random
+  std::unique_ptr<model::TorchEvaluator> evaluator;  // the network's (null otherwise)
+  std::unique_ptr<play::TurnSearcher> searcher;      // null for --random
 
-  // Reloads the network with `threads` intra-op threads. Precondition: a network backend.
+  // Runs the network with `threads` intra-op threads. Precondition: a network backend.
   util::Status SetThreads(int threads);
-
-  // Set by MakeSearchBackend for SetThreads.
-  std::string checkpoint;
-  model::NetConfig runtime;
 };
 
 // Builds the backend from parsed options. `command` names the command in errors. Bad

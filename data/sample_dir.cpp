@@ -27,10 +27,6 @@ size_t ParseDigits(std::string_view text, int64_t& value) {
   return i;
 }
 
-std::string GameName(rules::RuleSet rules, int size) {
-  return std::to_string(size) + "x" + std::to_string(size) + " " + rules::RuleSetName(rules);
-}
-
 }  // namespace
 
 std::string ChunkPath(const std::string& dir, const std::string& prefix, int64_t chunk) {
@@ -89,8 +85,8 @@ util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& p
       continue;
     }
     if (file.value().rules != rules || file.value().size != size) {
-      return R::Error(path + ": holds " + GameName(file.value().rules, file.value().size) +
-                      " games, this run plays " + GameName(rules, size) +
+      return R::Error(path + ": holds " + rules::GameName(file.value().rules, file.value().size) +
+                      " games, this run plays " + rules::GameName(rules, size) +
                       " (use another output directory)");
     }
     const int64_t expected = ChunkGames(chunk, games, games_per_file);

@@ -207,63 +207,53 @@ Status LoadSections(const std::string& path, const CheckpointSections& sections,
   return Ok();
 }
 
-// A checkpoint read, verified and checked against `spec`, or, when `spec` is null, against
-// its own rules, size and architecture (so that only this build's features are checked).
-struct CheckedFile {
-  CheckpointSections sections;
-  CheckpointMeta meta;
-};
-
-util::Result<CheckedFile> ReadChecked(const std::string& path, const ModelSpec* spec) {
-  using R = util::Result<CheckedFile>;
-  auto sections = ReadCheckpointFile(path);
-  if (!sections) return sections.error_value();
-  auto meta = MetaFromJson(sections.value().meta_json, path);
-  if (!meta) return meta.error_value();
-  const ModelSpec own{meta.value().rules, meta.value().size, meta.value().arch};
-  if (std::string why = DescribeMismatch(meta.value(), spec != nullptr ? *spec : own);
-      !why.empty()) {
-    return R::Error(path + ": " + why);
-  }
-  return CheckedFile{std::move(sections.value()), std::move(meta.value())};
-}
-
 }  // namespace
 
 util::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const ModelSpec& spec,
                                                 VeletasNet& net,
                                                 torch::optim::Optimizer* optimizer) {
-  using R = util::Result<CheckpointMeta>;
-  auto file = ReadChecked(path, &spec);
+  auto file = ReadCheckpoint(path);
   if (!file) return file.error_value();
+  return LoadCheckpointInto(file.value(), spec, net, optimizer);
+}
+
+util::Result<CheckpointMeta> LoadCheckpointInto(const CheckpointFile& file, const ModelSpec& spec,
+                                                VeletasNet& net,
+                                                torch::optim::Optimizer* optimizer) {
+  using R = util::Result<CheckpointMeta>;
+  if (Status fits = CheckFits(file, spec); !fits) return fits.error_value();
   if (!net->arch().SameArchitecture(spec.arch)) {
-    return R::Error(path +
+    return R::Error(file.path +
                     ": the network to load into was not built with the expected "
                     "architecture");
   }
-  if (Status s = LoadSections(path, file.value().sections, file.value().meta, net, optimizer); !s) {
+  if (Status s = LoadSections(file.path, file.sections, file.meta, net, optimizer); !s) {
     return s.error_value();
   }
-  return file.value().meta;
+  return file.meta;
 }
 
 util::Result<LoadedModel> LoadCheckpoint(const std::string& path, const ModelSpec* spec) {
-  using R = util::Result<LoadedModel>;
-  auto file = ReadChecked(path, spec);
+  auto file = ReadCheckpoint(path);
   if (!file) return file.error_value();
+  return LoadCheckpoint(file.value(),
+                        spec != nullptr ? ModelRequirement(*spec) : ModelRequirement());
+}
+
+util::Result<LoadedModel> LoadCheckpoint(const CheckpointFile& file, const ModelRequirement& need) {
+  using R = util::Result<LoadedModel>;
+  if (Status fits = CheckFits(file, need); !fits) return fits.error_value();
   try {
     LoadedModel loaded;
-    loaded.net = MakeNet(file.value().meta.arch);
-    if (Status s =
-            LoadSections(path, file.value().sections, file.value().meta, loaded.net, nullptr);
-        !s) {
+    loaded.net = MakeNet(file.meta.arch);
+    if (Status s = LoadSections(file.path, file.sections, file.meta, loaded.net, nullptr); !s) {
       return s.error_value();
     }
-    loaded.meta = std::move(file.value().meta);
+    loaded.meta = file.meta;
     loaded.net->eval();
     return loaded;
   } catch (const std::exception& e) {
-    return R::Error(path + ": cannot load checkpoint: " + e.what());
+    return R::Error(file.path + ": cannot load checkpoint: " + e.what());
   }
 }
 

@@ -28,6 +28,10 @@ Status SaveCheckpoint(const std::string& path, const VeletasNet& net,
 util::Result<CheckpointMeta> LoadCheckpointInto(const std::string& path, const ModelSpec& spec,
                                                 VeletasNet& net,
                                                 torch::optim::Optimizer* optimizer);
+// The same from a checkpoint already read (ReadCheckpoint): nothing is read again.
+util::Result<CheckpointMeta> LoadCheckpointInto(const CheckpointFile& file, const ModelSpec& spec,
+                                                VeletasNet& net,
+                                                torch::optim::Optimizer* optimizer);
 
 struct LoadedModel {
   CheckpointMeta meta;
@@ -37,5 +41,8 @@ struct LoadedModel {
 // Loads a checkpoint building the network from its own metadata. When `spec` is not null
 // the checkpoint must match it.
 util::Result<LoadedModel> LoadCheckpoint(const std::string& path, const ModelSpec* spec);
+// The network of a checkpoint already read, which must fit `need` (an empty requirement
+// checks only this build's features). Errors are bad input naming the file.
+util::Result<LoadedModel> LoadCheckpoint(const CheckpointFile& file, const ModelRequirement& need);
 
 }  // namespace veletas::model

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "model/features.h"
 #include "rules/notation.h"
@@ -61,19 +62,19 @@ uint64_t Checksum64(const void* data, size_t size) {
   return h ^ (h >> 32);
 }
 
-std::string DescribeMismatch(const CheckpointMeta& meta, const ModelSpec& spec) {
-  if (meta.rules != spec.rules) {
+std::string DescribeMismatch(const CheckpointMeta& meta, const ModelRequirement& need) {
+  if (need.rules && meta.rules != *need.rules) {
     return std::string("rules mismatch: checkpoint is for ") + rules::RuleSetName(meta.rules) +
-           " rules, expected " + rules::RuleSetName(spec.rules);
+           " rules, expected " + rules::RuleSetName(*need.rules);
   }
-  if (meta.size != spec.size) {
+  if (need.size && meta.size != *need.size) {
     return "board size mismatch: checkpoint is for " + std::to_string(meta.size) + "x" +
-           std::to_string(meta.size) + ", expected " + std::to_string(spec.size) + "x" +
-           std::to_string(spec.size);
+           std::to_string(meta.size) + ", expected " + std::to_string(*need.size) + "x" +
+           std::to_string(*need.size);
   }
-  if (!meta.arch.SameArchitecture(spec.arch)) {
+  if (need.arch && !meta.arch.SameArchitecture(*need.arch)) {
     return "architecture mismatch: checkpoint has " + ArchText(meta.arch) + ", expected " +
-           ArchText(spec.arch);
+           ArchText(*need.arch);
   }
   if (meta.feature_version != kFeatureVersion || meta.input_planes != kNumPlanes) {
     return "input features mismatch: checkpoint uses feature version " +
@@ -153,8 +154,11 @@ Status WriteCheckpointFile(const std::string& path, const CheckpointSections& se
   return util::WriteFileAtomic(path, file);
 }
 
-util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {
-  using R = util::Result<CheckpointSections>;
+namespace {
+
+// The container of `path` read once and verified: its sections and payload checksum.
+util::Result<std::pair<CheckpointSections, uint64_t>> ReadContainer(const std::string& path) {
+  using R = util::Result<std::pair<CheckpointSections, uint64_t>>;
   std::ifstream in(path, std::ios::binary);
   if (!in) return R::Error(path + ": cannot open checkpoint: " + std::strerror(errno));
   std::ostringstream buffer;
@@ -201,13 +205,37 @@ util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {
     at += n;
   }
   if (at != length) return R::Error(path + ": corrupt checkpoint: bytes after the sections");
-  return sections;
+  return std::make_pair(std::move(sections), checksum);
+}
+
+}  // namespace
+
+util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {
+  auto read = ReadContainer(path);
+  if (!read) return read.error_value();
+  return std::move(read.value().first);
+}
+
+util::Result<CheckpointFile> ReadCheckpoint(const std::string& path) {
+  auto read = ReadContainer(path);
+  if (!read) return read.error_value();
+  auto meta = MetaFromJson(read.value().first.meta_json, path);
+  if (!meta) return meta.error_value();
+  return CheckpointFile{path, std::move(read.value().first), std::move(meta.value()),
+                        read.value().second};
+}
+
+Status CheckFits(const CheckpointFile& file, const ModelRequirement& need) {
+  const std::string why = DescribeMismatch(file.meta, need);
+  if (why.empty()) return Ok();
+  return Status::Error(file.path + (need.source.empty() ? "" : " does not fit " + need.source) +
+                       ": " + why);
 }
 
 util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path) {
-  auto sections = ReadCheckpointFile(path);
-  if (!sections) return sections.error_value();
-  return MetaFromJson(sections.value().meta_json, path);
+  auto file = ReadCheckpoint(path);
+  if (!file) return file.error_value();
+  return std::move(file.value().meta);
 }
 
 }  // namespace veletas::model

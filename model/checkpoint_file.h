@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -39,17 +40,32 @@ struct CheckpointMeta {
   std::map<std::string, std::string> extra;  // free-form, e.g. samples consumed
 };
 
-// What a loader requires of a checkpoint.
+// The game and architecture of a network (what a checkpoint is created for).
 struct ModelSpec {
   rules::RuleSet rules = rules::RuleSet::kStandard;
   int size = 7;
   NetConfig arch;  // architecture fields are compared
 };
 
-// Empty when `meta` fits `spec` and this build's features; otherwise what differs, e.g.
+// What a loader requires of a checkpoint: each field that is set must be the checkpoint's
+// (an unset one accepts whatever the checkpoint holds), and the checkpoint's input features
+// must always be this build's. `source` names where the requirement comes from in errors
+// (e.g. the config file, "the match"); may be empty.
+struct ModelRequirement {
+  ModelRequirement() = default;
+  // Everything of `spec`: its rules, size and architecture.
+  ModelRequirement(const ModelSpec& spec)  // NOLINT: implicit by design
+      : rules(spec.rules), size(spec.size), arch(spec.arch) {}
+  std::optional<rules::RuleSet> rules;
+  std::optional<int> size;
+  std::optional<NetConfig> arch;  // architecture fields are compared
+  std::string source;
+};
+
+// Empty when `meta` fits `need` and this build's features; otherwise what differs, e.g.
 // "architecture mismatch: checkpoint has 6 blocks x 64 channels (heads 32, value 128),
 // expected 4 blocks x 48 channels (heads 32, value 128)".
-std::string DescribeMismatch(const CheckpointMeta& meta, const ModelSpec& spec);
+std::string DescribeMismatch(const CheckpointMeta& meta, const ModelRequirement& need);
 
 // The three payload sections.
 struct CheckpointSections {
@@ -70,7 +86,24 @@ Status WriteCheckpointFile(const std::string& path, const CheckpointSections& se
 // file and the problem ("truncated", "checksum mismatch", ...).
 util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path);
 
-// Reads and verifies a checkpoint and parses its metadata. Thread-safe.
+// A checkpoint read once from its file and verified, with its metadata parsed: everything
+// a loader needs, so that metadata and weights always come from the same bytes.
+struct CheckpointFile {
+  std::string path;
+  CheckpointSections sections;
+  CheckpointMeta meta;
+  uint64_t checksum = 0;  // of the payload (from the verified header): identifies the content
+};
+
+// Reads `path` once, verifies the container and parses the metadata. Every error is bad
+// input naming the file (missing, unreadable, truncated, corrupt). Thread-safe.
+util::Result<CheckpointFile> ReadCheckpoint(const std::string& path);
+
+// OK when `file` fits `need` (DescribeMismatch); else a bad-input error "<path> does not
+// fit <need.source>: <what differs>" ("<path>: <what differs>" without a source).
+Status CheckFits(const CheckpointFile& file, const ModelRequirement& need);
+
+// The metadata of ReadCheckpoint(path).
 util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path);
 
 // The 64-bit checksum used by the container.

@@ -163,12 +163,14 @@ std::string DescribeExport(const CheckpointMeta& meta) {
   return j.dump(2) + "\n";
 }
 
-Status ExportModel(const std::string& checkpoint, const std::string& out_dir) {
+util::Result<CheckpointMeta> ExportModel(const std::string& checkpoint,
+                                         const std::string& out_dir) {
+  using R = util::Result<CheckpointMeta>;
   auto loaded = LoadCheckpoint(checkpoint, nullptr);
   if (!loaded) return loaded.error_value();
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
-  if (ec) return Status::Failure(out_dir + ": cannot create directory: " + ec.message());
+  if (ec) return R::Failure(out_dir + ": cannot create directory: " + ec.message());
   const std::string model_path = out_dir + "/model.pt";
   const std::string description = DescribeExport(loaded.value().meta);
   std::ostringstream bytes;
@@ -177,12 +179,12 @@ Status ExportModel(const std::string& checkpoint, const std::string& out_dir) {
     torch::jit::ExtraFilesMap extra{{"veletas.json", description}};
     module.save(bytes, extra);
   } catch (const std::exception& e) {
-    return Status::Failure(model_path + ": cannot export: " + e.what());
+    return R::Failure(model_path + ": cannot export: " + e.what());
   }
-  if (Status written = util::WriteFileAtomic(model_path, bytes.str()); !written.ok()) {
-    return written;
-  }
-  return util::WriteFileAtomic(out_dir + "/model.json", description);
+  Status written = util::WriteFileAtomic(model_path, bytes.str());
+  if (written.ok()) written = util::WriteFileAtomic(out_dir + "/model.json", description);
+  if (!written.ok()) return written.error_value();
+  return std::move(loaded.value().meta);
 }
 
 int64_t ParameterCount(const NetConfig& arch) {

@@ -12,9 +12,11 @@ namespace veletas::model {
 // optimiser state); the initial weights are a function of `seed` only.
 Status CreateInitialCheckpoint(const std::string& path, const ModelSpec& spec, uint64_t seed);
 
-// Loads `checkpoint` and writes `out_dir`/model.pt (TorchScript, see model/export.h) and
-// `out_dir`/model.json (its description); creates `out_dir` if needed. Errors name the file.
-Status ExportModel(const std::string& checkpoint, const std::string& out_dir);
+// Loads `checkpoint` (one read) and writes `out_dir`/model.pt (TorchScript, see
+// model/export.h) and `out_dir`/model.json (its description); creates `out_dir` if needed.
+// Returns the checkpoint's metadata. Errors name the file: a missing, corrupt or truncated
+// checkpoint is bad input, a failed export or write a failure.
+util::Result<CheckpointMeta> ExportModel(const std::string& checkpoint, const std::string& out_dir);
 
 // Number of trainable parameters of a network with architecture `arch`.
 int64_t ParameterCount(const NetConfig& arch);

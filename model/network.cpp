@@ -144,7 +144,7 @@ util::Result<torch::Device> SelectDevice(const std::string& name) {
   if (name == "cuda" || name == "auto") {
     if (torch::cuda::is_available()) return torch::Device(torch::kCUDA, 0);
     if (name == "auto") return torch::Device(torch::kCPU);
-    return util::Result<torch::Device>::Error(
+    return util::Result<torch::Device>::Failure(
         "device \"cuda\" requested but CUDA is not available (CPU-only LibTorch or no GPU "
         "visible); use \"cpu\" or \"auto\"");
   }

@@ -118,8 +118,8 @@ void CopyWeights(const VeletasNet& from, VeletasNet& to);
 // fixed order: parameters first, then buffers. Used by checkpoints and export.
 std::vector<std::pair<std::string, torch::Tensor>> NamedTensors(const VeletasNet& net);
 
-// The device a config asks for: "cpu", "cuda" (an error when CUDA is unavailable), or
-// "auto" (CUDA when torch::cuda::is_available(), else CPU).
+// The device a config asks for: "cpu", "cuda" (a failure when CUDA is unavailable), or
+// "auto" (CUDA when torch::cuda::is_available(), else CPU); another name is bad input.
 util::Result<torch::Device> SelectDevice(const std::string& name);
 
 // The planes of `batch` as a [B, kNumPlanes, M, M] float tensor (a copy) on `device`.

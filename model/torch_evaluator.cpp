@@ -35,12 +35,24 @@ util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::FromNet(const Vele
   }
 }
 
+util::Result<LoadedEvaluator> TorchEvaluator::Open(const std::string& checkpoint,
+                                                   const ModelRequirement& need,
+                                                   const NetConfig& runtime) {
+  auto file = ReadCheckpoint(checkpoint);
+  if (!file) return file.error_value();
+  auto loaded = LoadCheckpoint(file.value(), need);
+  if (!loaded) return loaded.error_value();
+  auto evaluator = FromNet(loaded.value().net, runtime);
+  if (!evaluator) return evaluator.error_value();
+  return LoadedEvaluator{std::move(loaded.value().meta), std::move(evaluator.value())};
+}
+
 util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Load(const std::string& checkpoint,
                                                                    const ModelSpec& spec,
                                                                    const NetConfig& runtime) {
-  auto loaded = LoadCheckpoint(checkpoint, &spec);
-  if (!loaded) return loaded.error_value();
-  return FromNet(loaded.value().net, runtime);
+  auto opened = Open(checkpoint, spec, runtime);
+  if (!opened) return opened.error_value();
+  return std::move(opened.value().evaluator);
 }
 
 util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::Fresh(const NetConfig& config,
@@ -69,6 +81,8 @@ Status TorchEvaluator::UpdateWeights(const VeletasNet& net) {
 }
 
 std::string TorchEvaluator::DeviceName() const { return impl_->device.str(); }
+
+void TorchEvaluator::SetThreads(int threads) { impl_->threads = ApplyThreadSetting(threads); }
 
 void TorchEvaluator::Evaluate(std::span<const rules::Position> positions,
                               std::span<search::EvalOutput> out) {

@@ -23,10 +23,18 @@ class VeletasNet;  // model/network.h (Torch)
 // and Evaluate re-applies it in the calling thread when that thread's count differs.
 // Thread safety: not thread-safe. One thread at a time may call Evaluate or UpdateWeights
 // (search::BatchingEvaluator serialises calls); distinct evaluators may run concurrently.
+struct LoadedEvaluator;
+
 class TorchEvaluator final : public search::Evaluator {
  public:
-  // Loads `checkpoint`, which must match `spec` (rules, size, architecture); runs it on the
-  // device and thread count of `runtime`. Errors name the file and the problem.
+  // Reads `checkpoint` once (ReadCheckpoint), checks that it fits `need` and builds the
+  // network from that read (its own architecture), on the device and thread count of
+  // `runtime`; returns it with the checkpoint's metadata. Errors: a missing, unreadable,
+  // corrupt or unfitting file is bad input naming the file (and need.source); a device
+  // that is unavailable or cannot hold the network is a failure.
+  static util::Result<LoadedEvaluator> Open(const std::string& checkpoint,
+                                            const ModelRequirement& need, const NetConfig& runtime);
+  // Open(checkpoint, spec, runtime) without the metadata.
   static util::Result<std::unique_ptr<TorchEvaluator>> Load(const std::string& checkpoint,
                                                             const ModelSpec& spec,
                                                             const NetConfig& runtime);
@@ -50,11 +58,21 @@ class TorchEvaluator final : public search::Evaluator {
   // "cpu" or "cuda:0".
   std::string DeviceName() const;
 
+  // Intra-op threads for the following Evaluate calls (0: one per core), as
+  // NetConfig::threads. Precondition: no concurrent Evaluate.
+  void SetThreads(int threads);
+
   struct Impl;
   explicit TorchEvaluator(std::unique_ptr<Impl> impl);
 
  private:
   std::unique_ptr<Impl> impl_;
+};
+
+// A network loaded from a checkpoint, with the checkpoint's metadata (TorchEvaluator::Open).
+struct LoadedEvaluator {
+  CheckpointMeta meta;
+  std::unique_ptr<TorchEvaluator> evaluator;
 };
 
 }  // namespace veletas::model

@@ -220,6 +220,10 @@ const char* RuleSetName(RuleSet rules) {
   return rules == RuleSet::kStandard ? "standard" : "classic";
 }
 
+std::string GameName(RuleSet rules, int size) {
+  return std::string(RuleSetName(rules)) + " " + std::to_string(size) + "x" + std::to_string(size);
+}
+
 std::optional<RuleSet> ParseRuleSet(std::string_view text) {
   if (text == "standard") return RuleSet::kStandard;
   if (text == "classic") return RuleSet::kClassic;

@@ -21,6 +21,8 @@ std::optional<int> ParseSquare(int size, std::string_view text);
 // "standard" / "classic".
 const char* RuleSetName(RuleSet rules);
 std::optional<RuleSet> ParseRuleSet(std::string_view text);
+// The rule set and board size in words: "standard 7x7".
+std::string GameName(RuleSet rules, int size);
 // "black" / "white".
 const char* ColorName(Color c);
 // A short name of the pending decision, e.g. "choose_shooter".

@@ -17,7 +17,7 @@ inline constexpr const char* kExtraData = "training.data";  // DataStateToJson
 inline constexpr const char* kExtraCall = "training.call";  // CallPlanToJson
 
 struct CallPlan {
-  std::string input_fingerprint;  // checksum of the input checkpoint's bytes (hex)
+  std::string input_fingerprint;  // the input checkpoint's content checksum (hex)
   int64_t generation = 0;         // written into the output
   int64_t start_step = 0;         // global step count of the input checkpoint
   int64_t steps = 0;              // steps this call trains

@@ -150,19 +150,18 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
     model::VeletasNet net = model::MakeNet(r.spec.arch);
     net->to(device.value());
     std::unique_ptr<torch::optim::Optimizer> optimizer = MakeOptimizer(c, net);
-    const bool same_kind = s.input_optimizer == OptimizerName(c.optimizer);
-    const bool restore = s.load_from == s.state_path || same_kind;
-    if (!restore && !s.input_optimizer.empty()) {
-      note(s.load_from + " holds " + s.input_optimizer + " optimiser state; starting a fresh " +
+    const model::CheckpointFile& from = *s.load_from;
+    const bool restore = s.resuming || from.meta.optimizer == OptimizerName(c.optimizer);
+    if (!restore && !from.meta.optimizer.empty()) {
+      note(from.path + " holds " + from.meta.optimizer + " optimiser state; starting a fresh " +
            OptimizerName(c.optimizer) + " optimiser");
     }
-    auto loaded =
-        model::LoadCheckpointInto(s.load_from, r.spec, net, restore ? optimizer.get() : nullptr);
+    auto loaded = model::LoadCheckpointInto(from, r.spec, net, restore ? optimizer.get() : nullptr);
     if (!loaded) return Failure(TrainStatus::kBadInput, loaded.error());
     net->train();
     // A fresh call records its plan at once (step 0), so that a kill at any later moment
     // resumes this plan: the same window, steps and metrics offset.
-    if (s.load_from != s.state_path && plan.steps > 0) {
+    if (!s.resuming && plan.steps > 0) {
       if (auto saved = model::SaveCheckpoint(s.state_path, net, optimizer.get(), Meta(s)); !saved) {
         return Failure(TrainStatus::kFailed, saved.error());
       }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "model/checkpoint_file.h"
 #include "training/call_plan.h"
 #include "training/replay_window.h"
 #include "training/trainer.h"
@@ -16,10 +17,11 @@ struct LoopSetup {
   const ReplayWindow* window = nullptr;
   CallPlan* plan = nullptr;   // steps_done, metrics_offset and complete are updated
   DataState* data = nullptr;  // batches_drawn and samples_consumed are updated
-  std::string load_from;      // checkpoint holding the weights (and optimiser state) to start
-  // The optimiser kind stored in the input checkpoint ("", "sgd", "adamw"); its state is
-  // restored only when it is the configured kind. Ignored when resuming (always restored).
-  std::string input_optimizer;
+  // The checkpoint, already read, holding the weights (and optimiser state) to start from:
+  // the training-state file when resuming, else the input. The input's optimiser state is
+  // restored only when it is of the configured kind; a state file's always is.
+  const model::CheckpointFile* load_from = nullptr;
+  bool resuming = false;
   std::string state_path;    // training-state file written every checkpoint_every steps
   std::string metrics_path;  // metrics.jsonl
 };

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "model/checkpoint_file.h"
 #include "training/call_plan.h"
@@ -64,15 +65,11 @@ std::string ValidateTrainingConfig(const TrainingConfig& c) {
 
 namespace {
 
-// A hex checksum of the file's bytes.
-util::Result<std::string> Fingerprint(const std::string& path) {
-  const auto read = util::ReadFile(path);
-  if (!read) return read.error_value();
-  const std::string& bytes = read.value();
+// The input's fingerprint: its content checksum in hex.
+std::string Fingerprint(const model::CheckpointFile& file) {
   char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(model::Checksum64(bytes.data(), bytes.size())));
-  return std::string(hex);
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(file.checksum));
+  return hex;
 }
 
 // The plan and data state stored in a training checkpoint's metadata.
@@ -127,19 +124,20 @@ TrainResult TrainGeneration(const TrainRequest& r) {
                      r.output_checkpoint + ": the output checkpoint must differ from the input");
     }
   }
-  auto input_meta = model::ReadCheckpointMeta(r.input_checkpoint);
-  if (!input_meta) return Failure(TrainStatus::kBadInput, input_meta.error());
-  if (std::string why = model::DescribeMismatch(input_meta.value(), r.spec); !why.empty()) {
-    return Failure(TrainStatus::kBadInput, r.input_checkpoint + ": " + why);
+  // The input is read once: its metadata, fingerprint and (unless resuming) weights.
+  auto input = model::ReadCheckpoint(r.input_checkpoint);
+  if (!input) return Failure(TrainStatus::kBadInput, input.error());
+  if (util::Status fits = model::CheckFits(input.value(), r.spec); !fits) {
+    return Failure(TrainStatus::kBadInput, fits.error());
   }
-  auto fingerprint = Fingerprint(r.input_checkpoint);
-  if (!fingerprint) return Failure(TrainStatus::kBadInput, fingerprint.error());
-  const int64_t generation = r.generation >= 0 ? r.generation : input_meta.value().generation + 1;
+  const model::CheckpointMeta& input_meta = input.value().meta;
+  const std::string fingerprint = Fingerprint(input.value());
+  const int64_t generation = r.generation >= 0 ? r.generation : input_meta.generation + 1;
   const fs::path out_dir = fs::absolute(r.output_checkpoint).parent_path();
   const std::string metrics_path = MetricsPath(r);
   const std::string state_path = TrainingStatePath(r.output_checkpoint);
   auto matches = [&](const CallPlan& p) {
-    return p.input_fingerprint == fingerprint.value() && p.generation == generation;
+    return p.input_fingerprint == fingerprint && p.generation == generation;
   };
 
   TrainResult result;
@@ -160,16 +158,19 @@ TrainResult TrainGeneration(const TrainRequest& r) {
     }
   }
 
-  // Resume from the training-state file, or plan a new call.
+  // Resume from the training-state file (read once: its plan and its weights), or plan a
+  // new call.
   CallPlan plan;
   DataState data;
   bool resume = false;
+  std::optional<model::CheckpointFile> state_file;
   if (fs::exists(state_path)) {
-    auto meta = model::ReadCheckpointMeta(state_path);
-    auto stored = meta ? ReadStoredTraining(meta.value(), state_path) : meta.error_value();
+    auto file = model::ReadCheckpoint(state_path);
+    auto stored = file ? ReadStoredTraining(file.value().meta, state_path) : file.error_value();
     if (stored && matches(stored.value().plan)) {
       plan = stored.value().plan;
       data = stored.value().data;
+      state_file = std::move(file.value());
       resume = true;
       note("resuming from " + state_path + " at step " + std::to_string(plan.steps_done) + " of " +
            std::to_string(plan.steps));
@@ -180,8 +181,7 @@ TrainResult TrainGeneration(const TrainRequest& r) {
   }
   std::map<std::string, data::SampleFile> loaded;
   if (!resume) {
-    if (const auto it = input_meta.value().extra.find(kExtraData);
-        it != input_meta.value().extra.end()) {
+    if (const auto it = input_meta.extra.find(kExtraData); it != input_meta.extra.end()) {
       auto parsed = DataStateFromJson(it->second, r.input_checkpoint);
       if (!parsed) return Failure(TrainStatus::kBadInput, parsed.error());
       data = parsed.value();
@@ -194,9 +194,9 @@ TrainResult TrainGeneration(const TrainRequest& r) {
       note("skipping " + s);
       stats.skipped.push_back(s);
     }
-    plan.input_fingerprint = fingerprint.value();
+    plan.input_fingerprint = fingerprint;
     plan.generation = generation;
-    plan.start_step = input_meta.value().training_steps;
+    plan.start_step = input_meta.training_steps;
     plan.steps = PlanSteps(r.config, ingest.value().new_samples, r.steps, data);
     plan.first_batch = data.batches_drawn;
     plan.seed = r.config.seed;
@@ -241,8 +241,8 @@ TrainResult TrainGeneration(const TrainRequest& r) {
   setup.window = &window.value();
   setup.plan = &plan;
   setup.data = &data;
-  setup.load_from = resume ? state_path : r.input_checkpoint;
-  setup.input_optimizer = resume ? "" : input_meta.value().optimizer;
+  setup.load_from = resume ? &*state_file : &input.value();
+  setup.resuming = resume;
   setup.state_path = state_path;
   setup.metrics_path = metrics_path;
   if (TrainResult loop = RunTrainingLoop(setup, stats); !loop.ok()) {

@@ -111,7 +111,7 @@ string(JSON name GET "${out}" players a name)
 expect("the network's player is ${name}, expected gen_0" name STREQUAL "gen_0")
 string(JSON calls GET "${out}" evaluate_calls)
 expect("no network evaluations" calls GREATER 0)
-expect_usage_error("the network is for standard 7x7, but the match is standard 9x9"
+expect_usage_error("g0.ckpt does not fit the match (standard 9x9): board size mismatch"
                    match --a mcts:${WORK}/g0.ckpt:8 --b random --games 2 --size 9)
 
 # A ladder round from the command line: the network against the anchors (random, uct:5),

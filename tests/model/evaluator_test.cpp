@@ -12,6 +12,8 @@
 #include "model/network.h"
 #include "model/torch_evaluator.h"
 #include "tests/model/test_util.h"
+#include "tests/support/files.h"
+#include "tests/support/swapped_file.h"
 
 namespace veletas::model {
 namespace {
@@ -193,6 +195,88 @@ TEST(TorchEvaluator, LoadChecksTheCheckpointAgainstTheSpec) {
   auto wrong = TorchEvaluator::Load(dir.File("a.ckpt"), spec, testing::TinyArch());
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(wrong.error().find(dir.File("a.ckpt")), std::string::npos) << wrong.error();
+}
+
+// The metadata SaveCheckpoint completes: game and generation.
+CheckpointMeta GameMeta(RuleSet rules, int size, int64_t generation) {
+  CheckpointMeta meta;
+  meta.rules = rules;
+  meta.size = size;
+  meta.generation = generation;
+  return meta;
+}
+
+TEST(TorchEvaluator, OpenReadsTheCheckpointOnce) {
+  // Two checkpoints of different generations and architectures. The loaded file turns from
+  // the first into the second once it has been opened: metadata and weights must both come
+  // from the first (a second read would load the other network, or fail on its shape).
+  testing::TempDir dir;
+  VeletasNet first = RandomNet(6);
+  ASSERT_TRUE(
+      SaveCheckpoint(dir.File("first.ckpt"), first, nullptr, GameMeta(RuleSet::kStandard, 7, 3))
+          .ok());
+  NetConfig wider = testing::TinyArch();
+  wider.channels = 24;
+  torch::manual_seed(7);
+  ASSERT_TRUE(SaveCheckpoint(dir.File("second.ckpt"), MakeNet(wider), nullptr,
+                             GameMeta(RuleSet::kStandard, 7, 9))
+                  .ok());
+  const std::string path = dir.File("swapped.ckpt");
+  test_support::SwappedFile file(path, test_support::ReadAll(dir.File("first.ckpt")),
+                                 test_support::ReadAll(dir.File("second.ckpt")));
+
+  ModelRequirement need;
+  need.rules = RuleSet::kStandard;
+  need.size = 7;
+  auto opened = TorchEvaluator::Open(path, need, testing::TinyArch());
+  ASSERT_TRUE(opened.ok()) << opened.error();
+  EXPECT_TRUE(file.Served());
+  EXPECT_EQ(opened.value().meta.generation, 3);
+  EXPECT_TRUE(opened.value().meta.arch.SameArchitecture(testing::TinyArch()));
+  const auto positions = SamplePositions(RuleSet::kStandard, 7, 4, 2);
+  std::vector<search::EvalOutput> loaded(4), direct(4);
+  opened.value().evaluator->Evaluate(positions, loaded);
+  MakeEvaluator(first)->Evaluate(positions, direct);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(loaded[i].value, direct[i].value) << i;
+  // The path now holds the second checkpoint: what a second read would have seen.
+  EXPECT_EQ(ReadCheckpointMeta(path).value().generation, 9);
+}
+
+TEST(TorchEvaluator, OpenChecksTheRequirementAndSaysWhatKindAnErrorIs) {
+  testing::TempDir dir;
+  ASSERT_TRUE(
+      SaveCheckpoint(dir.File("a.ckpt"), RandomNet(2), nullptr, GameMeta(RuleSet::kClassic, 9, 4))
+          .ok());
+  // No requirement: the checkpoint's own game and architecture.
+  auto any = TorchEvaluator::Open(dir.File("a.ckpt"), {}, testing::TinyArch());
+  ASSERT_TRUE(any.ok()) << any.error();
+  EXPECT_EQ(any.value().meta.rules, RuleSet::kClassic);
+  EXPECT_EQ(any.value().meta.generation, 4);
+  ModelRequirement need;
+  need.size = 7;
+  need.source = "the match";
+  auto wrong = TorchEvaluator::Open(dir.File("a.ckpt"), need, testing::TinyArch());
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.kind(), util::ErrorKind::kBadInput);
+  EXPECT_EQ(wrong.error(), dir.File("a.ckpt") +
+                               " does not fit the match: board size mismatch: checkpoint is for "
+                               "9x9, expected 7x7");
+  need = ModelRequirement();
+  need.arch = testing::TinyArch();
+  need.arch->blocks = 3;
+  auto arch = TorchEvaluator::Open(dir.File("a.ckpt"), need, testing::TinyArch());
+  ASSERT_FALSE(arch.ok());
+  EXPECT_NE(arch.error().find("architecture mismatch"), std::string::npos) << arch.error();
+  auto missing = TorchEvaluator::Open(dir.File("none.ckpt"), {}, testing::TinyArch());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.kind(), util::ErrorKind::kBadInput);
+  if (!torch::cuda::is_available()) {  // a device this machine does not have: a failure
+    NetConfig cuda = testing::TinyArch();
+    cuda.device = "cuda";
+    auto failed = TorchEvaluator::Open(dir.File("a.ckpt"), {}, cuda);
+    ASSERT_FALSE(failed.ok());
+    EXPECT_EQ(failed.kind(), util::ErrorKind::kFailure) << failed.error();
+  }
 }
 
 TEST(TorchEvaluator, FreshEqualsTheInitialCheckpointOfTheSameSeed) {

@@ -381,7 +381,9 @@ TEST(AnalyseCli, BadRecordsAndOptionsExitWithTwo) {
   EXPECT_NE(r.err.find("move 3 \"c3-c9/c1\""), std::string::npos) << r.err;
   r = RunVeletas(dir, Argv({"analyse", "--model", ckpt, "--size", "9", "c3/a1"}));
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("the network plays standard 7x7"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("board size mismatch: checkpoint is for 7x7, expected 9x9"),
+            std::string::npos)
+      << r.err;
   r = RunVeletas(dir, Argv({"analyse", "c3/a1"}));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--model"), std::string::npos) << r.err;

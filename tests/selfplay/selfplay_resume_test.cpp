@@ -328,7 +328,7 @@ TEST_F(SelfplayResume, AnotherRunsDirectoryIsAnError) {
       << run.result.error();
   const RunOutput classic = Play(out_.Str(), eval_, SmallConfig(), rules::RuleSet::kClassic);
   ASSERT_FALSE(classic.result.ok());
-  EXPECT_NE(classic.result.error().find("7x7 standard"), std::string::npos)
+  EXPECT_NE(classic.result.error().find("standard 7x7"), std::string::npos)
       << classic.result.error();
   ExpectSameAsReference();  // nothing was touched
 }

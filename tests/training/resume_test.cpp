@@ -6,6 +6,8 @@
 #include <filesystem>
 
 #include "model/checkpoint.h"
+#include "tests/support/files.h"
+#include "tests/support/swapped_file.h"
 #include "tests/training/test_util.h"
 #include "training/call_plan.h"
 #include "training/metrics.h"
@@ -168,6 +170,45 @@ INSTANTIATE_TEST_SUITE_P(KillPoints, ResumeTest,
                          ::testing::Values(std::make_tuple(Optimizer::kSgd, int64_t{2}),
                                            std::make_tuple(Optimizer::kSgd, int64_t{6}),
                                            std::make_tuple(Optimizer::kAdamW, int64_t{9})));
+
+// The input checkpoint and the training-state file are each read once per call: a file
+// that changes after its first read (test_support::SwappedFile) changes nothing.
+TEST(ReadOnce, TrainingReadsItsInputAndItsStateFileOnce) {
+  TempDir straight_dir, swapped_dir, resumed_dir;
+  for (const TempDir* d : {&straight_dir, &swapped_dir, &resumed_dir}) WriteData(*d);
+  const TrainRequest straight = Request(straight_dir, Optimizer::kSgd);
+  ASSERT_TRUE(TrainGeneration(straight).ok());
+  const Loaded expected = Load(straight);
+
+  // The input turns into another network (another seed) once it has been opened.
+  const std::string other = swapped_dir.File("other.ckpt");
+  ASSERT_TRUE(model::CreateInitialCheckpoint(other, straight.spec, 2).ok());
+  const std::string input = swapped_dir.File("init.ckpt");
+  test_support::SwappedFile swapped_input(input, test_support::ReadAll(straight.input_checkpoint),
+                                          test_support::ReadAll(other));
+  const TrainRequest from_swapped = Request(swapped_dir, Optimizer::kSgd);
+  ASSERT_EQ(from_swapped.input_checkpoint, input);
+  const TrainResult a = TrainGeneration(from_swapped);
+  ASSERT_TRUE(a.ok()) << a.error;
+  EXPECT_TRUE(swapped_input.Served());
+  EXPECT_EQ(MaxDifference(NetTensors(expected), NetTensors(Load(from_swapped))), 0.0);
+
+  // A resumed call: the state file turns into junk once it has been opened.
+  TrainRequest killed = Request(resumed_dir, Optimizer::kSgd);
+  killed.abort_after_steps = 6;
+  ASSERT_EQ(TrainGeneration(killed).status, TrainStatus::kAborted);
+  const std::string state = TrainingStatePath(killed.output_checkpoint);
+  test_support::SwappedFile swapped_state(state, test_support::ReadAll(state), "junk");
+  killed.abort_after_steps = -1;
+  const TrainResult b = TrainGeneration(killed);
+  ASSERT_TRUE(b.ok()) << b.error;
+  EXPECT_TRUE(b.stats.resumed);
+  EXPECT_EQ(b.stats.resumed_from_step, 4);
+  EXPECT_TRUE(swapped_state.Served());
+  const Loaded resumed = Load(killed);
+  EXPECT_EQ(MaxDifference(NetTensors(expected), NetTensors(resumed)), 0.0);
+  EXPECT_EQ(MaxDifference(OptimizerTensors(expected), OptimizerTensors(resumed)), 0.0);
+}
 
 }  // namespace
 }  // namespace veletas::training
