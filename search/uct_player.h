@@ -30,8 +30,8 @@
 
 namespace veletas::search {
 
-// The UCB1 exploration constant of the UCT anchors (`uct:N`) on a board of side `size`.
-// Pure.
+// The UCB1 exploration constant of the UCT anchors (`uct:N`) on a board of side `size`,
+// chosen by round robins (docs/RATINGS.md, "Anchors"). Pure.
 float TunedUctC(int size);
 
 // The tree settings of the UCT player: UCB1 with exploration `c_uct`, one leaf per batch,
