@@ -14,7 +14,7 @@
 #include "rules/notation.h"
 #include "rules/turns.h"
 #include "tests/support/rules_helpers.h"
-#include "tests/support/sha256.h"
+#include "util/sha256.h"
 
 namespace veletas::rules {
 namespace {
@@ -92,7 +92,7 @@ TEST_P(ReferenceTraces, EveryPositionClaimAndWinnerMatches) {
       const std::vector<std::string> turns = testing::TurnStrings(pos);
       EXPECT_EQ(CountTurns(pos), entry.at("count").get<uint64_t>());
       EXPECT_EQ(turns.size(), entry.at("count").get<uint64_t>());
-      EXPECT_EQ(testing::Sha256Hex(JoinedTurns(turns)).substr(0, 16),
+      EXPECT_EQ(util::Sha256Hex(JoinedTurns(turns)).substr(0, 16),
                 entry.at("sha").get<std::string>());
       if (entry.contains("moves")) {
         EXPECT_EQ(turns, entry.at("moves").get<std::vector<std::string>>());

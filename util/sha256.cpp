@@ -1,9 +1,9 @@
-#include "tests/support/sha256.h"
+#include "util/sha256.h"
 
 #include <algorithm>
 #include <cstring>
 
-namespace veletas::testing {
+namespace veletas::util {
 namespace {
 
 constexpr std::array<uint32_t, 64> kRound = {
@@ -95,16 +95,20 @@ std::array<uint8_t, 32> Sha256::Final() {
   return out;
 }
 
-std::string Sha256Hex(std::string_view bytes) {
-  Sha256 sha;
-  sha.Update(bytes);
+std::string HexDigest(const std::array<uint8_t, 32>& digest) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string s;
-  for (uint8_t b : sha.Final()) {
+  for (uint8_t b : digest) {
     s += kHex[b >> 4];
     s += kHex[b & 15];
   }
   return s;
 }
 
-}  // namespace veletas::testing
+std::string Sha256Hex(std::string_view bytes) {
+  Sha256 sha;
+  sha.Update(bytes);
+  return HexDigest(sha.Final());
+}
+
+}  // namespace veletas::util

@@ -1,5 +1,6 @@
-// A small, dependency-free SHA-256 (FIPS 180-4) for tests: the reference traces identify
-// lists of legal turns by a SHA-256 prefix. Not for security use.
+// A small, dependency-free SHA-256 (FIPS 180-4): content addresses of published networks
+// (cluster/), and the reference traces of the rules tests (lists of legal turns identified by
+// a SHA-256 prefix).
 #pragma once
 
 #include <array>
@@ -7,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace veletas::testing {
+namespace veletas::util {
 
 // Incremental SHA-256. Thread-compatible (one object per thread).
 class Sha256 {
@@ -26,7 +27,10 @@ class Sha256 {
   uint64_t length_ = 0;  // bytes so far
 };
 
-// Lower-case hex digest of `bytes` (64 characters).
+// Lower-case hex digest of `bytes` (64 characters). Thread-safe.
 std::string Sha256Hex(std::string_view bytes);
 
-}  // namespace veletas::testing
+// Lower-case hex of `digest` (64 characters).
+std::string HexDigest(const std::array<uint8_t, 32>& digest);
+
+}  // namespace veletas::util

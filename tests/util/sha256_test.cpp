@@ -1,12 +1,12 @@
-// The test SHA-256 against published vectors (FIPS 180-2 examples, NIST "one million a")
+// util's SHA-256 against published vectors (FIPS 180-2 examples, NIST "one million a")
 // and, for the padding boundaries, digests computed with Python's hashlib.
-#include "tests/support/sha256.h"
+#include "util/sha256.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace veletas::testing {
+namespace veletas::util {
 namespace {
 
 TEST(Sha256, StandardVectors) {
@@ -49,15 +49,9 @@ TEST(Sha256, IncrementalEqualsOneShot) {
     Sha256 sha;
     sha.Update(std::string_view(message).substr(0, split));
     sha.Update(std::string_view(message).substr(split));
-    std::string hex;
-    for (uint8_t b : sha.Final()) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      hex += kHex[b >> 4];
-      hex += kHex[b & 15];
-    }
-    EXPECT_EQ(hex, expected) << split;
+    EXPECT_EQ(HexDigest(sha.Final()), expected) << split;
   }
 }
 
 }  // namespace
-}  // namespace veletas::testing
+}  // namespace veletas::util
