@@ -332,11 +332,24 @@ void Arena::ContinueTurn(Slot& s) {
 
 void Arena::Play(int count, const ArenaProgressFn& progress,
                  const std::function<void(const ArenaGame&)>& on_game) {
+  std::vector<int> indices;
+  for (int i = GamesPlayed(); i < GamesPlayed() + count; ++i) indices.push_back(i);
+  const std::vector<ArenaGame> finished =
+      Run(indices, GamesPlayed() + std::max(0, count), AWins(), BWins(), progress, on_game);
+  games_.insert(games_.end(), finished.begin(), finished.end());
+}
+
+std::vector<ArenaGame> Arena::PlayGames(const std::vector<int>& indices,
+                                        const std::function<void(const ArenaGame&)>& on_game) {
+  return Run(indices, static_cast<int>(indices.size()), 0, 0, {}, on_game);
+}
+
+std::vector<ArenaGame> Arena::Run(const std::vector<int>& indices, int total, int a_wins,
+                                  int b_wins, const ArenaProgressFn& progress,
+                                  const std::function<void(const ArenaGame&)>& on_game) {
   const double start = Now();
-  int next = GamesPlayed();
-  const int end = next + std::max(0, count);
-  int a_wins = AWins();
-  int b_wins = BWins();
+  size_t next = 0;  // position in `indices`
+  const size_t end = indices.size();
   std::vector<ArenaGame> finished;
 
   // Distinct evaluators, A's first: one Evaluate call per evaluator and round.
@@ -359,18 +372,18 @@ void Arena::Play(int count, const ArenaProgressFn& progress,
   search::BatchBuffers buffers;
   std::vector<Slot*> done;
 
-  while (next < end || !active.empty()) {
+  while ((next < end || !active.empty()) && !(stop_ != nullptr && stop_->load())) {
     while (static_cast<int>(active.size()) < config_.games_in_parallel && next < end) {
-      const auto restored = restored_.find(next);
+      const auto restored = restored_.find(indices[next]);
       if (restored == restored_.end()) {
-        active.push_back(StartGame(next++));
+        active.push_back(StartGame(indices[next++]));
         continue;
       }
       finished.push_back(restored->second);
       restored_.erase(restored);
       ++next;
       (finished.back().a_won ? a_wins : b_wins)++;
-      if (progress) progress({a_wins + b_wins, end, a_wins, b_wins, Now() - created_});
+      if (progress) progress({a_wins + b_wins, total, a_wins, b_wins, Now() - created_});
     }
     // Idle games: random players move at once, UCT players go to the workers, neural
     // players start a search for the pending sub-decision.
@@ -407,7 +420,7 @@ void Arena::Play(int count, const ArenaProgressFn& progress,
       active.erase(active.begin() + static_cast<long>(i));
       if (on_game) on_game(finished.back());
       if (progress) {
-        progress({a_wins + b_wins, end, a_wins, b_wins, Now() - created_});
+        progress({a_wins + b_wins, total, a_wins, b_wins, Now() - created_});
       }
     }
     // One round of the neural searches: one batched step per model (each search collects
@@ -451,8 +464,8 @@ void Arena::Play(int count, const ArenaProgressFn& progress,
   }
   std::sort(finished.begin(), finished.end(),
             [](const ArenaGame& x, const ArenaGame& y) { return x.index < y.index; });
-  games_.insert(games_.end(), finished.begin(), finished.end());
   stats_.seconds += Now() - start;
+  return finished;
 }
 
 }  // namespace veletas::arena

@@ -26,6 +26,7 @@
 // evaluators are deterministic functions of the position.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -142,6 +143,17 @@ class Arena {
   void Play(int count, const ArenaProgressFn& progress = {},
             const std::function<void(const ArenaGame&)>& on_game = {});
 
+  // Plays the games of `indices` (distinct, >= 0) as Play would play them, for a cluster
+  // worker that was given some games of a match: returns them in index order without
+  // adding them to Games(); `on_game` as in Play. Rethrows an exception of an evaluator. Not
+  // thread-safe.
+  std::vector<ArenaGame> PlayGames(const std::vector<int>& indices,
+                                   const std::function<void(const ArenaGame&)>& on_game = {});
+
+  // When *stop turns true, Play and PlayGames return at their next round with the games
+  // finished so far (the others are abandoned). Null: never.
+  void SetStop(const std::atomic<bool>* stop) { stop_ = stop; }
+
   // Games of this match finished by an earlier, interrupted run (arena_journal.h): Play
   // takes them when it reaches their indices. Precondition: they were played with the same
   // players, seed and opening turns; indices >= GamesPlayed() and distinct.
@@ -164,6 +176,11 @@ class Arena {
  private:
   struct Slot;
   class Workers;
+  // Plays (or takes from restored_) the games of `indices` and returns them in index order;
+  // progress counts from the given wins up to `total` games.
+  std::vector<ArenaGame> Run(const std::vector<int>& indices, int total, int a_wins, int b_wins,
+                             const ArenaProgressFn& progress,
+                             const std::function<void(const ArenaGame&)>& on_game);
   std::unique_ptr<Slot> StartGame(int index);
   ArenaGame FinishGame(const Slot& slot) const;
   // Plays `action` of the neural side to move of `slot` (its tree follows).
@@ -182,6 +199,7 @@ class Arena {
   std::map<int, ArenaGame> restored_;  // by index
   ArenaStats stats_;
   double created_ = 0;  // steady clock seconds at construction
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 }  // namespace veletas::arena

@@ -8,6 +8,7 @@
 #include "arena/arena_record.h"
 #include "arena/match_record.h"
 #include "rules/notation.h"
+#include "rules/turns.h"
 #include "util/atomic_file.h"
 
 namespace veletas::arena {
@@ -55,21 +56,27 @@ util::Result<ArenaGame> ParseGameLine(const std::string& line, rules::RuleSet rs
   } catch (const nlohmann::json::exception& e) {
     return R::Error(std::string("bad fields: ") + e.what());
   }
-  if (g.index < 0 || g.a_first != (g.index % 2 == 0)) return R::Error("bad index or seats");
-  const util::Result<rules::Game> game = rules::PlayRecord(rs, size, g.record);
-  if (!game) return R::Error("bad record: " + game.error());
-  const rules::Position& end = game.value().final;
-  if (!end.IsTerminal() || static_cast<int>(game.value().turns.size()) != g.turns) {
-    return R::Error("the record is not a finished game of " + std::to_string(g.turns) + " turns");
-  }
-  const rules::Color a_colour = end.ColorOf(g.a_first ? 0 : 1);
-  if (a_colour != g.a_colour || (end.Winner() == a_colour) != g.a_won) {
-    return R::Error("the result disagrees with the record");
-  }
+  if (util::Status valid = ValidateArenaGame(g, rs, size); !valid.ok()) return valid.error_value();
   return g;
 }
 
 }  // namespace
+
+util::Status ValidateArenaGame(const ArenaGame& g, rules::RuleSet rs, int size) {
+  using S = util::Status;
+  if (g.index < 0 || g.a_first != (g.index % 2 == 0)) return S::Error("bad index or seats");
+  const util::Result<rules::Game> game = rules::PlayRecord(rs, size, g.record);
+  if (!game) return S::Error("bad record: " + game.error());
+  const rules::Position& end = game.value().final;
+  if (!end.IsTerminal() || static_cast<int>(game.value().turns.size()) != g.turns) {
+    return S::Error("the record is not a finished game of " + std::to_string(g.turns) + " turns");
+  }
+  const rules::Color a_colour = end.ColorOf(g.a_first ? 0 : 1);
+  if (a_colour != g.a_colour || (end.Winner() == a_colour) != g.a_won) {
+    return S::Error("the result disagrees with the record");
+  }
+  return util::Ok();
+}
 
 std::string MatchJournalPath(const std::string& run_dir, const std::string& name) {
   return MatchFilePath(run_dir, name) + ".part";
@@ -141,8 +148,8 @@ util::Result<MatchJournal> MatchJournal::Open(const std::string& run_dir, const 
   return MatchJournal(path);
 }
 
-util::Status MatchJournal::Append(const ArenaGame& game) const {
-  return util::AppendFile(path_, GameLine(game) + "\n");
+util::Status MatchJournal::Append(const ArenaGame& game, bool sync) const {
+  return util::AppendFile(path_, GameLine(game) + "\n", sync);
 }
 
 void MatchJournal::Remove() const {
@@ -152,12 +159,13 @@ void MatchJournal::Remove() const {
 
 JournaledMatch::JournaledMatch(std::string run_dir, std::string name, const ArenaPlayer& a,
                                const ArenaPlayer& b, rules::RuleSet rules, int size,
-                               const ArenaConfig& config)
+                               const ArenaConfig& config, RemoteGames* remote)
     : run_dir_(std::move(run_dir)),
       name_(std::move(name)),
       config_(config),
       started_(UtcTimestamp()),
-      arena_(a, b, rules, size, config) {}
+      arena_(a, b, rules, size, config),
+      remote_(remote) {}
 
 util::Status JournaledMatch::Open(std::vector<std::string>& notes) {
   std::vector<ArenaGame> restored;
@@ -165,10 +173,67 @@ util::Status JournaledMatch::Open(std::vector<std::string>& notes) {
   if (!journal) return journal.error_value();
   journal_ = journal.value();
   arena_.Restore(restored);
+  for (const ArenaGame& g : restored) in_.emplace(g.index, g.a_won);
+  return util::Ok();
+}
+
+util::Status JournaledMatch::AcceptRemote(const ArenaGame& g, const std::set<int>& wanted,
+                                          std::vector<ArenaGame>& got) {
+  if (!wanted.count(g.index)) {
+    return util::Status::Error("game " + std::to_string(g.index) + " was not asked for");
+  }
+  if (in_.count(g.index))
+    return util::Status::Error("game " + std::to_string(g.index) + " is in already");
+  if (util::Status valid = ValidateArenaGame(g, arena_.Rules(), arena_.Size()); !valid.ok()) {
+    return valid;
+  }
+  // The game must start with the match's opening for its pair.
+  const auto game = rules::PlayRecord(arena_.Rules(), arena_.Size(), g.record);
+  const std::vector<rules::Turn>& opening = arena_.Opening(g.index / 2);
+  for (size_t t = 0; t < opening.size(); ++t) {
+    if (t >= game.value().turns.size() || !(game.value().turns[t] == opening[t])) {
+      return util::Status::Error("game " + std::to_string(g.index) +
+                                 " does not start with its pair's opening");
+    }
+  }
+  // Flushed: the remote acknowledges the game once this returns.
+  if (util::Status s = journal_->Append(g, /*sync=*/true); !s.ok()) {
+    return util::Status::Failure(s.error());
+  }
+  in_.emplace(g.index, g.a_won);
+  got.push_back(g);
   return util::Ok();
 }
 
 util::Status JournaledMatch::Play(int count, const ArenaProgressFn& progress) {
+  if (remote_ != nullptr) {
+    // Games not journaled yet are played remotely and journaled here as they arrive; Play
+    // below then takes them as restored games.
+    const int end = arena_.GamesPlayed() + count;
+    std::set<int> wanted;
+    int a_wins = arena_.AWins(), b_wins = arena_.BWins();
+    for (int i = arena_.GamesPlayed(); i < end; ++i) {
+      const auto it = in_.find(i);
+      if (it == in_.end()) {
+        wanted.insert(i);
+      } else {
+        (it->second ? a_wins : b_wins)++;
+      }
+    }
+    std::vector<ArenaGame> got;
+    const util::Status played =
+        remote_->Play(RemoteMatch{name_, arena_, config_},
+                      std::vector<int>(wanted.begin(), wanted.end()), [&](const ArenaGame& g) {
+                        util::Status s = AcceptRemote(g, wanted, got);
+                        if (s.ok() && progress) {
+                          (g.a_won ? a_wins : b_wins)++;
+                          progress({a_wins + b_wins, end, a_wins, b_wins, 0.0});
+                        }
+                        return s;
+                      });
+    arena_.Restore(got);
+    if (!played.ok()) return played;
+  }
   util::Status status = util::Ok();
   try {
     arena_.Play(count, progress, [&](const ArenaGame& g) {

@@ -9,7 +9,10 @@
 // result, turns, record). A journal whose first line differs (another setup) is discarded.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,32 @@ namespace veletas::arena {
 
 // RUN_DIR/matches/<name>.json.part.
 std::string MatchJournalPath(const std::string& run_dir, const std::string& name);
+
+// Ok when `game` is a finished game of `rules` and `size` whose seats agree with its index and
+// whose result agrees with its record (replayed through the rules); else bad input saying
+// what is wrong. Thread-safe.
+util::Status ValidateArenaGame(const ArenaGame& game, rules::RuleSet rules, int size);
+
+// A match whose games are played elsewhere (by RemoteGames).
+struct RemoteMatch {
+  const std::string& name;
+  const Arena& arena;         // the players (specs, names), rules and board size
+  const ArenaConfig& config;  // seed and opening turns: the games are Arena's games
+};
+
+// Where a match's games come from when they are not played in this process: the cluster's
+// workers (cluster/remote_arena.h). The pipeline passes one to the gate and the ladder.
+class RemoteGames {
+ public:
+  virtual ~RemoteGames() = default;
+  // Has games `indices` of `match` played (each as Arena::PlayGames plays it) and hands
+  // every game that arrives to `accept`, each index until one is accepted. `accept` returns
+  // bad input for a game it refuses (not a valid game of the match: another one is waited
+  // for) and a failure that ends Play (its write failed). Returns when every index has been
+  // accepted, or the failure.
+  virtual util::Status Play(const RemoteMatch& match, const std::vector<int>& indices,
+                            const std::function<util::Status(const ArenaGame&)>& accept) = 0;
+};
 
 // The record of match `name` when its file RUN_DIR/matches/<name>.json exists (the match
 // is finished), else nullopt. A journal left next to a finished match (a run killed
@@ -44,8 +73,9 @@ class MatchJournal {
                                          std::vector<ArenaGame>& restored,
                                          std::vector<std::string>& notes);
 
-  // Appends one finished game. The error names the file.
-  util::Status Append(const ArenaGame& game) const;
+  // Appends one finished game; with `sync`, flushed to the device before returning. The
+  // error names the file.
+  util::Status Append(const ArenaGame& game, bool sync = false) const;
   // Removes the journal (after the match file is saved).
   void Remove() const;
   const std::string& Path() const { return path_; }
@@ -60,16 +90,20 @@ class MatchJournal {
 // Used by the gate and the ladder. Not thread-safe.
 class JournaledMatch {
  public:
-  // Precondition: ValidateArena(a, b, rules, size, config) is "".
+  // Precondition: ValidateArena(a, b, rules, size, config) is "". With `remote`, the games
+  // are played there (RemoteGames) instead of in this process.
   JournaledMatch(std::string run_dir, std::string name, const ArenaPlayer& a, const ArenaPlayer& b,
-                 rules::RuleSet rules, int size, const ArenaConfig& config);
+                 rules::RuleSet rules, int size, const ArenaConfig& config,
+                 RemoteGames* remote = nullptr);
 
   // Opens the journal and takes its games back (MatchJournal::Open). Call once, first.
   // The error names the file.
   util::Status Open(std::vector<std::string>& notes);
-  // Plays the next `count` games (Arena::Play), journaling each. The error is the journal's
-  // or the exception an evaluator threw (as "match <name>: <what>", a failure); games
-  // finished before an exception stay journaled.
+  // Plays the next `count` games (Arena::Play, or remotely), journaling each. The error is
+  // the journal's, the remote's, or the exception an evaluator threw (as "match <name>:
+  // <what>", a failure); games finished before an error stay journaled. A remote game is
+  // journaled only when it is one of those asked for, not in yet, valid
+  // (ValidateArenaGame) and starts with its pair's opening.
   util::Status Play(int count, const ArenaProgressFn& progress);
   // Writes the match record (with `gate`, if any) and its game records (SaveMatch), then
   // removes the journal. Returns the record, or an error naming the file.
@@ -78,12 +112,17 @@ class JournaledMatch {
   const Arena& arena() const { return arena_; }
 
  private:
+  util::Status AcceptRemote(const ArenaGame& game, const std::set<int>& wanted,
+                            std::vector<ArenaGame>& got);
+
   std::string run_dir_;
   std::string name_;
   ArenaConfig config_;
   std::string started_;
   Arena arena_;
   std::optional<MatchJournal> journal_;
+  RemoteGames* remote_ = nullptr;
+  std::map<int, bool> in_;  // journaled games: index -> A won
 };
 
 }  // namespace veletas::arena

@@ -19,7 +19,8 @@ std::string ValidateGateSettings(const GateSettings& s) {
 util::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlayer& best,
                                  rules::RuleSet rules, int size, const GateSettings& settings,
                                  const ArenaConfig& arena_config, const std::string& run_dir,
-                                 const std::string& match_name, const ArenaProgressFn& progress) {
+                                 const std::string& match_name, const ArenaProgressFn& progress,
+                                 RemoteGames* remote) {
   using R = util::Result<GateResult>;
   if (std::string e = ValidateArena(candidate, best, rules, size, arena_config); !e.empty()) {
     return R::Error("gate: " + e);
@@ -48,7 +49,7 @@ util::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlayer
   const int planned = gc.method == GateMethod::kFixedGames ? gc.games
                       : gc.max_games > 0                   ? gc.max_games
                                                            : std::numeric_limits<int>::max();
-  JournaledMatch match(run_dir, name, candidate, best, rules, size, arena_config);
+  JournaledMatch match(run_dir, name, candidate, best, rules, size, arena_config, remote);
   const Arena& arena = match.arena();
   const ArenaProgressFn report = [&](const ArenaProgress& p) {
     if (!progress) return;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "arena/arena.h"
+#include "arena/arena_journal.h"
 #include "arena/arena_settings.h"
 #include "arena/match_record.h"
 #include "arena/sprt.h"
@@ -36,11 +37,13 @@ struct GateResult {
 // returned without playing (so a restarted pipeline does not replay a gate).
 // Errors (as values): ValidateArena / ValidateGateSettings failures, a write failure, an
 // existing file of that name that is unreadable or has no gate, an exception an evaluator
-// threw. `progress` as in Arena::Play (games_total is the cap of the gate).
+// threw. `progress` as in Arena::Play (games_total is the cap of the gate). With `remote`,
+// the games are played there (arena_journal.h's RemoteGames, e.g. by cluster workers).
 util::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlayer& best,
                                  rules::RuleSet rules, int size, const GateSettings& settings,
                                  const ArenaConfig& arena, const std::string& run_dir,
                                  const std::string& match_name = "",
-                                 const ArenaProgressFn& progress = {});
+                                 const ArenaProgressFn& progress = {},
+                                 RemoteGames* remote = nullptr);
 
 }  // namespace veletas::arena

@@ -36,7 +36,7 @@ namespace {
 util::Result<bool> PlayLadderMatch(const std::string& run_dir, rules::RuleSet rules, int size,
                                    const std::string& name, const ArenaPlayer& a,
                                    const ArenaPlayer& b, int games, const ArenaConfig& base,
-                                   const LadderProgressFn& progress,
+                                   const LadderProgressFn& progress, RemoteGames* remote,
                                    std::vector<LadderMatchReport>& reports) {
   using R = util::Result<bool>;
   LadderMatchReport report;
@@ -59,7 +59,7 @@ util::Result<bool> PlayLadderMatch(const std::string& run_dir, rules::RuleSet ru
   if (std::string e = ValidateArena(a, b, rules, size, config); !e.empty()) {
     return R::Error("ladder match " + name + ": " + e);
   }
-  JournaledMatch match(run_dir, name, a, b, rules, size, config);
+  JournaledMatch match(run_dir, name, a, b, rules, size, config, remote);
   const Arena& arena = match.arena();
   if (util::Status s = match.Open(report.notes); !s.ok()) return s.error_value();
   const util::Status played = match.Play(games, [&](const ArenaProgress& p) {
@@ -81,7 +81,8 @@ util::Result<LadderRoundResult> RunLadderRound(const std::string& run_dir, rules
                                                int size, const ArenaPlayer& newcomer,
                                                const std::vector<ArenaPlayer>& previous,
                                                const ArenaConfig& arena, const LadderConfig& ladder,
-                                               const LadderProgressFn& progress) {
+                                               const LadderProgressFn& progress,
+                                               RemoteGames* remote) {
   using R = util::Result<LadderRoundResult>;
   const std::vector<ArenaPlayer> anchors = LadderAnchors(ladder);
   std::vector<const ArenaPlayer*> players{&newcomer};
@@ -101,7 +102,7 @@ util::Result<LadderRoundResult> RunLadderRound(const std::string& run_dir, rules
                   int games) -> std::string {
     if (games == 0) return "";
     auto r = PlayLadderMatch(run_dir, rules, size, MakeMatchName(prefix, a.name, b.name), a, b,
-                             games, arena, progress, out.matches);
+                             games, arena, progress, remote, out.matches);
     return r ? "" : r.error();
   };
   for (size_t i = 0; i + 1 < anchors.size(); ++i) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "arena/arena.h"
+#include "arena/arena_journal.h"
 #include "arena/arena_settings.h"
 #include "arena/elo.h"
 #include "arena/ratings.h"
@@ -65,11 +66,13 @@ using LadderProgressFn = std::function<void(const std::string& match, const Aren
 // against the anchors and every player in `previous` (earlier generations, chosen with
 // PreviousGenerationsToPlay), then rates the run. Errors (as values): invalid players or
 // config (ValidateArena), a name clash with an anchor, a file that cannot be written,
-// an exception an evaluator threw. Matches finished before an error stay written.
+// an exception an evaluator threw. Matches finished before an error stay written. With
+// `remote`, the games are played there (arena_journal.h's RemoteGames).
 util::Result<LadderRoundResult> RunLadderRound(const std::string& run_dir, rules::RuleSet rules,
                                                int size, const ArenaPlayer& newcomer,
                                                const std::vector<ArenaPlayer>& previous,
                                                const ArenaConfig& arena, const LadderConfig& ladder,
-                                               const LadderProgressFn& progress = {});
+                                               const LadderProgressFn& progress = {},
+                                               RemoteGames* remote = nullptr);
 
 }  // namespace veletas::arena

@@ -3,8 +3,12 @@
 // consumed by training.
 #pragma once
 
+#include <array>
+#include <compare>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rules/position.h"
@@ -41,12 +45,26 @@ struct Sample {
   std::vector<AuxTarget> aux;
 };
 
+// The identity of one game: 16 bytes, unique per game (cluster games get random ones, so a
+// game sent twice is recognised); all zero = none (games of a local run).
+struct GameId {
+  std::array<uint8_t, 16> bytes{};
+
+  bool IsNone() const { return bytes == std::array<uint8_t, 16>{}; }
+  // 32 lower-case hex digits.
+  std::string Hex() const;
+  // The id of 32 hex digits (either case), or nullopt.
+  static std::optional<GameId> FromHex(std::string_view hex);
+  auto operator<=>(const GameId&) const = default;
+};
+
 // One finished game, for records and bookkeeping.
 struct GameRecord {
   std::string record;     // moves in notation, separated by spaces
   int8_t winner = -1;     // rules::Color of the winner; -1 if unfinished (never in files)
   bool resigned = false;  // ended by resignation (record stops before the end)
   uint32_t samples = 0;   // samples this game contributed
+  GameId id;              // none for games of a local run
 };
 
 }  // namespace veletas::data

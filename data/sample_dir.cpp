@@ -100,6 +100,9 @@ util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& p
     }
     done[static_cast<size_t>(chunk)] = true;
     plan.games_done += expected;
+    for (const GameRecord& g : file.value().games) {
+      if (!g.id.IsNone()) plan.done_ids.push_back(g.id);
+    }
     ++plan.files_done;
   }
   for (int64_t k = 0; k < chunks; ++k) {

@@ -33,6 +33,8 @@ struct ResumePlan {
   // their indices are not in `indices`.
   std::vector<JournalGame> recovered;
   int64_t files_done = 0;
+  // The ids of the games in the complete files (games without an id left out).
+  std::vector<GameId> done_ids;
   // One line per file that could not be used (unreadable or corrupt: it is skipped, its
   // games are played again and the file is replaced) or that was ignored (a chunk number
   // past this run's last file), per stale temporary file or journal removed, and per

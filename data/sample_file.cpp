@@ -18,7 +18,6 @@ constexpr char kMagic[8] = {'V', 'E', 'L', 'Z', 'S', 'M', 'P', 'L'};
 constexpr size_t kHeaderSize = 64;
 constexpr uint32_t kMaxSamples = 50'000'000;
 constexpr uint32_t kMaxGames = 10'000'000;
-constexpr uint64_t kMaxPayload = 8ULL << 30;
 
 void WriteSample(Writer& w, const Sample& s) {
   const rules::PositionState st = s.position.State();
@@ -118,6 +117,7 @@ util::Result<std::string> EncodeSampleFile(const SampleFile& file) {
   Writer payload;
   for (const Sample& s : file.samples) WriteSample(payload, s);
   for (const GameRecord& g : file.games) {
+    payload.Bytes(std::string_view(reinterpret_cast<const char*>(g.id.bytes.data()), 16));
     payload.U32(g.record.size());
     payload.Bytes(g.record);
     payload.U8(static_cast<uint8_t>(g.winner));
@@ -161,7 +161,8 @@ util::Result<SampleFile> ReadSampleFile(const std::string& path) {
   return DecodeSampleFile(read.value(), path);
 }
 
-util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path) {
+util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path,
+                                          uint64_t max_payload) {
   using R = util::Result<SampleFile>;
   if (data.size() < kHeaderSize) {
     return R::Error(path + ": truncated: " + std::to_string(data.size()) +
@@ -179,13 +180,17 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
   if (util::Fnv1a64(data.substr(0, kHeaderSize - 8)) != header_sum) {
     return R::Error(path + ": corrupt header (checksum mismatch)");
   }
-  if (version != kSampleFormatVersion) {
+  if (version != 1 && version != kSampleFormatVersion) {
     return R::Error(path + ": format version " + std::to_string(version) +
-                    ", this program reads version " + std::to_string(kSampleFormatVersion));
+                    ", this program reads versions 1 to " + std::to_string(kSampleFormatVersion));
   }
   if (rules_id > 1 || !rules::IsSupportedSize(static_cast<int>(size)) ||
-      num_samples > kMaxSamples || num_games > kMaxGames || raw_len > kMaxPayload) {
+      num_samples > kMaxSamples || num_games > kMaxGames || raw_len > kMaxSamplePayload) {
     return R::Error(path + ": corrupt header (values out of range)");
+  }
+  if (raw_len > max_payload) {
+    return R::Error(path + ": declares " + std::to_string(raw_len) +
+                    " bytes of samples, more than the limit of " + std::to_string(max_payload));
   }
   if (data.size() - kHeaderSize != zlen) {
     return R::Error(path + ": truncated: header says " + std::to_string(zlen) +
@@ -212,6 +217,10 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
   file.games.resize(num_games);
   for (uint64_t i = 0; i < num_games; ++i) {
     GameRecord& g = file.games[i];
+    if (version >= 2) {
+      const std::string_view id = r.Bytes(16);
+      if (r.ok()) std::memcpy(g.id.bytes.data(), id.data(), 16);
+    }
     const uint64_t len = r.U32();
     if (!r.ok() || len > r.remaining())
       return R::Error(path + ": game " + std::to_string(i) + ": truncated");
@@ -226,6 +235,31 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
   }
   if (r.remaining() != 0) return R::Error(path + ": trailing bytes after the last game");
   return file;
+}
+
+std::string GameId::Hex() const {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (uint8_t b : bytes) {
+    s += kHex[b >> 4];
+    s += kHex[b & 15];
+  }
+  return s;
+}
+
+std::optional<GameId> GameId::FromHex(std::string_view hex) {
+  if (hex.size() != 32) return std::nullopt;
+  GameId id;
+  for (size_t i = 0; i < 32; ++i) {
+    const char c = hex[i];
+    const int v = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+    if (v < 0) return std::nullopt;
+    id.bytes[i / 2] = static_cast<uint8_t>(id.bytes[i / 2] * 16 + v);
+  }
+  return id;
 }
 
 }  // namespace veletas::data

@@ -12,7 +12,12 @@
 
 namespace veletas::data {
 
-inline constexpr uint32_t kSampleFormatVersion = 1;
+// Version 2 added each game's id (GameRecord::id); version 1 files are still read (their
+// games have no id).
+inline constexpr uint32_t kSampleFormatVersion = 2;
+
+// The largest uncompressed payload a sample file may declare (8 GiB).
+inline constexpr uint64_t kMaxSamplePayload = 8ULL << 30;
 
 struct SampleFile {
   rules::RuleSet rules = rules::RuleSet::kStandard;
@@ -32,8 +37,11 @@ util::Status WriteSampleFile(const std::string& path, const SampleFile& file);
 util::Result<SampleFile> ReadSampleFile(const std::string& path);
 
 // The bytes of a sample file in memory (what WriteSampleFile writes); DecodeSampleFile
-// validates like ReadSampleFile, naming `path` in its errors. Thread-safe.
+// validates like ReadSampleFile, naming `path` in its errors, and refuses (bad input, before
+// allocating it) a payload declared larger than `max_payload` bytes uncompressed.
+// Thread-safe.
 util::Result<std::string> EncodeSampleFile(const SampleFile& file);
-util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path);
+util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path,
+                                          uint64_t max_payload = kMaxSamplePayload);
 
 }  // namespace veletas::data

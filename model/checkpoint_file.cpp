@@ -136,6 +136,10 @@ util::Result<CheckpointMeta> MetaFromJson(const std::string& text, const std::st
 }
 
 Status WriteCheckpointFile(const std::string& path, const CheckpointSections& sections) {
+  return util::WriteFileAtomic(path, EncodeCheckpointFile(sections));
+}
+
+std::string EncodeCheckpointFile(const CheckpointSections& sections) {
   std::string payload;
   payload.reserve(24 + sections.meta_json.size() + sections.tensors.size() +
                   sections.optimizer.size());
@@ -151,7 +155,7 @@ Status WriteCheckpointFile(const std::string& path, const CheckpointSections& se
   Put<uint64_t>(file, payload.size());
   Put<uint64_t>(file, Checksum64(payload.data(), payload.size()));
   file += payload;
-  return util::WriteFileAtomic(path, file);
+  return file;
 }
 
 namespace {

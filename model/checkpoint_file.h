@@ -82,6 +82,9 @@ util::Result<CheckpointMeta> MetaFromJson(const std::string& json, const std::st
 // Errors name the file.
 Status WriteCheckpointFile(const std::string& path, const CheckpointSections& sections);
 
+// The bytes WriteCheckpointFile writes.
+std::string EncodeCheckpointFile(const CheckpointSections& sections);
+
 // Reads and verifies the container (magic, version, length, checksum). Errors name the
 // file and the problem ("truncated", "checksum mismatch", ...).
 util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path);

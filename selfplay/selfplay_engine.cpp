@@ -15,6 +15,7 @@
 
 #include "data/game_journal.h"
 #include "data/sample_dir.h"
+#include "data/sample_dir_writer.h"
 #include "data/sample_file.h"
 #include "search/batching_evaluator.h"
 #include "search/mcts.h"
@@ -49,35 +50,24 @@ class Engine {
         cheap_search_(search),
         evaluator_(backend, batching),
         indices_(std::move(indices)),
-        total_(static_cast<size_t>(total)) {
+        total_(static_cast<size_t>(total)),
+        recovered_(std::move(recovered)) {
     cheap_search_.root_noise = false;
     stats_.games_target = total;
-    stats_.games_resumed = resumed + static_cast<int64_t>(recovered.size());
+    stats_.games_resumed = resumed + static_cast<int64_t>(recovered_.size());
     stats_.max_batch = batching.max_batch;
-    for (data::JournalGame& g : recovered) {
-      FinishedGame f;
-      f.index = g.index;
-      f.samples = std::move(g.game.samples);
-      f.record = std::move(g.game.games.front());
-      chunks_[ChunkOf(f.index)].push_back(std::move(f));
+    if (!job.out_dir.empty()) {
+      writer_ = std::make_unique<data::SampleDirWriter>(data::SampleDirOptions{
+          job.out_dir, job.prefix, job.games, config.games_per_file, job.rules, job.size});
     }
   }
 
   util::Result<SelfplayStats> Run() {
     start_ = Clock::now();
     // Files whose every game was in the journal (killed before the file was written).
-    for (auto it = chunks_.begin(); it != chunks_.end();) {
-      if (static_cast<int64_t>(it->second.size()) <
-          data::ChunkGames(it->first, job_.games, config_.games_per_file)) {
-        ++it;
-        continue;
-      }
-      std::vector<FinishedGame> games = std::move(it->second);
-      const int64_t chunk = it->first;
-      it = chunks_.erase(it);
-      WriteChunk(chunk, std::move(games));
+    if (writer_) {
+      if (util::Status s = writer_->Restore(std::move(recovered_)); !s.ok()) return s.error_value();
     }
-    if (failed_) return util::Result<SelfplayStats>::Error(error_);
     std::vector<std::thread> threads;
     workers_left_ = config_.threads;
     for (int t = 0; t < config_.threads; ++t) threads.emplace_back([this] { Worker(); });
@@ -94,16 +84,16 @@ class Engine {
       }
     }
     for (std::thread& t : threads) t.join();
-    if (failed_) return util::Result<SelfplayStats>::Error(error_);
+    if (failed_) return error_;
     return Snapshot();
   }
 
  private:
   bool Stopping() const { return failed_ || (hooks_.stop != nullptr && hooks_.stop->load()); }
 
-  void Fail(const std::string& message) {
+  void Fail(const util::Error& error) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!failed_) error_ = message;
+    if (!failed_) error_ = error;
     failed_ = true;
   }
 
@@ -120,12 +110,13 @@ class Engine {
     s.network_positions = e.backend_positions;
     s.searches = searches_.load(std::memory_order_relaxed);
     s.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    if (writer_) s.files_written = writer_->FilesWritten();
     return s;
   }
 
   // Claims the next game index for `s` and sets the game up; false when none is left.
   bool StartNextGame(Slot& s) {
-    if (Stopping()) return false;
+    if (Stopping() || (hooks_.drain != nullptr && hooks_.drain->load())) return false;
     const size_t i = next_.fetch_add(1);
     if (i >= total_) return false;
     const uint64_t index = indices_.empty() ? i : indices_[i];
@@ -179,9 +170,9 @@ class Engine {
     try {
       WorkerLoop();
     } catch (const std::exception& e) {
-      Fail(std::string("self-play worker: ") + e.what());
+      Fail(util::Error{std::string("self-play worker: ") + e.what(), util::ErrorKind::kFailure});
     } catch (...) {
-      Fail("self-play worker: unknown exception");
+      Fail(util::Error{"self-play worker: unknown exception", util::ErrorKind::kFailure});
     }
     std::lock_guard<std::mutex> lock(mutex_);
     --workers_left_;
@@ -200,6 +191,10 @@ class Engine {
     search::BatchBuffers buffers;
     std::vector<Slot*> still;
     while (!live.empty() && !Stopping()) {
+      if (hooks_.pause != nullptr && hooks_.pause->load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        continue;
+      }
       searches.clear();
       for (Slot* s : live) searches.push_back(s->mcts.get());
       search::StepSearchesBatched(searches, evaluator_, config_.leaves_per_search, buffers);
@@ -216,73 +211,22 @@ class Engine {
     }
   }
 
-  // Counts a finished game, and journals it or writes its file once complete.
+  // Counts a finished game, and journals it or writes its file once complete (or hands it
+  // to hooks.on_game when there is no output directory).
   void Output(FinishedGame game) {
-    const bool to_file = !job_.out_dir.empty();
-    // The game's journal entry, for when its file is not complete yet (a kill before the file
-    // is written then loses no finished game); encoded before taking the lock.
-    util::Result<std::string> entry("");
-    if (to_file && config_.games_per_file > 1) {
-      data::SampleFile one;
-      one.rules = job_.rules;
-      one.size = job_.size;
-      one.samples = game.samples;
-      one.games.push_back(game.record);
-      entry = data::EncodeJournalEntry(game.index, one);
-    }
-    std::vector<FinishedGame> complete;
-    int64_t chunk = 0;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stats_.AddGame(game);
-      if (!to_file) return;
-      chunk = ChunkOf(game.index);
-      std::vector<FinishedGame>& games = chunks_[chunk];
-      if (static_cast<int64_t>(games.size()) + 1 <
-          data::ChunkGames(chunk, job_.games, config_.games_per_file)) {
-        // Appended under the lock, so that no entry follows the file's write and removal.
-        const std::string path = data::JournalPath(job_.out_dir, job_.prefix, chunk);
-        const util::Status appended = entry.ok() ? util::AppendFile(path, entry.value())
-                                                 : util::Prefixed(entry.error_value(), path + ": ");
-        games.push_back(std::move(game));
-        if (!appended.ok()) {
-          if (!failed_) error_ = appended.error();
-          failed_ = true;
-        }
-        return;
-      }
-      games.push_back(std::move(game));
-      complete = std::move(games);
-      chunks_.erase(chunk);
     }
-    WriteChunk(chunk, std::move(complete));
-  }
-
-  int64_t ChunkOf(uint64_t index) const {
-    return static_cast<int64_t>(index) / config_.games_per_file;
-  }
-
-  // Writes the sample file of `chunk` from its games and removes the chunk's journal.
-  void WriteChunk(int64_t chunk, std::vector<FinishedGame> complete) {
-    std::sort(complete.begin(), complete.end(),
-              [](const FinishedGame& a, const FinishedGame& b) { return a.index < b.index; });
-    data::SampleFile file;
-    file.rules = job_.rules;
-    file.size = job_.size;
-    for (FinishedGame& g : complete) {
-      std::move(g.samples.begin(), g.samples.end(), std::back_inserter(file.samples));
-      file.games.push_back(std::move(g.record));
+    util::Status status = util::Ok();
+    if (writer_) {
+      std::vector<data::IndexedGame> one;
+      one.push_back({game.index, std::move(game.samples), std::move(game.record)});
+      status = writer_->Add(std::move(one));
+    } else if (hooks_.on_game) {
+      status = hooks_.on_game(std::move(game));
     }
-    const util::Status written =
-        data::WriteSampleFile(data::ChunkPath(job_.out_dir, job_.prefix, chunk), file);
-    if (!written.ok()) {
-      Fail(written.error());
-      return;
-    }
-    std::error_code ec;
-    std::filesystem::remove(data::JournalPath(job_.out_dir, job_.prefix, chunk), ec);
-    std::lock_guard<std::mutex> lock(mutex_);
-    ++stats_.files_written;
+    if (!status.ok()) Fail(status.error_value());
   }
 
   const SelfplayConfig& config_;
@@ -301,9 +245,10 @@ class Engine {
   std::mutex mutex_;
   std::condition_variable done_cv_;
   int workers_left_ = 0;
-  std::string error_;
+  util::Error error_;
   SelfplayStats stats_;
-  std::map<int64_t, std::vector<FinishedGame>> chunks_;  // games of files not yet complete
+  std::vector<data::JournalGame> recovered_;       // games taken back from journals
+  std::unique_ptr<data::SampleDirWriter> writer_;  // null without an output directory
 };
 
 }  // namespace

@@ -40,9 +40,11 @@ struct SelfplayJob {
   rules::RuleSet rules = rules::RuleSet::kStandard;
   int size = 7;
   // Games the output directory is to hold when the run ends (games already in complete
-  // files there are not played again).
+  // files there are not played again). Without an output directory a run may be endless
+  // (e.g. INT64_MAX games) and end by hooks.drain or hooks.stop.
   int64_t games = 0;
-  // Output directory; empty: play without writing (benchmarks), nothing is resumed.
+  // Output directory; empty: play without writing (benchmarks, or games handed to
+  // hooks.on_game), nothing is resumed.
   std::string out_dir;
   std::string prefix = "samples";
   // Part of every game's seed (the pipeline passes its generation number).
@@ -60,6 +62,15 @@ struct SelfplayHooks {
   // When set to true (e.g. by a signal handler or a benchmark's timer), the workers stop at
   // their next step; games in flight and incomplete files are abandoned.
   const std::atomic<bool>* stop = nullptr;
+  // When set to true, no new game starts and the run returns once the games in flight have
+  // finished (a cluster worker switching networks between games).
+  const std::atomic<bool>* drain = nullptr;
+  // While true, the workers wait before their next step; games in flight are kept (a
+  // cluster worker playing an arena task meanwhile).
+  const std::atomic<bool>* pause = nullptr;
+  // Without an output directory: receives each finished game, from a worker thread (calls
+  // may overlap; the callee synchronises). An error it returns ends the run with it.
+  std::function<util::Status(FinishedGame&&)> on_game;
 };
 
 // Plays job.games games (minus those already in complete files in job.out_dir) with

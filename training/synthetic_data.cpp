@@ -86,7 +86,7 @@ data::SampleFile RandomGameSamples(rules::RuleSet rs, int size, int games, uint6
       }
     }
     file.games.push_back({rules::RecordToString(game), static_cast<int8_t>(winner), false,
-                          static_cast<uint32_t>(file.samples.size() - first)});
+                          static_cast<uint32_t>(file.samples.size() - first), data::GameId{}});
   }
   return file;
 }

@@ -29,6 +29,18 @@ std::string WriteAll(int fd, std::string_view data) {
   return "";
 }
 
+// Flushes the directory holding `path`, so that a file created or renamed there survives a
+// power cut. Best effort.
+void SyncParentDirectory(const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
 }  // namespace
 
 Status WriteFileAtomic(const std::string& path, std::string_view data) {
@@ -50,18 +62,12 @@ Status WriteFileAtomic(const std::string& path, std::string_view data) {
     ::unlink(tmp.c_str());
     return Status::Failure(path + ": rename failed: " + err);
   }
-  // Make the rename itself durable.
-  std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
+  SyncParentDirectory(path);  // makes the rename itself durable
   return Ok();
 }
 
-Status AppendFile(const std::string& path, std::string_view data) {
+Status AppendFile(const std::string& path, std::string_view data, bool sync) {
+  const bool created = sync && ::access(path.c_str(), F_OK) != 0;
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) {
     return Status::Failure(path + ": cannot open for appending: " + std::strerror(errno));
@@ -70,7 +76,13 @@ Status AppendFile(const std::string& path, std::string_view data) {
     ::close(fd);
     return Status::Failure(path + ": append failed: " + err);
   }
+  if (sync && ::fsync(fd) != 0) {
+    const std::string err = std::strerror(errno);
+    ::close(fd);
+    return Status::Failure(path + ": flush failed: " + err);
+  }
   if (::close(fd) != 0) return Status::Failure(path + ": append failed: " + std::strerror(errno));
+  if (created) SyncParentDirectory(path);
   return Ok();
 }
 

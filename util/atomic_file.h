@@ -16,9 +16,10 @@ namespace veletas::util {
 Status WriteFileAtomic(const std::string& path, std::string_view data);
 
 // Appends `data` to `path` (created if missing) in one write, as journals do: a kill can
-// tear only this append. The error (a failure) names the file. Callers serialise appends
-// to one path.
-Status AppendFile(const std::string& path, std::string_view data);
+// tear only this append. With `sync`, the file is flushed to the device (fsync) before
+// returning, so that the append also survives a power cut. The error (a failure) names the
+// file. Callers serialise appends to one path.
+Status AppendFile(const std::string& path, std::string_view data, bool sync = false);
 
 // The whole content of the file at `path`. A missing or unreadable file is bad input naming
 // it.

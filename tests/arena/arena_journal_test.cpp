@@ -9,6 +9,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -82,6 +83,72 @@ TEST_F(ArenaJournalTest, RestoredGamesAreTakenInsteadOfPlayed) {
   std::sort(played.begin(), played.end());
   EXPECT_EQ(played, (std::vector<int>{0, 2, 3, 6, 7, 8, 10, 11}));
   ExpectSameGames(arena.Games(), ref);
+}
+
+TEST_F(ArenaJournalTest, PlayGamesPlaysExactlyTheGamesOfThoseIndices) {
+  const std::vector<ArenaGame> ref = Reference(12);
+  Arena arena(a_, b_, kStd, 7, Config());
+  const std::vector<ArenaGame> some = arena.PlayGames({11, 3, 6});
+  ASSERT_EQ(some.size(), 3u);
+  ExpectSameGames(some, {ref[3], ref[6], ref[11]});
+  EXPECT_EQ(arena.GamesPlayed(), 0);  // not the match's games
+}
+
+// Games played "elsewhere": by another Arena of the same match, handed over in any order,
+// with games the match must refuse among them.
+class FakeRemote final : public RemoteGames {
+ public:
+  FakeRemote(const ArenaPlayer& a, const ArenaPlayer& b) : a_(a), b_(b) {}
+  util::Status Play(const RemoteMatch& match, const std::vector<int>& indices,
+                    const std::function<util::Status(const ArenaGame&)>& accept) override {
+    ++calls;
+    asked.insert(asked.end(), indices.begin(), indices.end());
+    Arena other(a_, b_, match.arena.Rules(), match.arena.Size(), match.config);
+    std::vector<ArenaGame> games = other.PlayGames(indices);
+    std::reverse(games.begin(), games.end());
+    for (const ArenaGame& g : games) {
+      ArenaGame lie = g;  // another pair's game under this index
+      lie.index = g.index ^ 2;
+      lie.a_first = lie.index % 2 == 0;
+      if (!accept(lie).ok()) ++refused;
+      ArenaGame bad = g;  // a result that disagrees with the record
+      bad.a_won = !bad.a_won;
+      if (!accept(bad).ok()) ++refused;
+      if (util::Status s = accept(g); !s.ok()) return s;
+      if (!accept(g).ok()) ++refused;  // twice
+    }
+    return util::Ok();
+  }
+  int calls = 0;
+  int refused = 0;
+  std::vector<int> asked;
+
+ private:
+  ArenaPlayer a_, b_;
+};
+
+TEST_F(ArenaJournalTest, ARemoteGateJournalsTheRemoteGamesAndDecidesAsALocalOne) {
+  TempDir local("local"), remote_dir("remote");
+  auto ref = RunGate(a_, b_, kStd, 7, Sprt(), Config(), local.Str());
+  ASSERT_TRUE(ref.ok()) << ref.error();
+  FakeRemote remote(a_, b_);
+  auto got = RunGate(a_, b_, kStd, 7, Sprt(), Config(), remote_dir.Str(), "", {}, &remote);
+  ASSERT_TRUE(got.ok()) << got.error();
+  EXPECT_EQ(got.value().evidence.decision, ref.value().evidence.decision);
+  EXPECT_EQ(got.value().evidence.games, ref.value().evidence.games);
+  EXPECT_EQ(got.value().evidence.wins, ref.value().evidence.wins);
+  EXPECT_EQ(remote.calls, (ref.value().evidence.games + 7) / 8);
+  EXPECT_EQ(static_cast<int>(remote.asked.size()), ref.value().evidence.games);
+  // Each game: the wrong pair's opening (or the same game under another index) is refused,
+  // as are the wrong result and the second copy.
+  EXPECT_GE(remote.refused, 2 * ref.value().evidence.games);
+  std::string ref_records, records;
+  const std::string name = "gate_gen_2-vs-gen_1";
+  ASSERT_TRUE(test_support::ReadInto((fs::path(local.Str()) / RecordsFileName(name)).string(),
+                                     ref_records));
+  ASSERT_TRUE(test_support::ReadInto((fs::path(remote_dir.Str()) / RecordsFileName(name)).string(),
+                                     records));
+  EXPECT_EQ(records, ref_records);
 }
 
 TEST_F(ArenaJournalTest, AKilledGateResumesFromItsJournalToTheSameDecision) {

@@ -3,12 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <zstd.h>
+
 #include <filesystem>
 #include <fstream>
 
 #include "rules/notation.h"
 #include "rules/turns.h"
 #include "util/atomic_file.h"
+#include "util/byte_io.h"
 
 namespace veletas::data {
 namespace {
@@ -54,7 +57,7 @@ SampleFile RandomGameFile(rules::RuleSet rs, int size, uint64_t seed) {
     file.samples.push_back(s);
   }
   file.games.push_back({rules::RecordToString(game), static_cast<int8_t>(winner), false,
-                        static_cast<uint32_t>(file.samples.size())});
+                        static_cast<uint32_t>(file.samples.size()), GameId{}});
   return file;
 }
 
@@ -218,6 +221,66 @@ TEST_F(SampleFileTest, AuxTargetWithoutShooterIsRejected) {
   ASSERT_FALSE(read.ok());
   EXPECT_NE(read.error().find("sample 20: aux target on square"), std::string::npos)
       << read.error();
+}
+
+TEST_F(SampleFileTest, GameIdsRoundTripAndPrintAsHex) {
+  SampleFile file = RandomGameFile(rules::RuleSet::kStandard, 7, 8);
+  file.games.push_back(file.games[0]);
+  const std::vector<Sample> copy = file.samples;
+  file.samples.insert(file.samples.end(), copy.begin(), copy.end());
+  for (int i = 0; i < 16; ++i) file.games[1].id.bytes[i] = static_cast<uint8_t>(0xF0 + i);
+  const std::string path = Path("ids.vzs");
+  ASSERT_EQ(test_support::ErrorText(WriteSampleFile(path, file)), "");
+  const auto read = ReadSampleFile(path);
+  ASSERT_TRUE(read.ok()) << read.error();
+  EXPECT_TRUE(read.value().games[0].id.IsNone());
+  EXPECT_EQ(read.value().games[1].id, file.games[1].id);
+  EXPECT_EQ(file.games[1].id.Hex(), "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff");
+  EXPECT_EQ(GameId::FromHex("F0F1F2F3F4F5F6F7F8F9FAFBFCFDFEFF"), file.games[1].id);
+  EXPECT_FALSE(GameId::FromHex("f0f1").has_value());
+  EXPECT_FALSE(GameId::FromHex("g0f1f2f3f4f5f6f7f8f9fafbfcfdfeff").has_value());
+}
+
+// A version 1 file (games without ids), made from a version 2 file by dropping the ids.
+TEST_F(SampleFileTest, Version1FilesAreStillRead) {
+  const SampleFile file = RandomGameFile(rules::RuleSet::kStandard, 7, 9);
+  auto v2 = EncodeSampleFile(file);
+  ASSERT_TRUE(v2.ok());
+  util::Reader h(std::string_view(v2.value()).substr(0, 64));
+  h.Bytes(24);
+  std::string raw(h.U64(), '\0');
+  const std::string_view z = std::string_view(v2.value()).substr(64);
+  ASSERT_EQ(ZSTD_decompress(raw.data(), raw.size(), z.data(), z.size()), raw.size());
+  const size_t games_at = raw.size() - (16 + 4 + file.games[0].record.size() + 1 + 1 + 4);
+  raw.erase(games_at, 16);  // the one game's id
+  std::string compressed(ZSTD_compressBound(raw.size()), '\0');
+  compressed.resize(ZSTD_compress(compressed.data(), compressed.size(), raw.data(), raw.size(), 3));
+  util::Writer header;
+  header.Bytes(std::string_view(v2.value()).substr(0, 8));
+  header.U32(1);
+  header.Bytes(std::string_view(v2.value()).substr(12, 12));
+  header.U64(raw.size());
+  header.U64(compressed.size());
+  header.U64(util::Fnv1a64(raw));
+  header.U64(util::Fnv1a64(compressed));
+  header.U64(util::Fnv1a64(header.str()));
+  const auto read = DecodeSampleFile(header.str() + compressed, "v1.vzs");
+  ASSERT_TRUE(read.ok()) << read.error();
+  ExpectSameSamples(file, read.value());
+  EXPECT_TRUE(read.value().games[0].id.IsNone());
+}
+
+TEST_F(SampleFileTest, APayloadLargerThanTheCallersLimitIsRefusedBeforeReading) {
+  const SampleFile file = RandomGameFile(rules::RuleSet::kStandard, 7, 10);
+  auto bytes = EncodeSampleFile(file);
+  ASSERT_TRUE(bytes.ok());
+  util::Reader h(std::string_view(bytes.value()).substr(0, 64));
+  h.Bytes(24);
+  const uint64_t raw = h.U64();
+  EXPECT_TRUE(DecodeSampleFile(bytes.value(), "x", raw).ok());
+  const auto refused = DecodeSampleFile(bytes.value(), "x", raw - 1);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("more than the limit"), std::string::npos) << refused.error();
 }
 
 }  // namespace
