@@ -1,0 +1,46 @@
+// Settings of a cluster run (YAML section `cluster`, app/config_cluster.cpp; docs/CLUSTER.md).
+// Plain data with defaults. The learner publishes its whole config, this section included, so
+// the workers read the same values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace veletas::cluster {
+
+struct ClusterConfig {
+  // The Redis server of the run, "redis://HOST:PORT"; empty: no cluster (everything is
+  // played in the learner's process).
+  std::string redis;
+  // The run's name in Redis (its keys start with "vz:<run>:"); empty: the name of the run
+  // directory.
+  std::string run;
+  // File with the learner's Redis user and password (cluster/redis_client.h LoadRedisAuth);
+  // empty: VELETAS_REDIS_AUTH_FILE, VELETAS_REDIS_USER / VELETAS_REDIS_PASSWORD, or none.
+  std::string auth_file;
+  // The learner also plays self-play games itself, besides ingesting the workers' games.
+  bool local_selfplay = false;
+  // Self-play games of this many earlier self-play networks (before the current best) are
+  // still used; games of older networks are dropped as stale.
+  int accept_previous_networks = 1;
+  // Workers pause self-play while this many games wait in the queue; 0 = twice the games of
+  // a generation.
+  int64_t max_queued_games = 0;
+  // Games of one arena task (a batch of games of one match).
+  int arena_games_per_task = 8;
+  // A task whose worker has been silent this long is taken over by another worker
+  // (XAUTOCLAIM); keep it longer than the longest arena game.
+  double task_timeout_seconds = 300;
+  // How often a worker refreshes its heartbeat (its key lives three times as long).
+  double heartbeat_seconds = 2;
+  // How long a worker keeps a game it sent in its spool: longer than Redis's
+  // `appendfsync everysec` window (up to about 2 s), so a power cut of the Redis machine
+  // loses no game either.
+  double spool_grace_seconds = 5;
+  // The largest result entry the learner accepts (bytes).
+  int64_t max_entry_bytes = 4 << 20;
+  // Entries the learner reads, checks and stores in one batch (one flush).
+  int ingest_batch = 64;
+};
+
+}  // namespace veletas::cluster

@@ -1,0 +1,146 @@
+#include "cluster/entry.h"
+
+#include <cstring>
+#include <random>
+
+#include "util/atomic_file.h"
+#include "util/byte_io.h"
+#include "util/sha256.h"
+
+namespace veletas::cluster {
+namespace {
+
+constexpr char kMagic[4] = {'V', 'Z', 'C', 'E'};
+constexpr uint32_t kVersion = 1;
+constexpr size_t kChecksumBytes = 8;
+
+void ShortString(util::Writer& w, std::string_view s) {
+  w.U8(s.size());
+  w.Bytes(s.substr(0, 255));
+}
+
+// Hex digits of 32 raw bytes, or "" when `raw` is not 32 bytes.
+std::string HexOf(std::string_view raw) {
+  if (raw.size() != 32) return "";
+  std::array<uint8_t, 32> digest;
+  std::memcpy(digest.data(), raw.data(), 32);
+  return util::HexDigest(digest);
+}
+
+// The 32 bytes of 64 hex digits (zeros where they do not parse).
+std::string RawOf(std::string_view hex) {
+  std::string raw(32, '\0');
+  for (size_t i = 0; i < 64 && i < hex.size(); ++i) {
+    const char c = hex[i];
+    const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : 0;
+    raw[i / 2] = static_cast<char>(raw[i / 2] * 16 + v);
+  }
+  return raw;
+}
+
+}  // namespace
+
+util::Result<std::string> EncodeEntry(const Entry& e) {
+  util::Writer w;
+  w.Bytes(std::string_view(kMagic, 4));
+  w.U32(kVersion);
+  w.U8(static_cast<uint8_t>(e.kind));
+  w.Bytes(std::string_view(reinterpret_cast<const char*>(e.game_id.bytes.data()), 16));
+  ShortString(w, e.worker);
+  if (e.kind == EntryKind::kSelfplay) {
+    w.Bytes(RawOf(e.network));
+    const auto payload = data::EncodeSampleFile(e.game);
+    if (!payload) return payload.error_value();
+    w.U32(payload.value().size());
+    w.Bytes(payload.value());
+  } else {
+    ShortString(w, e.task);
+    ShortString(w, e.match);
+    w.U32(static_cast<uint32_t>(e.arena.index));
+    w.U8((e.arena.a_first ? 1 : 0) | (e.arena.a_colour == rules::Color::kWhite ? 2 : 0) |
+         (e.arena.a_won ? 4 : 0));
+    w.U16(static_cast<uint64_t>(e.arena.turns));
+    w.U32(e.arena.record.size());
+    w.Bytes(e.arena.record);
+  }
+  w.U64(util::Fnv1a64(w.str()));
+  return std::move(w.str());
+}
+
+util::Result<Entry> DecodeEntry(std::string_view bytes, int64_t max_bytes) {
+  using R = util::Result<Entry>;
+  if (static_cast<int64_t>(bytes.size()) > max_bytes) {
+    return R::Error("oversized: " + std::to_string(bytes.size()) + " bytes, the limit is " +
+                    std::to_string(max_bytes));
+  }
+  if (bytes.size() < 4 + 4 + 1 + 16 + 1 + kChecksumBytes ||
+      std::memcmp(bytes.data(), kMagic, 4) != 0) {
+    return R::Error("malformed: not a cluster entry");
+  }
+  const std::string_view body = bytes.substr(0, bytes.size() - kChecksumBytes);
+  util::Reader sum(bytes.substr(body.size()));
+  if (util::Fnv1a64(body) != sum.U64())
+    return R::Error("checksum: the entry's checksum does not match");
+  util::Reader r(body);
+  r.Bytes(4);
+  if (const uint64_t version = r.U32(); version != kVersion) {
+    return R::Error("malformed: entry version " + std::to_string(version) + ", expected " +
+                    std::to_string(kVersion));
+  }
+  Entry e;
+  const uint64_t kind = r.U8();
+  if (kind != 1 && kind != 2)
+    return R::Error("malformed: unknown entry kind " + std::to_string(kind));
+  e.kind = static_cast<EntryKind>(kind);
+  const std::string_view id = r.Bytes(16);
+  if (r.ok()) std::memcpy(e.game_id.bytes.data(), id.data(), 16);
+  e.worker = std::string(r.Bytes(r.U8()));
+  if (e.kind == EntryKind::kSelfplay) {
+    e.network = HexOf(r.Bytes(32));
+    const uint64_t length = r.U32();
+    if (!r.ok() || length != r.remaining()) {
+      return R::Error("malformed: the game's length disagrees with the entry's");
+    }
+    auto game =
+        data::DecodeSampleFile(r.Bytes(length), "game", static_cast<uint64_t>(max_bytes) * 64);
+    if (!game) return R::Error("malformed: " + game.error());
+    e.game = std::move(game.value());
+  } else {
+    e.task = std::string(r.Bytes(r.U8()));
+    e.match = std::string(r.Bytes(r.U8()));
+    e.arena.index = static_cast<int>(r.U32());
+    const uint64_t flags = r.U8();
+    e.arena.a_first = (flags & 1) != 0;
+    e.arena.a_colour = (flags & 2) != 0 ? rules::Color::kWhite : rules::Color::kBlack;
+    e.arena.a_won = (flags & 4) != 0;
+    e.arena.turns = static_cast<int>(r.U16());
+    const uint64_t length = r.U32();
+    if (!r.ok() || length != r.remaining() || flags > 7 || e.arena.index < 0) {
+      return R::Error("malformed: the arena game's fields do not fit the entry");
+    }
+    e.arena.record = std::string(r.Bytes(length));
+  }
+  if (!r.ok() || r.remaining() != 0) return R::Error("malformed: truncated or trailing bytes");
+  return e;
+}
+
+data::GameId ArenaGameId(const std::string& match, int index) {
+  util::Sha256 sha;
+  sha.Update("veletas arena game\n" + match + "\n" + std::to_string(index));
+  const std::array<uint8_t, 32> digest = sha.Final();
+  data::GameId id;
+  std::memcpy(id.bytes.data(), digest.data(), 16);
+  return id;
+}
+
+data::GameId RandomGameId() {
+  static thread_local std::random_device device;
+  data::GameId id;
+  for (size_t i = 0; i < id.bytes.size(); i += 4) {
+    const uint32_t v = device();
+    std::memcpy(id.bytes.data() + i, &v, 4);
+  }
+  return id;
+}
+
+}  // namespace veletas::cluster

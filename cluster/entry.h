@@ -1,0 +1,57 @@
+// The cluster's result entries: one finished game as a worker sends it (one stream entry,
+// field "e"; docs/CLUSTER.md has the byte layout). A self-play entry carries the game as a
+// sample file of one game (data/sample_file.h, with its own checksums); an arena entry
+// carries the game of a task (arena::ArenaGame). Both carry the game id, the worker id and a
+// checksum of the whole entry. Decoding checks the framing and the limits before it allocates
+// anything; what the game means is checked by cluster/validate.h.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "arena/arena.h"
+#include "data/sample.h"
+#include "data/sample_file.h"
+#include "util/result.h"
+
+namespace veletas::cluster {
+
+enum class EntryKind : uint8_t { kSelfplay = 1, kArena = 2 };
+
+// The largest entry a learner accepts by default (an endless 10x10 game stays far below).
+inline constexpr int64_t kDefaultMaxEntryBytes = 4 << 20;
+
+struct Entry {
+  EntryKind kind = EntryKind::kSelfplay;
+  data::GameId game_id;
+  std::string worker;  // the sending worker's id (cluster/keys.h ValidateName)
+  // kSelfplay: the network that played it (64 hex digits, the SHA-256 of its published
+  // checkpoint) and the game with its samples (one game in `game.games`).
+  std::string network;
+  data::SampleFile game;
+  // kArena: the task (its stream id), the match and the game.
+  std::string task;
+  std::string match;
+  arena::ArenaGame arena;
+};
+
+// The bytes of `entry`. Preconditions: worker, task and match at most 255 bytes; network 64
+// hex digits for kSelfplay. Errors (failures) come from encoding the sample file.
+util::Result<std::string> EncodeEntry(const Entry& entry);
+
+// The entry in `bytes`, refused (bad input saying what is wrong) when longer than
+// `max_bytes`, not an entry, of another version, torn (lengths), corrupt (checksums), or
+// carrying a sample file that does not decode (data::DecodeSampleFile, its uncompressed size
+// limited to 64 times `max_bytes`). The game's content is not checked here.
+util::Result<Entry> DecodeEntry(std::string_view bytes, int64_t max_bytes);
+
+// The id of game `index` of arena match `match`: the same for every worker that plays it,
+// so that a game played twice (a reclaimed task) is stored once.
+data::GameId ArenaGameId(const std::string& match, int index);
+
+// A random game id (from the system's random device).
+data::GameId RandomGameId();
+
+}  // namespace veletas::cluster

@@ -1,0 +1,356 @@
+#include "cluster/learner.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "cluster/entry.h"
+#include "cluster/networks.h"
+#include "cluster/remote_arena.h"
+#include "cluster/streams.h"
+#include "cluster/validate.h"
+#include "util/atomic_file.h"
+
+namespace veletas::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr long long kLockMs = 30'000;
+constexpr double kLockRefreshSeconds = 5;
+
+// Refreshes the lock (and its status) only while it holds this learner's token.
+// (and takes it again when it expired, e.g. while Redis was down), and puts the run's config
+// back if a Redis restarted without its data lost it.
+constexpr char kRefreshScript[] =
+    "local v = redis.call('get', KEYS[1]) "
+    "if (not v) or string.find(v, ARGV[1], 1, true) then "
+    "  redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3]) "
+    "  redis.call('set', KEYS[2], ARGV[4], 'NX') return 1 end "
+    "return 0";
+
+std::string HostName() {
+  char buf[256] = {};
+  ::gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+// The verdict on one self-play entry before storing it; `game` receives the game to store.
+Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64_t max_bytes,
+                      data::IndexedGame& game, std::string& network) {
+  using K = Verdict::Kind;
+  const std::string* bytes = entry.Field("e");
+  if (bytes == nullptr) return {K::kRejected, "malformed: no entry field"};
+  auto decoded = DecodeEntry(*bytes, max_bytes);
+  if (!decoded) return {K::kRejected, decoded.error()};
+  Entry& e = decoded.value();
+  if (e.kind != EntryKind::kSelfplay) {
+    return {K::kRejected, "malformed: an arena entry on the self-play stream"};
+  }
+  if (e.worker != SenderOf(entry)) {
+    return {K::kRejected, "forged: the entry names worker \"" + e.worker.substr(0, 64) + "\""};
+  }
+  if (e.game_id.IsNone() || e.game.games.size() != 1 || e.game.games.front().id != e.game_id) {
+    return {K::kRejected, "malformed: the game id is missing or differs from the game's"};
+  }
+  if (!req.known.count(e.network)) {
+    return {K::kRejected, "unknown network: " + e.network.substr(0, 64)};
+  }
+  if (!req.accepted.count(e.network)) return {K::kStale, "network " + e.network.substr(0, 12)};
+  if (util::Status s = ValidateSelfplayGame(e.game, req.dir.rules, req.dir.size); !s.ok()) {
+    return {K::kRejected, s.error()};
+  }
+  game.samples = std::move(e.game.samples);
+  game.record = std::move(e.game.games.front());
+  network = e.network;
+  return {K::kAccepted, ""};
+}
+
+}  // namespace
+
+Learner::Learner(LearnerOptions options)
+    : options_(std::move(options)), keys_(options_.run), redis_(options_.redis) {}
+
+Learner::~Learner() {
+  stop_ = true;
+  if (lock_thread_.joinable()) lock_thread_.join();
+  // Let a successor start at once.
+  redis_.Command({"EVAL",
+                  "local v = redis.call('get', KEYS[1]) if v and string.find(v, ARGV[1], 1, "
+                  "true) then return redis.call('del', KEYS[1]) end return 0",
+                  "1", keys_.Learner(), token_});
+}
+
+util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
+  if (util::Status s = ValidateName("cluster run name", options.run); !s.ok()) {
+    return s.error_value();
+  }
+  std::unique_ptr<Learner> l(new Learner(std::move(options)));
+  if (util::Status s = l->redis_.Connect(); !s.ok()) return s.error_value();
+  if (util::Status s = l->TakeLock(); !s.ok()) return s.error_value();
+  for (const std::string& key : {l->keys_.SelfplayResults(), l->keys_.ArenaResults()}) {
+    if (util::Status s = EnsureGroup(l->redis_, key, kLearnerGroup); !s.ok())
+      return s.error_value();
+  }
+  if (util::Status s = EnsureGroup(l->redis_, l->keys_.Tasks(), kWorkerGroup); !s.ok()) {
+    return s.error_value();
+  }
+  auto set = l->redis_.Call({"SET", l->keys_.Config(), l->options_.config_text});
+  if (!set) return set.error_value();
+  l->session_ =
+      std::make_unique<IngestSession>(l->redis_, l->keys_, l->options_.cluster, l->options_.log);
+  Learner* self = l.get();
+  l->arena_ = std::make_unique<RemoteArena>(
+      *l->session_, [self](const std::string& checkpoint, long long generation) {
+        return self->Publish(checkpoint, generation, false);
+      });
+  l->lock_thread_ = std::thread([self] { self->KeepLock(); });
+  return l;
+}
+
+util::Status Learner::TakeLock() {
+  std::random_device device;
+  token_ = std::to_string(device()) + "-" + std::to_string(device());
+  std::error_code ec;
+  const std::string dir = fs::weakly_canonical(options_.run_dir, ec).string();
+  nlohmann::json j = {{"token", token_}, {"host", HostName()},          {"pid", ::getpid()},
+                      {"run_dir", dir},  {"since", std::time(nullptr)}, {"status", "starting"}};
+  const std::string value = j.dump();
+  const std::string px = std::to_string(kLockMs);
+  auto taken = redis_.Call({"SET", keys_.Learner(), value, "NX", "PX", px});
+  if (!taken) return taken.error_value();
+  if (!taken.value().IsNil()) return util::Ok();
+  auto holder = redis_.Call({"GET", keys_.Learner()});
+  if (!holder) return holder.error_value();
+  const nlohmann::json h =
+      nlohmann::json::parse(holder.value().str, nullptr, /*allow_exceptions=*/false);
+  // The same run directory on the same host: an earlier session of this run, dead since this
+  // process holds the run directory's lock.
+  if (h.is_object() && h.value("host", "") == HostName() && h.value("run_dir", "") == dir) {
+    auto set = redis_.Call({"SET", keys_.Learner(), value, "PX", px});
+    if (!set) return set.error_value();
+    return util::Ok();
+  }
+  return util::Status::Error("run \"" + options_.run + "\" in redis " +
+                             options_.redis.endpoint.ToString() +
+                             " is served by another learner (" +
+                             (h.is_object() ? h.value("host", std::string("?")) + ", pid " +
+                                                  std::to_string(h.value("pid", 0)) + ", " +
+                                                  h.value("run_dir", std::string("?"))
+                                            : std::string("?")) +
+                             "); stop it, or give this run another cluster.run name");
+}
+
+void Learner::KeepLock() {
+  RedisClient redis(options_.redis);
+  auto last = Clock::now();
+  while (!stop_) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (std::chrono::duration<double>(Clock::now() - last).count() < kLockRefreshSeconds) {
+      continue;
+    }
+    last = Clock::now();
+    std::error_code ec;
+    nlohmann::json j = {{"token", token_},
+                        {"host", HostName()},
+                        {"pid", ::getpid()},
+                        {"run_dir", fs::weakly_canonical(options_.run_dir, ec).string()},
+                        {"updated", std::time(nullptr)}};
+    {
+      std::lock_guard<std::mutex> lock(status_mutex_);
+      j["status"] = status_;
+    }
+    redis.Command({"EVAL", kRefreshScript, "2", keys_.Learner(), keys_.Config(), token_, j.dump(),
+                   std::to_string(kLockMs), options_.config_text});
+  }
+}
+
+void Learner::SetStatus(const std::string& status) {
+  std::lock_guard<std::mutex> lock(status_mutex_);
+  status_ = status;
+}
+
+arena::RemoteGames& Learner::Arena() { return *arena_; }
+
+template <class F>
+auto Learner::Retrying(F f) -> decltype(f()) {
+  bool logged = false;
+  for (;;) {
+    auto r = f();
+    if (r || redis_.Connected() || r.kind() == util::ErrorKind::kBadInput) return r;
+    if (!logged && options_.log) options_.log("  cluster: " + r.error() + "; waiting for Redis");
+    logged = true;
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+}
+
+util::Result<std::string> Learner::Publish(const std::string& checkpoint, long long generation,
+                                           bool current) {
+  auto known = published_.find(checkpoint);
+  if (known != published_.end() && !current) return known->second;
+  auto bytes = options_.network_bytes(checkpoint);
+  if (!bytes) return bytes.error_value();
+  auto id =
+      Retrying([&] { return PublishNetwork(redis_, keys_, bytes.value(), generation, current); });
+  if (id) published_[checkpoint] = id.value();
+  return id;
+}
+
+util::Result<std::set<std::string>> Learner::Networks() {
+  auto keys = Retrying([&] { return redis_.Call({"HKEYS", keys_.Models()}); });
+  if (!keys) return keys.error_value();
+  std::set<std::string> out;
+  for (const RedisValue& k : keys.value().elements) out.insert(k.str);
+  return out;
+}
+
+util::Status Learner::AddEarlierGames(const std::vector<std::string>& dirs) {
+  for (const std::string& dir : dirs) {
+    if (!earlier_dirs_.insert(dir).second) continue;
+    auto ids = ReadGameIds(dir, /*complete=*/true);
+    if (!ids) return ids.error_value();
+    earlier_.insert(ids.value().begin(), ids.value().end());
+  }
+  return util::Ok();
+}
+
+util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) {
+  CollectReport report;
+  auto opened = GameStore::Open(req.dir, &earlier_, report.notes);
+  if (!opened) return opened.error_value();
+  GameStore& store = *opened.value();
+  report.resumed = store.Count();
+  const auto start = Clock::now();
+  std::atomic<bool> local_stop{false};
+  std::atomic<int64_t> local_games{0};
+  std::mutex report_mutex;
+  util::Status local_status = util::Ok();
+  std::thread local;
+  if (req.local && !store.Full()) {
+    local = std::thread([&] {
+      local_status = req.local(
+          [&](selfplay::FinishedGame&& g) -> util::Status {
+            data::IndexedGame game;
+            game.samples = std::move(g.samples);
+            game.record = std::move(g.record);
+            game.record.id = RandomGameId();
+            const int64_t samples = static_cast<int64_t>(game.samples.size());
+            std::vector<data::IndexedGame> one;
+            one.push_back(std::move(game));
+            auto added = store.Add(std::move(one));
+            if (!added) return added.error_value();
+            if (added.value().front() == GameStore::Outcome::kStored) {
+              ++local_games;
+              std::lock_guard<std::mutex> lock(report_mutex);
+              ++report.games_by_worker["local"];
+              report.samples += samples;
+            }
+            if (store.Full()) local_stop = true;
+            return util::Ok();
+          },
+          local_stop);
+    });
+  }
+  session_->Restart();
+  const IngestCounters before = session_->Totals();
+  util::Status status = util::Ok();
+  auto progress_at = Clock::now();
+  const std::string stream = keys_.SelfplayResults();
+  while (!store.Full() && status.ok()) {
+    auto entries = session_->Next(stream);
+    if (!entries) {
+      status = entries.error_value();
+      break;
+    }
+    std::vector<Verdict> verdicts;
+    std::vector<data::IndexedGame> games;
+    std::vector<size_t> where;  // entry of each game
+    for (size_t i = 0; i < entries.value().size(); ++i) {
+      data::IndexedGame game;
+      std::string network;
+      verdicts.push_back(
+          JudgeSelfplay(entries.value()[i], req, options_.cluster.max_entry_bytes, game, network));
+      if (verdicts.back().kind == Verdict::Kind::kAccepted) {
+        games.push_back(std::move(game));
+        where.push_back(i);
+      }
+    }
+    std::vector<int64_t> samples;
+    for (const data::IndexedGame& g : games)
+      samples.push_back(static_cast<int64_t>(g.samples.size()));
+    auto added = store.Add(std::move(games));
+    if (!added) {
+      status = added.error_value();
+      break;
+    }
+    for (size_t k = 0; k < where.size(); ++k) {
+      Verdict& v = verdicts[where[k]];
+      switch (added.value()[k]) {
+        case GameStore::Outcome::kStored: {
+          std::lock_guard<std::mutex> lock(report_mutex);
+          ++report.games_by_worker[SenderOf(entries.value()[where[k]])];
+          report.samples += samples[k];
+          break;
+        }
+        case GameStore::Outcome::kDuplicate:
+          v.kind = Verdict::Kind::kDuplicate;
+          break;
+        case GameStore::Outcome::kFull:
+          v.kind = Verdict::Kind::kKeep;  // stays pending for the next iteration
+          break;
+      }
+    }
+    status = session_->Settle(stream, entries.value(), verdicts);
+    if (req.progress && std::chrono::duration<double>(Clock::now() - progress_at).count() >= 1) {
+      progress_at = Clock::now();
+      CollectProgress p;
+      p.games = store.Count();
+      p.target = req.dir.games;
+      p.local_games = local_games;
+      p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      {
+        std::lock_guard<std::mutex> lock(report_mutex);
+        p.workers = static_cast<int>(report.games_by_worker.size());
+      }
+      req.progress(p);
+    }
+  }
+  local_stop = true;
+  if (local.joinable()) local.join();
+  if (!status.ok()) return status.error_value();
+  session_->Trim(stream);
+  if (!local_status.ok()) return local_status.error_value();
+  // The iteration is complete: its ids, for the later iterations and a restarted learner.
+  std::string text;
+  const std::vector<data::GameId> ids = store.Ids();
+  for (const data::GameId& id : ids) text += id.Hex() + "\n";
+  if (util::Status s = util::WriteFileAtomic(GameIdsPath(req.dir.dir), text); !s.ok()) {
+    return s.error_value();
+  }
+  earlier_.insert(ids.begin(), ids.end());
+  earlier_dirs_.insert(req.dir.dir);
+  const IngestCounters& after = session_->Totals();
+  CollectProgress& t = report.totals;
+  t.games = store.Count();
+  t.target = req.dir.games;
+  t.local_games = local_games;
+  t.workers = static_cast<int>(report.games_by_worker.size());
+  t.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  t.counters.accepted = after.accepted - before.accepted;
+  t.counters.duplicates = after.duplicates - before.duplicates;
+  t.counters.stale = after.stale - before.stale;
+  t.counters.rejected = after.rejected - before.rejected;
+  for (const auto& [reason, n] : after.rejected_by_reason) {
+    const auto it = before.rejected_by_reason.find(reason);
+    const int64_t d = n - (it == before.rejected_by_reason.end() ? 0 : it->second);
+    if (d > 0) t.counters.rejected_by_reason[reason] = d;
+  }
+  return report;
+}
+
+}  // namespace veletas::cluster

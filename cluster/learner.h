@@ -1,0 +1,126 @@
+// The learner's cluster session (used by `veletas pipeline` with a `cluster` section): holds
+// the run's learner lock in Redis, publishes the run's config and its networks, collects
+// each iteration's self-play games from the workers (and, optionally, from self-play in this
+// process), and plays arena matches on the workers (cluster/remote_arena.h).
+//
+// Self-play collection: entries of the self-play stream are checked (cluster/entry.h,
+// cluster/validate.h), stored in the iteration's sample directory (cluster/game_store.h:
+// durable before the entry is acknowledged, each game id once in the run, also across
+// restarts), and acknowledged; entries that find the iteration full stay pending for the next
+// one. Games of a network that is no longer accepted are dropped as stale; entries that are
+// invalid are rejected, counted and logged with the sender's worker id.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "arena/arena_journal.h"
+#include "cluster/cluster_config.h"
+#include "cluster/game_store.h"
+#include "cluster/ingest_session.h"
+#include "cluster/keys.h"
+#include "cluster/redis_client.h"
+#include "data/sample_dir_writer.h"
+#include "selfplay/selfplay_game.h"
+#include "util/result.h"
+
+namespace veletas::cluster {
+
+class RemoteArena;
+
+struct LearnerOptions {
+  RedisOptions redis;
+  std::string run;  // the run's name in Redis
+  ClusterConfig cluster;
+  std::string config_text;  // published for the workers (the learner's effective config)
+  std::string run_dir;      // identifies this learner's run in the lock
+  std::function<void(const std::string&)> log;
+  // The bytes to publish for the network of a checkpoint file (e.g. without optimiser state).
+  std::function<util::Result<std::string>(const std::string& checkpoint)> network_bytes;
+};
+
+// Progress of a collection, about every second.
+struct CollectProgress {
+  int64_t games = 0;  // in the iteration
+  int64_t target = 0;
+  int64_t local_games = 0;
+  IngestCounters counters;  // of this collection
+  int workers = 0;          // workers whose games were stored in this collection
+  double seconds = 0;
+};
+
+struct CollectRequest {
+  data::SampleDirOptions dir;      // the iteration's directory and games
+  std::set<std::string> accepted;  // networks whose games are used
+  std::set<std::string> known;     // every network published (others: unknown)
+  // Optional self-play in this process: called on a thread of its own; hands each finished
+  // game to `sink` and returns when `stop` turns true (or on its error).
+  std::function<util::Status(const std::function<util::Status(selfplay::FinishedGame&&)>& sink,
+                             const std::atomic<bool>& stop)>
+      local;
+  std::function<void(const CollectProgress&)> progress;
+};
+
+struct CollectReport {
+  CollectProgress totals;  // at the end
+  int64_t resumed = 0;     // games the iteration held when the collection started
+  int64_t samples = 0;     // of the games stored now
+  std::map<std::string, int64_t> games_by_worker;  // stored now ("local" for this process)
+  std::vector<std::string> notes;                  // files taken back or dropped
+};
+
+class Learner {
+ public:
+  // Connects, takes the run's learner lock (refused while another learner serves the run
+  // name: bad input naming it), creates the streams' groups and publishes the config.
+  static util::Result<std::unique_ptr<Learner>> Start(LearnerOptions options);
+  ~Learner();
+
+  // Publishes the network of `checkpoint` (once; LearnerOptions::network_bytes), with
+  // `current` as the network self-play uses. Returns its id.
+  util::Result<std::string> Publish(const std::string& checkpoint, long long generation,
+                                    bool current);
+  // The ids of every network published for the run (self-play and arena).
+  util::Result<std::set<std::string>> Networks();
+  // The ids of the games of the run's earlier iterations (their directories): read once, so
+  // that a game sent again later is not stored twice.
+  util::Status AddEarlierGames(const std::vector<std::string>& dirs);
+  // Collects the iteration's games (returns when it holds dir.games).
+  util::Result<CollectReport> CollectSelfplay(const CollectRequest& request);
+  // Where gate and ladder games are played.
+  arena::RemoteGames& Arena();
+  // A line for `veletas cluster status` (e.g. "gen 4 self-play").
+  void SetStatus(const std::string& status);
+  const IngestCounters& Totals() const { return session_->Totals(); }
+
+ private:
+  explicit Learner(LearnerOptions options);
+  util::Status TakeLock();
+  // f() again every second while it fails because Redis is unreachable.
+  template <class F>
+  auto Retrying(F f) -> decltype(f());
+  void KeepLock();
+
+  LearnerOptions options_;
+  RunKeys keys_;
+  RedisClient redis_;
+  std::unique_ptr<IngestSession> session_;
+  std::unique_ptr<RemoteArena> arena_;
+  GameIdSet earlier_;
+  std::set<std::string> earlier_dirs_;
+  std::map<std::string, std::string> published_;  // checkpoint path -> id
+  std::string token_;
+  std::mutex status_mutex_;
+  std::string status_ = "starting";
+  std::atomic<bool> stop_{false};
+  std::thread lock_thread_;
+};
+
+}  // namespace veletas::cluster

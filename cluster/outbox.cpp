@@ -1,0 +1,145 @@
+#include "cluster/outbox.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <vector>
+
+#include "util/atomic_file.h"
+#include "util/run_dir.h"
+
+namespace veletas::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kBatch = 64;
+
+// "s" for self-play, "a" for arena: the second part of a file name "<stamp>.<kind>.vze".
+EntryKind KindOf(const std::string& name) {
+  return name.find(".a.vze") != std::string::npos ? EntryKind::kArena : EntryKind::kSelfplay;
+}
+
+}  // namespace
+
+util::Result<std::unique_ptr<Outbox>> Outbox::Open(const std::string& dir, double grace_seconds) {
+  using R = util::Result<std::unique_ptr<Outbox>>;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    return R::Failure(dir + ": cannot create the spool directory" +
+                      (ec ? ": " + ec.message() : std::string()));
+  }
+  std::unique_ptr<Outbox> box(new Outbox(dir, grace_seconds));
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (util::IsTemporaryName(name)) {
+      fs::remove(e.path(), ec);  // a Put killed before its rename: the game was not finished
+    } else if (name.size() > 6 && name.ends_with(".vze")) {
+      box->waiting_.insert(name);
+    }
+  }
+  if (ec) return R::Failure(dir + ": cannot list the spool directory: " + ec.message());
+  return box;
+}
+
+util::Result<std::string> Outbox::Put(EntryKind kind, std::string_view entry) {
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t now =
+        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count());
+    last_stamp_ = std::max(last_stamp_ + 1, now);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%020" PRIu64 ".%s.vze", last_stamp_,
+                  kind == EntryKind::kArena ? "a" : "s");
+    name = buf;
+  }
+  if (util::Status s = util::WriteFileAtomic((fs::path(dir_) / name).string(), entry); !s.ok()) {
+    return s.error_value();
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  waiting_.insert(name);
+  return name;
+}
+
+util::Result<int> Outbox::Flush(RedisClient& redis, const RunKeys& keys,
+                                const std::string& worker) {
+  // A server that died since the last call shows here (and the next call reconnects), so
+  // nothing sent on a connection that broke is confirmed.
+  if (auto pong = redis.Call({"PING"}); !pong) return pong.error_value();
+  std::unique_lock<std::mutex> lock(mutex_);
+  // Confirm or take back what was sent before.
+  const uint64_t connection = redis.Connections();
+  for (auto it = sent_.begin(); it != sent_.end();) {
+    if (it->connection != connection) {
+      waiting_.insert(it->name);  // the server may have lost it: send it again
+      it = sent_.erase(it);
+    } else if (std::chrono::duration<double>(Clock::now() - it->when).count() >= grace_) {
+      std::error_code ec;
+      fs::remove(fs::path(dir_) / it->name, ec);
+      it = sent_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  int sent = 0;
+  while (!waiting_.empty()) {
+    std::vector<std::string> names;
+    for (auto it = waiting_.begin(); it != waiting_.end() && names.size() < kBatch; ++it) {
+      names.push_back(*it);
+    }
+    lock.unlock();
+    std::vector<std::vector<std::string>> commands;
+    std::vector<std::string> sendable;
+    for (const std::string& name : names) {
+      auto bytes = util::ReadFile((fs::path(dir_) / name).string());
+      if (!bytes) {  // removed by hand: nothing to send
+        lock.lock();
+        waiting_.erase(name);
+        lock.unlock();
+        continue;
+      }
+      const std::string key =
+          KindOf(name) == EntryKind::kArena ? keys.ArenaResults() : keys.SelfplayResults();
+      commands.push_back({"XADD", key, "*", "w", worker, "e", std::move(bytes.value())});
+      sendable.push_back(name);
+    }
+    if (commands.empty()) {
+      lock.lock();
+      continue;
+    }
+    auto replies = redis.Pipeline(commands);
+    lock.lock();
+    if (!replies) return replies.error_value();
+    for (size_t i = 0; i < sendable.size(); ++i) {
+      const RedisValue& r = replies.value()[i];
+      if (r.IsError()) {
+        return util::Result<int>::Failure("redis: XADD " + commands[i][1] + ": " + r.str);
+      }
+      waiting_.erase(sendable[i]);
+      sent_.push_back({sendable[i], Clock::now(), redis.Connections()});
+      ++sent;
+    }
+  }
+  return sent;
+}
+
+bool Outbox::Sent(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !waiting_.count(name);
+}
+
+size_t Outbox::Waiting() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return waiting_.size();
+}
+
+size_t Outbox::Unconfirmed() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return sent_.size();
+}
+
+}  // namespace veletas::cluster

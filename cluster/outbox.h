@@ -1,0 +1,70 @@
+// A worker's spool of finished games (DIR/outbox): every finished game is written there
+// (atomically, flushed to the device) before it is sent, and stays until it cannot be lost:
+// it was added to its stream (XADD answered) at least `grace` seconds ago on a connection that
+// is still the same. A lost connection (the server died or restarted) sends every unconfirmed
+// game again after reconnecting, so a game is lost neither by a killed worker, nor by a
+// killed or restarted Redis, nor (with grace longer than Redis's appendfsync everysec window)
+// by a power cut of the Redis machine. The learner stores a game id once, so a game sent
+// twice costs only the bytes.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "cluster/entry.h"
+#include "cluster/keys.h"
+#include "cluster/redis_client.h"
+#include "util/result.h"
+
+namespace veletas::cluster {
+
+class Outbox {
+ public:
+  // Opens (creates) `dir`; every entry found there is taken as not yet sent (a restarted
+  // worker sends its spool first). Errors name the directory.
+  static util::Result<std::unique_ptr<Outbox>> Open(const std::string& dir, double grace_seconds);
+
+  // Writes an entry to be sent to the stream of `kind`; returns its file name (names sort in
+  // the order written). Thread-safe. The error (a failure) names the file.
+  util::Result<std::string> Put(EntryKind kind, std::string_view entry);
+
+  // Sends what waits, oldest first, in pipelined batches, while the connection holds; removes
+  // the files confirmed as above; takes back for sending the files sent on an earlier
+  // connection. Returns how many were sent now, or the connection's error (the rest waits).
+  // Call from one thread.
+  util::Result<int> Flush(RedisClient& redis, const RunKeys& keys, const std::string& worker);
+
+  // Whether the file `name` (from Put) has been added to its stream.
+  bool Sent(const std::string& name) const;
+  size_t Waiting() const;      // not yet sent
+  size_t Unconfirmed() const;  // sent, kept until confirmed
+  const std::string& Dir() const { return dir_; }
+  // Changes the grace period (the run's cluster.spool_grace_seconds).
+  void SetGrace(double seconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    grace_ = seconds;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  struct SentEntry {
+    std::string name;
+    Clock::time_point when;
+    uint64_t connection = 0;
+  };
+  Outbox(std::string dir, double grace) : dir_(std::move(dir)), grace_(grace) {}
+
+  const std::string dir_;
+  double grace_;
+  mutable std::mutex mutex_;
+  std::set<std::string> waiting_;  // file names, in order
+  std::deque<SentEntry> sent_;     // in the order sent
+  uint64_t last_stamp_ = 0;
+};
+
+}  // namespace veletas::cluster

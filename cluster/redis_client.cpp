@@ -1,0 +1,264 @@
+#include "cluster/redis_client.h"
+
+#include <hiredis/hiredis.h>
+#include <sys/time.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+
+#include "util/atomic_file.h"
+
+namespace veletas::cluster {
+namespace {
+
+timeval ToTimeval(double seconds) {
+  timeval tv;
+  tv.tv_sec = static_cast<time_t>(seconds);
+  tv.tv_usec = static_cast<suseconds_t>((seconds - static_cast<double>(tv.tv_sec)) * 1e6);
+  return tv;
+}
+
+RedisValue Convert(const redisReply* r) {
+  RedisValue v;
+  switch (r->type) {
+    case REDIS_REPLY_STRING:
+      v.type = RedisValue::Type::kString;
+      v.str.assign(r->str, r->len);
+      break;
+    case REDIS_REPLY_STATUS:
+      v.type = RedisValue::Type::kStatus;
+      v.str.assign(r->str, r->len);
+      break;
+    case REDIS_REPLY_ERROR:
+      v.type = RedisValue::Type::kError;
+      v.str.assign(r->str, r->len);
+      break;
+    case REDIS_REPLY_INTEGER:
+      v.type = RedisValue::Type::kInteger;
+      v.integer = r->integer;
+      break;
+    case REDIS_REPLY_ARRAY:
+      v.type = RedisValue::Type::kArray;
+      v.elements.reserve(r->elements);
+      for (size_t i = 0; i < r->elements; ++i) v.elements.push_back(Convert(r->element[i]));
+      break;
+    default:
+      v.type = RedisValue::Type::kNil;
+  }
+  return v;
+}
+
+// Frees a hiredis reply.
+struct ReplyDeleter {
+  void operator()(void* r) const { freeReplyObject(r); }
+};
+
+std::string FirstWord(const std::vector<std::string_view>& args) {
+  return args.empty() ? std::string() : std::string(args.front());
+}
+
+}  // namespace
+
+std::string RedisEndpoint::ToString() const {
+  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+         std::to_string(port);
+}
+
+util::Result<RedisEndpoint> ParseRedisUrl(std::string_view url) {
+  using R = util::Result<RedisEndpoint>;
+  const std::string expected = "expected redis://HOST[:PORT]";
+  const std::string_view scheme = "redis://";
+  if (url.substr(0, scheme.size()) != scheme) {
+    if (url.substr(0, 9) == "rediss://") {
+      return R::Error("\"" + std::string(url) +
+                      "\": TLS (rediss://) is not supported by this build's hiredis; tunnel it "
+                      "(docs/CLUSTER.md) and use redis://");
+    }
+    return R::Error("\"" + std::string(url) + "\": " + expected);
+  }
+  std::string_view rest = url.substr(scheme.size());
+  if (rest.find('@') != std::string_view::npos) {
+    return R::Error(
+        "\"redis://...@...\": credentials do not go into the URL (it shows in process "
+        "lists); put them in a file (--redis-auth FILE or VELETAS_REDIS_AUTH_FILE) or "
+        "VELETAS_REDIS_USER / VELETAS_REDIS_PASSWORD");
+  }
+  if (!rest.empty() && rest.back() == '/') rest.remove_suffix(1);
+  if (rest.find_first_of("/?#") != std::string_view::npos) {
+    return R::Error("\"" + std::string(url) + "\": no path or options allowed; " + expected);
+  }
+  RedisEndpoint e;
+  std::string_view port;
+  if (!rest.empty() && rest.front() == '[') {
+    const size_t close = rest.find(']');
+    if (close == std::string_view::npos)
+      return R::Error("\"" + std::string(url) + "\": " + expected);
+    e.host = std::string(rest.substr(1, close - 1));
+    rest.remove_prefix(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return R::Error("\"" + std::string(url) + "\": " + expected);
+      port = rest.substr(1);
+    }
+  } else {
+    const size_t colon = rest.rfind(':');
+    e.host = std::string(rest.substr(0, colon));
+    if (colon != std::string_view::npos) port = rest.substr(colon + 1);
+    if (colon != std::string_view::npos && port.empty()) {
+      return R::Error("\"" + std::string(url) + "\": " + expected);
+    }
+  }
+  if (e.host.empty()) return R::Error("\"" + std::string(url) + "\": no host; " + expected);
+  if (!port.empty()) {
+    int p = 0;
+    for (char c : port) {
+      if (!std::isdigit(static_cast<unsigned char>(c)) || p > 65535) {
+        return R::Error("\"" + std::string(url) + "\": bad port; " + expected);
+      }
+      p = p * 10 + (c - '0');
+    }
+    if (p < 1 || p > 65535)
+      return R::Error("\"" + std::string(url) + "\": port must be in [1, 65535]");
+    e.port = p;
+  }
+  return e;
+}
+
+util::Result<RedisAuth> LoadRedisAuth(const std::string& file) {
+  using R = util::Result<RedisAuth>;
+  std::string path = file;
+  if (path.empty()) {
+    if (const char* env = std::getenv("VELETAS_REDIS_AUTH_FILE"); env != nullptr && *env) {
+      path = env;
+    }
+  }
+  if (path.empty()) {
+    RedisAuth auth;
+    if (const char* user = std::getenv("VELETAS_REDIS_USER")) auth.user = user;
+    if (const char* password = std::getenv("VELETAS_REDIS_PASSWORD")) auth.password = password;
+    if (!auth.user.empty() && auth.password.empty()) {
+      return R::Error("VELETAS_REDIS_USER is set but VELETAS_REDIS_PASSWORD is not");
+    }
+    return auth;
+  }
+  const auto text = util::ReadFile(path);
+  if (!text) return text.error_value();
+  std::istringstream in(text.value());
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string word; words >> word;) w.push_back(word);
+    if (w.empty()) continue;
+    if (w.size() > 2) {
+      return R::Error(path + ": expected one line \"USER PASSWORD\" or \"PASSWORD\"");
+    }
+    RedisAuth auth;
+    if (w.size() == 2) auth.user = w[0];
+    auth.password = w.back();
+    return auth;
+  }
+  return R::Error(path + ": empty; expected one line \"USER PASSWORD\" or \"PASSWORD\"");
+}
+
+RedisClient::RedisClient(RedisOptions options) : options_(std::move(options)) {}
+
+RedisClient::~RedisClient() { Disconnect(); }
+
+void RedisClient::Disconnect() {
+  if (context_ != nullptr) redisFree(context_);
+  context_ = nullptr;
+}
+
+util::Error RedisClient::IoError(const std::string& what) {
+  std::string message = "redis " + options_.endpoint.ToString() + ": " + what;
+  if (context_ != nullptr && context_->err != 0) message += ": " + std::string(context_->errstr);
+  Disconnect();
+  return util::Error{message, util::ErrorKind::kFailure};
+}
+
+util::Status RedisClient::Connect() {
+  if (context_ != nullptr) return util::Ok();
+  const RedisEndpoint& e = options_.endpoint;
+  context_ =
+      redisConnectWithTimeout(e.host.c_str(), e.port, ToTimeval(options_.connect_timeout_seconds));
+  if (context_ == nullptr) return IoError("cannot connect (out of memory)");
+  if (context_->err != 0) return IoError("cannot connect");
+  redisSetTimeout(context_, ToTimeval(options_.command_timeout_seconds));
+  redisEnableKeepAlive(context_);
+  ++connections_;
+  const RedisAuth& auth = options_.auth;
+  if (!auth.Empty()) {
+    std::vector<std::string_view> args{"AUTH"};
+    if (!auth.user.empty()) args.push_back(auth.user);
+    args.push_back(auth.password);
+    auto reply = Command(args);
+    if (!reply) return reply.error_value();
+    if (reply.value().IsError()) {
+      Disconnect();
+      return util::Status::Error("redis " + e.ToString() + ": authentication as \"" +
+                                 (auth.user.empty() ? "default" : auth.user) +
+                                 "\" refused: " + reply.value().str);
+    }
+  }
+  if (!options_.client_name.empty()) {
+    auto reply = Command({"CLIENT", "SETNAME", options_.client_name});
+    if (!reply) return reply.error_value();  // a refused name (NOPERM) is not an error
+  }
+  return util::Ok();
+}
+
+util::Result<RedisValue> RedisClient::Command(const std::vector<std::string_view>& args) {
+  if (util::Status s = Connect(); !s.ok()) return s.error_value();
+  std::vector<const char*> argv;
+  std::vector<size_t> lens;
+  for (std::string_view a : args) {
+    argv.push_back(a.data());
+    lens.push_back(a.size());
+  }
+  void* raw = redisCommandArgv(context_, static_cast<int>(argv.size()), argv.data(), lens.data());
+  if (raw == nullptr) return IoError(FirstWord(args) + " failed");
+  std::unique_ptr<void, ReplyDeleter> reply(raw);
+  return Convert(static_cast<redisReply*>(raw));
+}
+
+util::Result<RedisValue> RedisClient::Call(const std::vector<std::string_view>& args) {
+  auto reply = Command(args);
+  if (!reply) return reply;
+  if (reply.value().IsError()) {
+    return util::Result<RedisValue>::Failure("redis " + options_.endpoint.ToString() + ": " +
+                                             FirstWord(args) + ": " + reply.value().str);
+  }
+  return reply;
+}
+
+util::Result<std::vector<RedisValue>> RedisClient::Pipeline(
+    const std::vector<std::vector<std::string>>& commands) {
+  if (util::Status s = Connect(); !s.ok()) return s.error_value();
+  for (const std::vector<std::string>& c : commands) {
+    std::vector<const char*> argv;
+    std::vector<size_t> lens;
+    for (const std::string& a : c) {
+      argv.push_back(a.data());
+      lens.push_back(a.size());
+    }
+    if (redisAppendCommandArgv(context_, static_cast<int>(argv.size()), argv.data(), lens.data()) !=
+        REDIS_OK) {
+      return IoError("pipeline failed");
+    }
+  }
+  std::vector<RedisValue> out;
+  out.reserve(commands.size());
+  for (size_t i = 0; i < commands.size(); ++i) {
+    void* raw = nullptr;
+    if (redisGetReply(context_, &raw) != REDIS_OK || raw == nullptr) {
+      return IoError((commands[i].empty() ? std::string() : commands[i].front()) + " failed");
+    }
+    std::unique_ptr<void, ReplyDeleter> reply(raw);
+    out.push_back(Convert(static_cast<redisReply*>(raw)));
+  }
+  return out;
+}
+
+}  // namespace veletas::cluster

@@ -1,0 +1,226 @@
+#include "cluster/remote_arena.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "cluster/entry.h"
+#include "cluster/streams.h"
+
+namespace veletas::cluster {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr double kCoverageSeconds = 3;  // how often uncovered games are looked for
+constexpr double kRepostSeconds = 10;   // how long a game stays uncovered before it is posted
+
+bool SamePlayer(const TaskPlayer& a, const TaskPlayer& b) {
+  return a.name == b.name && a.kind == b.kind && a.budget == b.budget && a.network == b.network;
+}
+
+bool SameSetup(const ArenaTask& a, const ArenaTask& b) {
+  return a.match == b.match && a.rules == b.rules && a.size == b.size && a.seed == b.seed &&
+         a.opening_turns == b.opening_turns && SamePlayer(a.a, b.a) && SamePlayer(a.b, b.b);
+}
+
+// The generation of a player named "gen_<N>", else -1.
+long long GenerationOf(const std::string& name) {
+  if (name.rfind("gen_", 0) != 0) return -1;
+  return std::atoll(name.c_str() + 4);
+}
+
+}  // namespace
+
+util::Result<ArenaTask> RemoteArena::TaskOf(const arena::RemoteMatch& match) {
+  ArenaTask t;
+  t.match = match.name;
+  t.rules = match.arena.Rules();
+  t.size = match.arena.Size();
+  t.seed = match.config.seed;
+  t.opening_turns = match.config.opening_turns;
+  for (int side = 0; side < 2; ++side) {
+    const arena::ArenaPlayer& p = side == 0 ? match.arena.A() : match.arena.B();
+    TaskPlayer& out = side == 0 ? t.a : t.b;
+    out.name = p.name;
+    out.kind = p.spec.kind;
+    out.budget = p.spec.budget;
+    if (p.spec.kind == arena::PlayerKind::kMcts) {
+      out.generation = GenerationOf(p.name);
+      auto id = publish_(p.spec.checkpoint, out.generation);
+      if (!id) return id.error_value();
+      out.network = id.value();
+    }
+  }
+  return t;
+}
+
+namespace {
+
+// The workers group's last delivered task id.
+util::Result<std::string> LastDelivered(RedisClient& redis, const std::string& key) {
+  auto info = redis.Call({"XINFO", "GROUPS", key});
+  if (!info) return info.error_value();
+  std::string delivered = "0-0";
+  for (const RedisValue& g : info.value().elements) {
+    std::string name, last;
+    for (size_t i = 0; i + 1 < g.elements.size(); i += 2) {
+      if (g.elements[i].str == "name") name = g.elements[i + 1].str;
+      if (g.elements[i].str == "last-delivered-id") last = g.elements[i + 1].str;
+    }
+    if (name == kWorkerGroup) delivered = last;
+  }
+  return delivered;
+}
+
+}  // namespace
+
+void RemoteArena::DropUntaken(const ArenaTask& base) {
+  RedisClient& redis = session_.Redis();
+  const std::string key = session_.Keys().Tasks();
+  auto delivered = LastDelivered(redis, key);
+  auto range = redis.Call({"XRANGE", key, "(" + (delivered ? delivered.value() : "0-0"), "+"});
+  if (!delivered || !range) return;  // best effort: a leftover task only costs a worker time
+  std::vector<std::string_view> del{"XDEL", key};
+  const std::vector<StreamEntry> entries = ParseEntries(range.value());
+  for (const StreamEntry& e : entries) {
+    const std::string* text = e.Field("t");
+    auto task = text != nullptr ? DecodeTask(*text) : util::Result<ArenaTask>::Error("");
+    if (task && SameSetup(task.value(), base)) del.push_back(e.id);
+  }
+  if (del.size() > 2) redis.Command(del);
+}
+
+util::Result<std::set<int>> RemoteArena::Covered(const ArenaTask& base) {
+  RedisClient& redis = session_.Redis();
+  const std::string key = session_.Keys().Tasks();
+  auto last = LastDelivered(redis, key);
+  if (!last) return last.error_value();
+  const std::string delivered = last.value();
+  auto pending = redis.Call({"XPENDING", key, kWorkerGroup, "-", "+", "100000"});
+  if (!pending) return pending.error_value();
+  std::set<std::string> in_play;
+  for (const RedisValue& p : pending.value().elements) {
+    if (!p.elements.empty()) in_play.insert(p.elements[0].str);
+  }
+  auto range = redis.Call({"XRANGE", key, "-", "+"});
+  if (!range) return range.error_value();
+  std::set<int> covered;
+  for (const StreamEntry& e : ParseEntries(range.value())) {
+    if (!in_play.count(e.id) && !StreamIdLess(delivered, e.id)) continue;  // done
+    const std::string* text = e.Field("t");
+    if (text == nullptr) continue;
+    auto task = DecodeTask(*text);
+    if (!task || !SameSetup(task.value(), base)) continue;
+    covered.insert(task.value().games.begin(), task.value().games.end());
+  }
+  return covered;
+}
+
+util::Status RemoteArena::Post(const ArenaTask& base, const std::vector<int>& games) {
+  const size_t per_task = static_cast<size_t>(std::max(1, session_.Config().arena_games_per_task));
+  std::vector<std::vector<std::string>> commands;
+  for (size_t at = 0; at < games.size(); at += per_task) {
+    ArenaTask t = base;
+    t.games.assign(games.begin() + static_cast<long>(at),
+                   games.begin() + static_cast<long>(std::min(games.size(), at + per_task)));
+    commands.push_back({"XADD", session_.Keys().Tasks(), "*", "t", EncodeTask(t)});
+  }
+  if (commands.empty()) return util::Ok();
+  auto replies = session_.Redis().Pipeline(commands);
+  if (!replies) return replies.error_value();
+  for (const RedisValue& r : replies.value()) {
+    if (r.IsError()) return util::Status::Failure("redis: XADD tasks: " + r.str);
+  }
+  return util::Ok();
+}
+
+Verdict RemoteArena::Judge(const StreamEntry& entry, const ArenaTask& base, std::set<int>& missing,
+                           const std::function<util::Status(const arena::ArenaGame&)>& accept,
+                           util::Status& failure) {
+  using K = Verdict::Kind;
+  const std::string* bytes = entry.Field("e");
+  if (bytes == nullptr) return {K::kRejected, "malformed: no entry field"};
+  auto decoded = DecodeEntry(*bytes, session_.Config().max_entry_bytes);
+  if (!decoded) return {K::kRejected, decoded.error()};
+  const Entry& e = decoded.value();
+  if (e.kind != EntryKind::kArena) {
+    return {K::kRejected, "malformed: a self-play entry on the arena stream"};
+  }
+  if (e.worker != SenderOf(entry)) {
+    return {K::kRejected, "forged: the entry names worker \"" + e.worker + "\""};
+  }
+  if (e.match != base.match) {
+    return {K::kStale, "a game of match " + e.match + ", which is not being played"};
+  }
+  if (e.game_id != ArenaGameId(e.match, e.arena.index)) {
+    return {K::kRejected, "malformed: the game id is not that of game " +
+                              std::to_string(e.arena.index) + " of " + e.match};
+  }
+  if (!missing.count(e.arena.index)) return {K::kDuplicate, ""};
+  util::Status s = accept(e.arena);
+  if (s.ok()) {
+    missing.erase(e.arena.index);
+    return {K::kAccepted, ""};
+  }
+  if (s.kind() == util::ErrorKind::kBadInput) return {K::kRejected, "invalid game: " + s.error()};
+  failure = s;
+  return {K::kKeep, ""};
+}
+
+util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vector<int>& indices,
+                               const std::function<util::Status(const arena::ArenaGame&)>& accept) {
+  auto base = TaskOf(match);
+  if (!base) return base.error_value();
+  std::set<int> missing(indices.begin(), indices.end());
+  std::map<int, Clock::time_point> uncovered;  // game -> since when no task covers it
+  Clock::time_point last_check{};
+  session_.Restart();
+  bool first = true;
+  const std::string stream = session_.Keys().ArenaResults();
+  while (!missing.empty()) {
+    if (first ||
+        std::chrono::duration<double>(Clock::now() - last_check).count() >= kCoverageSeconds) {
+      last_check = Clock::now();
+      auto covered = Covered(base.value());
+      if (covered) {
+        std::vector<int> post;
+        for (int i : missing) {
+          if (covered.value().count(i)) {
+            uncovered.erase(i);
+            continue;
+          }
+          const auto [it, fresh] = uncovered.emplace(i, Clock::now());
+          // At the start every game without a task is posted; later only those that stayed
+          // uncovered a while (their results may just be on their way).
+          if (first ||
+              std::chrono::duration<double>(Clock::now() - it->second).count() >= kRepostSeconds) {
+            post.push_back(i);
+            uncovered.erase(it);
+          }
+        }
+        if (util::Status s = Post(base.value(), post); !s.ok() && session_.Redis().Connected()) {
+          return s;
+        }
+        TrimAcknowledged(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup);
+        first = false;
+      }
+    }
+    auto entries = session_.Next(stream);
+    if (!entries) return entries.error_value();
+    std::vector<Verdict> verdicts;
+    util::Status failure = util::Ok();
+    for (const StreamEntry& e : entries.value()) {
+      verdicts.push_back(failure.ok() ? Judge(e, base.value(), missing, accept, failure)
+                                      : Verdict{Verdict::Kind::kKeep, ""});
+    }
+    if (util::Status s = session_.Settle(stream, entries.value(), verdicts); !s.ok()) return s;
+    if (!failure.ok()) return failure;
+  }
+  DropUntaken(base.value());
+  session_.Trim(stream);
+  return util::Ok();
+}
+
+}  // namespace veletas::cluster

@@ -1,0 +1,174 @@
+#include "cluster/status.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <tuple>
+#include <vector>
+
+#include "cluster/streams.h"
+
+namespace veletas::cluster {
+namespace {
+
+// "field:value" lines of an INFO reply.
+std::map<std::string, std::string> InfoFields(const std::string& text) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const size_t colon = line.find(':');
+    if (colon != std::string::npos) out[line.substr(0, colon)] = line.substr(colon + 1);
+  }
+  return out;
+}
+
+// Field -> value of a flat array reply (HGETALL, XINFO).
+std::map<std::string, RedisValue> Pairs(const RedisValue& v) {
+  std::map<std::string, RedisValue> out;
+  for (size_t i = 0; i + 1 < v.elements.size(); i += 2) out[v.elements[i].str] = v.elements[i + 1];
+  return out;
+}
+
+std::string Num(const RedisValue& v) {
+  return v.IsInteger() ? std::to_string(v.integer) : v.IsString() ? v.str : "-";
+}
+
+// "N entries (P pending at the group, L not yet read)" for a stream.
+util::Result<std::string> StreamLine(RedisClient& redis, const std::string& key,
+                                     const std::string& group) {
+  auto len = redis.Call({"XLEN", key});
+  if (!len) return len.error_value();
+  std::string line = std::to_string(len.value().integer) + " entries";
+  auto groups = redis.Command({"XINFO", "GROUPS", key});
+  if (!groups) return groups.error_value();
+  for (const RedisValue& g : groups.value().elements) {
+    auto f = Pairs(g);
+    if (f["name"].str != group) continue;
+    line += " (" + Num(f["pending"]) + " pending at the " + group + ", " + Num(f["lag"]) +
+            " not yet read)";
+  }
+  return line;
+}
+
+}  // namespace
+
+util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys) {
+  std::ostringstream out;
+  auto server = redis.Call({"INFO", "server"});
+  if (!server) return server.error_value();
+  auto memory = redis.Call({"INFO", "memory"});
+  auto persistence = redis.Call({"INFO", "persistence"});
+  auto fsync = redis.Command({"CONFIG", "GET", "appendfsync"});
+  auto s = InfoFields(server.value().str);
+  auto m = memory ? InfoFields(memory.value().str) : std::map<std::string, std::string>{};
+  auto p = persistence ? InfoFields(persistence.value().str) : std::map<std::string, std::string>{};
+  std::string appendfsync = "?";
+  if (fsync && fsync.value().elements.size() == 2) appendfsync = fsync.value().elements[1].str;
+  out << "redis " << redis.Options().endpoint.ToString() << ": version " << s["redis_version"]
+      << ", used memory " << m["used_memory_human"] << ", aof "
+      << (p["aof_enabled"] == "1" ? "on" : "OFF") << ", appendfsync " << appendfsync << "\n";
+
+  auto learner = redis.Call({"GET", keys.Learner()});
+  if (!learner) return learner.error_value();
+  if (learner.value().IsNil()) {
+    out << "learner: none (no learner holds the run now)\n";
+  } else {
+    const auto j = nlohmann::json::parse(learner.value().str, nullptr, false);
+    if (j.is_object()) {
+      out << "learner: " << j.value("host", "?") << " pid " << j.value("pid", 0) << ", "
+          << j.value("run_dir", "?") << ": " << j.value("status", "?") << "\n";
+    }
+  }
+  auto current = redis.Call({"HMGET", keys.Current(), "id", "generation"});
+  if (!current) return current.error_value();
+  if (current.value().elements.size() == 2 && current.value().elements[0].IsString()) {
+    out << "self-play network: gen " << current.value().elements[1].str << " ("
+        << current.value().elements[0].str.substr(0, 16) << "...)\n";
+  } else {
+    out << "self-play network: none published yet\n";
+  }
+
+  // Workers alive: their heartbeat keys.
+  std::vector<std::string> worker_keys;
+  std::string cursor = "0";
+  do {
+    auto scan = redis.Call({"SCAN", cursor, "MATCH", keys.WorkerPattern(), "COUNT", "1000"});
+    if (!scan) return scan.error_value();
+    cursor = scan.value().elements[0].str;
+    for (const RedisValue& k : scan.value().elements[1].elements) worker_keys.push_back(k.str);
+  } while (cursor != "0");
+  std::sort(worker_keys.begin(), worker_keys.end());
+  out << "workers alive: " << worker_keys.size() << "\n";
+  double total_rate = 0;
+  if (!worker_keys.empty()) {
+    char header[200];
+    std::snprintf(header, sizeof header, "  %-28s %-20s %4s %9s %8s %6s %9s %6s\n", "worker",
+                  "state", "gen", "selfplay", "arena", "tasks", "games/s", "spool");
+    out << header;
+  }
+  for (const std::string& k : worker_keys) {
+    auto v = redis.Call({"GET", k});
+    if (!v || v.value().IsNil()) continue;  // expired meanwhile
+    const auto j = nlohmann::json::parse(v.value().str, nullptr, false);
+    if (!j.is_object()) continue;
+    const double rate = j.value("games_per_second", 0.0);
+    total_rate += rate;
+    char line[300];
+    std::snprintf(line, sizeof line, "  %-28s %-20s %4lld %9lld %8lld %6lld %9.2f %6lld\n",
+                  j.value("worker", std::string("?")).c_str(),
+                  j.value("state", std::string("?")).c_str(), j.value("generation", -1LL),
+                  j.value("selfplay_games", 0LL), j.value("arena_games", 0LL),
+                  j.value("tasks", 0LL), rate, j.value("spool", 0LL));
+    out << line;
+  }
+  if (!worker_keys.empty()) {
+    char line[80];
+    std::snprintf(line, sizeof line, "  all workers: %.2f games/s\n", total_rate);
+    out << line;
+  }
+
+  for (const auto& [title, key, group] :
+       {std::tuple<const char*, std::string, const char*>{"self-play results",
+                                                          keys.SelfplayResults(), kLearnerGroup},
+        {"arena results", keys.ArenaResults(), kLearnerGroup},
+        {"arena tasks", keys.Tasks(), kWorkerGroup}}) {
+    auto line = StreamLine(redis, key, group);
+    if (!line) return line.error_value();
+    out << title << ": " << line.value() << "\n";
+  }
+  auto pending = redis.Command({"XPENDING", keys.Tasks(), kWorkerGroup});
+  if (pending && pending.value().IsArray() && pending.value().elements.size() >= 4) {
+    for (const RedisValue& c : pending.value().elements[3].elements) {
+      if (c.elements.size() == 2) {
+        out << "  tasks in play by " << c.elements[0].str << ": " << Num(c.elements[1]) << "\n";
+      }
+    }
+  }
+
+  auto stats = redis.Call({"HGETALL", keys.Stats()});
+  if (!stats) return stats.error_value();
+  auto st = Pairs(stats.value());
+  out << "learner counters: accepted " << Num(st["accepted"]) << ", duplicates "
+      << Num(st["duplicates"]) << ", stale " << Num(st["stale"]) << ", rejected "
+      << Num(st["rejected"]);
+  std::string reasons;
+  for (const auto& [field, value] : st) {
+    if (field.rfind("rejected:", 0) == 0) {
+      reasons += (reasons.empty() ? "" : ", ") + field.substr(9) + " " + Num(value);
+    }
+  }
+  if (!reasons.empty()) out << " (" << reasons << ")";
+  out << "\n";
+  auto recent = redis.Call({"LRANGE", keys.Rejections(), "0", "4"});
+  if (recent && !recent.value().elements.empty()) {
+    out << "latest rejected entries:\n";
+    for (const RedisValue& r : recent.value().elements) out << "  " << r.str << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace veletas::cluster

@@ -1,0 +1,107 @@
+// Helpers for the cluster tests: real self-play games from the engine with a fake evaluator,
+// the entries a worker would send for them, and a fixture with a real redis-server.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cluster/entry.h"
+#include "cluster/keys.h"
+#include "cluster/redis_client.h"
+#include "search/fake_evaluators.h"
+#include "selfplay/selfplay_engine.h"
+#include "tests/support/redis_server.h"
+#include "tests/support/temp_dir.h"
+
+namespace veletas::cluster::testing {
+
+using test_support::TempDir;
+
+inline selfplay::SelfplayConfig SmallSelfplay() {
+  selfplay::SelfplayConfig c;
+  c.threads = 1;
+  c.games_in_flight = 4;
+  c.leaves_per_search = 2;
+  c.full_simulations = 8;
+  c.cheap_simulations = 2;
+  c.full_search_probability = 0.5f;
+  c.resign_threshold = -1.0f;
+  c.seed = 11;
+  return c;
+}
+
+inline search::BatchingConfig SmallBatching() {
+  search::BatchingConfig b;
+  b.max_batch = 32;
+  b.max_wait_us = 0;
+  b.cache_size = 4096;
+  return b;
+}
+
+// `n` finished self-play games of 7x7 standard (HashEvaluator; generation `seed`).
+inline std::vector<selfplay::FinishedGame> PlayGames(int n, uint64_t seed = 1, int size = 7) {
+  search::HashEvaluator evaluator(seed);
+  selfplay::SelfplayJob job;
+  job.size = size;
+  job.games = n;
+  job.generation = seed;
+  std::vector<selfplay::FinishedGame> games;
+  std::mutex mutex;
+  selfplay::SelfplayHooks hooks;
+  hooks.on_game = [&](selfplay::FinishedGame&& g) {
+    std::lock_guard<std::mutex> lock(mutex);
+    games.push_back(std::move(g));
+    return util::Ok();
+  };
+  auto r = selfplay::RunSelfplay(SmallSelfplay(), search::SearchConfig{}, SmallBatching(),
+                                 evaluator, job, hooks);
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error());
+  return games;
+}
+
+// The self-play entry a worker sends for `g` (a fresh random game id).
+inline Entry SelfplayEntry(const selfplay::FinishedGame& g, const std::string& network,
+                           const std::string& worker, int size = 7) {
+  Entry e;
+  e.kind = EntryKind::kSelfplay;
+  e.game_id = RandomGameId();
+  e.worker = worker;
+  e.network = network;
+  e.game.size = size;
+  e.game.samples = g.samples;
+  data::GameRecord r = g.record;
+  r.id = e.game_id;
+  e.game.games.push_back(r);
+  return e;
+}
+
+inline std::string Bytes(const Entry& e) {
+  auto b = EncodeEntry(e);
+  EXPECT_TRUE(b.ok());
+  return b.ok() ? b.value() : std::string();
+}
+
+// A fixture with a real redis-server of its own (AOF on).
+class RedisTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    server_ = test_support::RedisServer::Start(why, appendfsync_);
+    ASSERT_NE(server_, nullptr) << why;
+    options_.endpoint.port = server_->Port();
+    options_.command_timeout_seconds = 10;
+    options_.connect_timeout_seconds = 2;
+    redis_ = std::make_unique<RedisClient>(options_);
+  }
+
+  std::string appendfsync_ = "everysec";
+  std::unique_ptr<test_support::RedisServer> server_;
+  RedisOptions options_;
+  std::unique_ptr<RedisClient> redis_;
+};
+
+}  // namespace veletas::cluster::testing

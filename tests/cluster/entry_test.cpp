@@ -1,0 +1,181 @@
+// The entry format and the validation of self-play games: what a buggy or hostile worker can
+// send is refused with the reason's name, and what a real worker sends passes.
+#include <gtest/gtest.h>
+
+#include "cluster/entry.h"
+#include "cluster/validate.h"
+#include "rules/notation.h"
+#include "tests/cluster/cluster_test_util.h"
+#include "util/atomic_file.h"
+#include "util/byte_io.h"
+#include "util/sha256.h"
+
+namespace veletas::cluster {
+namespace {
+
+using testing::Bytes;
+using testing::PlayGames;
+using testing::SelfplayEntry;
+
+const std::string kNetwork = util::Sha256Hex("network");
+
+TEST(Entry, SelfplayRoundTripAndValidGame) {
+  const auto games = PlayGames(2);
+  ASSERT_EQ(games.size(), 2u);
+  const Entry e = SelfplayEntry(games[0], kNetwork, "w-1");
+  auto d = DecodeEntry(Bytes(e), kDefaultMaxEntryBytes);
+  ASSERT_TRUE(d.ok()) << d.error();
+  EXPECT_EQ(d.value().kind, EntryKind::kSelfplay);
+  EXPECT_EQ(d.value().game_id, e.game_id);
+  EXPECT_EQ(d.value().worker, "w-1");
+  EXPECT_EQ(d.value().network, kNetwork);
+  ASSERT_EQ(d.value().game.games.size(), 1u);
+  EXPECT_EQ(d.value().game.games[0].id, e.game_id);
+  EXPECT_EQ(d.value().game.games[0].record, games[0].record.record);
+  EXPECT_EQ(d.value().game.samples.size(), games[0].samples.size());
+  EXPECT_TRUE(ValidateSelfplayGame(d.value().game, rules::RuleSet::kStandard, 7).ok());
+  // The other game, and the wrong board size.
+  const Entry other = SelfplayEntry(games[1], kNetwork, "w-1");
+  EXPECT_TRUE(ValidateSelfplayGame(other.game, rules::RuleSet::kStandard, 7).ok());
+  EXPECT_EQ(RejectionReason(ValidateSelfplayGame(other.game, rules::RuleSet::kStandard, 9).error()),
+            "illegal record");
+}
+
+TEST(Entry, ArenaRoundTrip) {
+  Entry e;
+  e.kind = EntryKind::kArena;
+  e.game_id = ArenaGameId("gate_gen_2-vs-gen_1", 5);
+  e.worker = "w";
+  e.task = "1700000000000-0";
+  e.match = "gate_gen_2-vs-gen_1";
+  e.arena.index = 5;
+  e.arena.a_first = false;
+  e.arena.a_colour = rules::Color::kWhite;
+  e.arena.a_won = true;
+  e.arena.turns = 17;
+  e.arena.record = "c3/c4 x";
+  auto d = DecodeEntry(Bytes(e), kDefaultMaxEntryBytes);
+  ASSERT_TRUE(d.ok()) << d.error();
+  EXPECT_EQ(d.value().kind, EntryKind::kArena);
+  EXPECT_EQ(d.value().match, e.match);
+  EXPECT_EQ(d.value().task, e.task);
+  EXPECT_EQ(d.value().arena.index, 5);
+  EXPECT_FALSE(d.value().arena.a_first);
+  EXPECT_EQ(d.value().arena.a_colour, rules::Color::kWhite);
+  EXPECT_TRUE(d.value().arena.a_won);
+  EXPECT_EQ(d.value().arena.turns, 17);
+  EXPECT_EQ(d.value().arena.record, e.arena.record);
+  EXPECT_EQ(ArenaGameId("m", 1), ArenaGameId("m", 1));
+  EXPECT_NE(ArenaGameId("m", 1), ArenaGameId("m", 2));
+  EXPECT_NE(ArenaGameId("m", 1), ArenaGameId("n", 1));
+}
+
+TEST(Entry, GarbageTruncatedCorruptAndOversizedAreRefused) {
+  const auto games = PlayGames(1);
+  const std::string good = Bytes(SelfplayEntry(games[0], kNetwork, "w"));
+  auto reason = [](const std::string& bytes, int64_t limit = kDefaultMaxEntryBytes) {
+    auto d = DecodeEntry(bytes, limit);
+    return d.ok() ? std::string("accepted") : RejectionReason(d.error());
+  };
+  EXPECT_EQ(reason(""), "malformed");
+  EXPECT_EQ(reason("garbage garbage garbage garbage garbage"), "malformed");
+  // Every truncation is refused, never accepted and never a crash.
+  for (size_t n = 0; n < good.size(); n += 1 + good.size() / 200) {
+    EXPECT_NE(reason(good.substr(0, n)), "accepted") << n;
+  }
+  // A flipped bit anywhere: the checksum.
+  for (size_t at = 0; at < good.size(); at += 1 + good.size() / 50) {
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x10);
+    const std::string r = reason(bad);
+    EXPECT_TRUE(r == "checksum" || r == "malformed") << at << ": " << r;
+  }
+  EXPECT_EQ(reason(good, static_cast<int64_t>(good.size()) - 1), "oversized");
+  EXPECT_EQ(reason(good + "x"), "checksum");
+}
+
+TEST(Entry, AGameClaimingAHugePayloadIsRefusedBeforeAllocating) {
+  // A sample file whose header declares 7 GiB of samples, inside a well-framed entry.
+  const auto games = PlayGames(1);
+  Entry e = SelfplayEntry(games[0], kNetwork, "w");
+  std::string bytes = Bytes(e);
+  auto sample_file = data::EncodeSampleFile(e.game);
+  ASSERT_TRUE(sample_file.ok());
+  const size_t at = bytes.find(sample_file.value().substr(0, 8));  // the file's magic
+  ASSERT_NE(at, std::string::npos);
+  std::string& f = bytes;
+  const uint64_t huge = 7ULL << 30;
+  for (int i = 0; i < 8; ++i) f[at + 24 + i] = static_cast<char>((huge >> (8 * i)) & 0xFF);
+  // Fix the file's header checksum and the entry's checksum, as a careful forger would.
+  util::Writer h;
+  h.Bytes(std::string_view(f).substr(at, 56));
+  const uint64_t header_sum = util::Fnv1a64(h.str());
+  for (int i = 0; i < 8; ++i) f[at + 56 + i] = static_cast<char>((header_sum >> (8 * i)) & 0xFF);
+  const uint64_t sum = util::Fnv1a64(std::string_view(f).substr(0, f.size() - 8));
+  for (int i = 0; i < 8; ++i) f[f.size() - 8 + i] = static_cast<char>((sum >> (8 * i)) & 0xFF);
+  auto d = DecodeEntry(f, kDefaultMaxEntryBytes);
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().find("more than the limit"), std::string::npos) << d.error();
+}
+
+TEST(Validate, ForgedGamesAreRefusedWithTheirReason) {
+  const auto games = PlayGames(3);
+  ASSERT_EQ(games.size(), 3u);
+  const Entry e = SelfplayEntry(games[0], kNetwork, "w");
+  auto reason = [](const data::SampleFile& f) {
+    util::Status s = ValidateSelfplayGame(f, rules::RuleSet::kStandard, 7);
+    return s.ok() ? std::string("accepted") : RejectionReason(s.error());
+  };
+  ASSERT_EQ(reason(e.game), "accepted");
+  {  // an illegal move in the record
+    data::SampleFile f = e.game;
+    f.games[0].record = "a1-a9/a9 " + f.games[0].record;
+    EXPECT_EQ(reason(f), "illegal record");
+  }
+  {  // a record that stops before the end without a resignation
+    data::SampleFile f = e.game;
+    const size_t cut = f.games[0].record.rfind(' ');
+    f.games[0].record = f.games[0].record.substr(0, cut);
+    EXPECT_EQ(reason(f), "illegal record");
+  }
+  {  // the other winner
+    data::SampleFile f = e.game;
+    f.games[0].winner = static_cast<int8_t>(1 - f.games[0].winner);
+    EXPECT_EQ(reason(f), "wrong outcome");
+  }
+  {  // one sample with the other outcome
+    data::SampleFile f = e.game;
+    f.samples[f.samples.size() / 2].outcome *= -1;
+    EXPECT_EQ(reason(f), "wrong outcome");
+  }
+  {  // samples of another game
+    data::SampleFile f = e.game;
+    f.samples = games[1].samples;
+    f.games[0].samples = static_cast<uint32_t>(f.samples.size());
+    EXPECT_EQ(reason(f), "inconsistent samples");
+  }
+  {  // samples out of order
+    data::SampleFile f = e.game;
+    ASSERT_GE(f.samples.size(), 3u);
+    std::swap(f.samples[1], f.samples[f.samples.size() - 1]);
+    EXPECT_EQ(reason(f), "inconsistent samples");
+  }
+  {  // a count that lies
+    data::SampleFile f = e.game;
+    f.games[0].samples += 1;
+    EXPECT_EQ(reason(f), "inconsistent samples");
+  }
+  {  // a resignation where the game ended by the rules
+    data::SampleFile f = e.game;
+    f.games[0].resigned = true;
+    EXPECT_EQ(reason(f), "illegal record");
+  }
+  {  // two games
+    data::SampleFile f = e.game;
+    f.games.push_back(f.games[0]);
+    EXPECT_EQ(reason(f), "malformed");
+  }
+}
+
+}  // namespace
+}  // namespace veletas::cluster

@@ -1,0 +1,228 @@
+// The learner's side against a real redis-server: hostile entries are rejected and counted
+// while the run goes on, every game id is stored once (also across a learner restart and
+// across iterations), entries that find an iteration full wait for the next, and one run
+// name has one learner.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "cluster/audit.h"
+#include "cluster/game_store.h"
+#include "cluster/learner.h"
+#include "cluster/streams.h"
+#include "data/sample_dir.h"
+#include "tests/cluster/cluster_test_util.h"
+#include "util/atomic_file.h"
+#include "util/sha256.h"
+
+namespace veletas::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::Bytes;
+using testing::PlayGames;
+using testing::SelfplayEntry;
+
+class LearnerTest : public testing::RedisTest {
+ protected:
+  LearnerOptions Options(const std::string& run_dir) {
+    LearnerOptions o;
+    o.redis = options_;
+    o.run = "t";
+    o.cluster.ingest_batch = 4;
+    o.config_text = "config";
+    o.run_dir = run_dir;
+    o.log = [this](const std::string& line) { log_.push_back(line); };
+    o.network_bytes = [](const std::string& path) { return util::ReadFile(path); };
+    return o;
+  }
+  std::string Checkpoint(const std::string& dir, const std::string& content) {
+    const std::string path = dir + "/" + content + ".ckpt";
+    std::ofstream(path) << content;
+    return path;
+  }
+  CollectRequest Request(const std::string& dir, int64_t games,
+                         const std::set<std::string>& accepted,
+                         const std::set<std::string>& known) {
+    CollectRequest r;
+    r.dir.dir = dir;
+    r.dir.games = games;
+    r.dir.games_per_file = 4;
+    r.dir.size = 7;
+    r.accepted = accepted;
+    r.known = known;
+    return r;
+  }
+  void Send(const std::string& sender, const std::string& bytes) {
+    ASSERT_TRUE(
+        AddEntry(*redis_, RunKeys("t").SelfplayResults(), {{"w", sender}, {"e", bytes}}).ok());
+  }
+  // The game ids in the sample files under `dir`.
+  std::multiset<std::string> StoredIds(const std::string& dir) {
+    std::multiset<std::string> ids;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().extension() != ".vzs") continue;
+      auto f = data::ReadSampleFile(e.path().string());
+      EXPECT_TRUE(f.ok());
+      for (const auto& g : f.value().games) ids.insert(g.id.Hex());
+    }
+    return ids;
+  }
+  std::vector<std::string> log_;
+};
+
+TEST_F(LearnerTest, HostileEntriesAreRejectedAndCountedAndTheRunGoesOn) {
+  testing::TempDir run;
+  auto learner = Learner::Start(Options(run.Str()));
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  auto id = l.Publish(Checkpoint(run.Str(), "net-b"), 1, true);
+  ASSERT_TRUE(id.ok()) << id.error();
+  EXPECT_EQ(id.value(), util::Sha256Hex("net-b"));
+  const std::string old = util::Sha256Hex("net-a");
+  const auto games = PlayGames(8);
+  ASSERT_EQ(games.size(), 8u);
+  std::set<std::string> good_ids;
+  std::vector<std::string> good;
+  for (int i = 0; i < 6; ++i) {
+    Entry e = SelfplayEntry(games[i], id.value(), "good");
+    good_ids.insert(e.game_id.Hex());
+    good.push_back(Bytes(e));
+  }
+  // The hostile worker.
+  Send("evil", "garbage");
+  Send("evil", good[0].substr(0, good[0].size() / 2));  // truncated
+  Send("evil", std::string((5 << 20), 'x'));            // oversized
+  {
+    Entry e = SelfplayEntry(games[6], id.value(), "evil");
+    e.game.games[0].record = "a1-a9/a9 " + e.game.games[0].record;
+    Send("evil", Bytes(e));  // illegal record
+  }
+  {
+    Entry e = SelfplayEntry(games[6], id.value(), "evil");
+    e.game.games[0].winner = static_cast<int8_t>(1 - e.game.games[0].winner);
+    Send("evil", Bytes(e));  // wrong outcome
+  }
+  Send("evil", Bytes(SelfplayEntry(games[6], util::Sha256Hex("made up"), "evil")));  // unknown
+  Send("evil", Bytes(SelfplayEntry(games[6], id.value(), "good")));  // names another worker
+  Send("good", Bytes(SelfplayEntry(games[7], old, "good")));         // an old network: stale
+  for (size_t i = 0; i < good.size(); ++i) {
+    Send("good", good[i]);
+    if (i == 2) Send("evil", good[i]);  // replayed by someone else: still a duplicate id
+    if (i == 3) Send("good", good[i]);  // replayed
+  }
+  const std::string dir = run.File("samples/iter_0000");
+  auto report = l.CollectSelfplay(Request(dir, 6, {id.value()}, {id.value(), old}));
+  ASSERT_TRUE(report.ok()) << report.error();
+  const IngestCounters& c = report.value().totals.counters;
+  EXPECT_EQ(c.accepted, 6);
+  EXPECT_EQ(c.stale, 1);
+  EXPECT_EQ(c.rejected, 8);  // evil's replay of good[2] names "good" inside: forged
+  EXPECT_EQ(c.duplicates, 1);
+  for (const char* reason :
+       {"oversized", "illegal record", "wrong outcome", "unknown network", "forged"}) {
+    EXPECT_GE(c.rejected_by_reason.count(reason), 1u) << reason;
+  }
+  EXPECT_EQ(c.rejected_by_reason.at("forged"), 2);
+  EXPECT_EQ(report.value().games_by_worker.at("good"), 6);
+  // Stored: exactly the six good games, once each.
+  const auto stored = StoredIds(dir);
+  EXPECT_EQ(std::set<std::string>(stored.begin(), stored.end()), good_ids);
+  EXPECT_EQ(stored.size(), 6u);
+  // Counted in Redis for `cluster status`, logged with the sender, nothing left pending.
+  const RunKeys keys("t");
+  EXPECT_EQ(redis_->Call({"HGET", keys.Stats(), "rejected"}).value().str, "8");
+  EXPECT_EQ(redis_->Call({"HGET", keys.Stats(), "rejected:oversized"}).value().str, "1");
+  EXPECT_EQ(redis_->Call({"LLEN", keys.Rejections()}).value().integer, 8);
+  int evil_lines = 0;
+  for (const std::string& line : log_)
+    evil_lines += line.find("from worker evil") != std::string::npos;
+  EXPECT_EQ(evil_lines, 8);
+  EXPECT_EQ(
+      redis_->Call({"XPENDING", keys.SelfplayResults(), kLearnerGroup}).value().elements[0].integer,
+      0);
+  EXPECT_TRUE(fs::exists(GameIdsPath(dir)));
+}
+
+TEST_F(LearnerTest, AKilledLearnerStoresEachGameOnceAndLeftoversWaitForTheNextIteration) {
+  testing::TempDir run;
+  const RunKeys keys("t");
+  const auto games = PlayGames(14);
+  ASSERT_EQ(games.size(), 14u);
+  std::string net;
+  std::vector<Entry> entries;
+  const std::string dir0 = run.File("samples/iter_0000");
+  const std::string dir1 = run.File("samples/iter_0001");
+  {
+    auto learner = Learner::Start(Options(run.Str()));
+    ASSERT_TRUE(learner.ok()) << learner.error();
+    net = learner.value()->Publish(Checkpoint(run.Str(), "net"), 0, true).value();
+    for (const auto& g : games) entries.push_back(SelfplayEntry(g, net, "w"));
+    for (int i = 0; i < 12; ++i) Send("w", Bytes(entries[i]));
+    // The learner read the first 4 entries and stored them, then was killed before it
+    // acknowledged them.
+    auto read =
+        ReadGroup(*redis_, keys.SelfplayResults(), kLearnerGroup, kLearnerConsumer, 4, 0, false);
+    ASSERT_EQ(read.value().size(), 4u);
+    std::vector<std::string> notes;
+    data::SampleDirOptions o;
+    o.dir = dir0;
+    o.games = 10;
+    o.games_per_file = 4;
+    auto store = GameStore::Open(o, nullptr, notes);
+    ASSERT_TRUE(store.ok());
+    std::vector<data::IndexedGame> stored;
+    for (int i = 0; i < 4; ++i)
+      stored.push_back({0, entries[i].game.samples, entries[i].game.games[0]});
+    ASSERT_TRUE(store.value()->Add(std::move(stored)).ok());
+  }
+  // The restarted learner: every game once, the duplicates counted.
+  auto learner = Learner::Start(Options(run.Str()));
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  ASSERT_EQ(l.Publish(Checkpoint(run.Str(), "net"), 0, true).value(), net);
+  auto first = l.CollectSelfplay(Request(dir0, 10, {net}, {net}));
+  ASSERT_TRUE(first.ok()) << first.error();
+  EXPECT_EQ(first.value().resumed, 4);
+  EXPECT_EQ(first.value().totals.counters.duplicates, 4);
+  EXPECT_EQ(first.value().totals.counters.accepted, 6);
+  std::multiset<std::string> ids0 = StoredIds(dir0);
+  EXPECT_EQ(ids0.size(), 10u);
+  EXPECT_EQ(std::set<std::string>(ids0.begin(), ids0.end()).size(), 10u);
+  // Entries 10 and 11 found the first iteration full: they wait, pending, for the second.
+  // A worker sends a game of the first iteration again (it lost its connection before its
+  // spool confirmed it): not stored twice in the run.
+  Send("w", Bytes(entries[2]));
+  Send("w", Bytes(entries[12]));
+  Send("w", Bytes(entries[13]));
+  auto second = l.CollectSelfplay(Request(dir1, 4, {net}, {net}));
+  ASSERT_TRUE(second.ok()) << second.error();
+  EXPECT_EQ(second.value().totals.counters.duplicates, 1);
+  EXPECT_EQ(second.value().totals.counters.accepted, 4);
+  std::multiset<std::string> ids1 = StoredIds(dir1);
+  std::set<std::string> expected;
+  for (int i = 10; i < 14; ++i) expected.insert(entries[i].game_id.Hex());
+  EXPECT_EQ(std::set<std::string>(ids1.begin(), ids1.end()), expected);
+  auto audit = AuditRun(run.Str());
+  ASSERT_TRUE(audit.ok());
+  EXPECT_EQ(audit.value().games_with_id, 14);
+  EXPECT_TRUE(audit.value().duplicates.empty());
+}
+
+TEST_F(LearnerTest, OneRunNameHasOneLearner) {
+  testing::TempDir a, b;
+  auto first = Learner::Start(Options(a.Str()));
+  ASSERT_TRUE(first.ok()) << first.error();
+  auto second = Learner::Start(Options(b.Str()));
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.kind(), util::ErrorKind::kBadInput);
+  EXPECT_NE(second.error().find("another learner"), std::string::npos) << second.error();
+  EXPECT_NE(second.error().find(fs::weakly_canonical(a.Path()).string()), std::string::npos);
+  first.value().reset();  // stopped: the next one may start
+  EXPECT_TRUE(Learner::Start(Options(b.Str())).ok());
+}
+
+}  // namespace
+}  // namespace veletas::cluster

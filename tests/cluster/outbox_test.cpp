@@ -1,0 +1,95 @@
+// The worker's spool: games stay on disk until Redis has had them for the grace period on
+// the same connection; a restarted worker sends what it left; a Redis that lost acknowledged
+// entries (a power cut) gets them again.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cluster/outbox.h"
+#include "cluster/streams.h"
+#include "tests/cluster/cluster_test_util.h"
+
+namespace veletas::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+using OutboxTest = testing::RedisTest;
+
+size_t Files(const std::string& dir) {
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) n += e.path().extension() == ".vze";
+  return n;
+}
+
+TEST_F(OutboxTest, KeepsGamesUntilConfirmedAndResendsAfterALoss) {
+  testing::TempDir dir;
+  const RunKeys keys("t");
+  auto box = Outbox::Open(dir.File("outbox"), 60);
+  ASSERT_TRUE(box.ok()) << box.error();
+  Outbox& o = *box.value();
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(o.Put(EntryKind::kSelfplay, "game " + std::to_string(i)).ok());
+  auto arena = o.Put(EntryKind::kArena, "arena game");
+  ASSERT_TRUE(arena.ok());
+  EXPECT_FALSE(o.Sent(arena.value()));
+  EXPECT_EQ(o.Waiting(), 4u);
+  auto sent = o.Flush(*redis_, keys, "w1");
+  ASSERT_TRUE(sent.ok()) << sent.error();
+  EXPECT_EQ(sent.value(), 4);
+  EXPECT_TRUE(o.Sent(arena.value()));
+  EXPECT_EQ(redis_->Call({"XLEN", keys.SelfplayResults()}).value().integer, 3);
+  EXPECT_EQ(redis_->Call({"XLEN", keys.ArenaResults()}).value().integer, 1);
+  auto first = redis_->Call({"XRANGE", keys.SelfplayResults(), "-", "+", "COUNT", "1"});
+  const auto entries = ParseEntries(first.value());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(*entries[0].Field("w"), "w1");
+  EXPECT_EQ(*entries[0].Field("e"), "game 0");  // in the order written
+  // Within the grace period the files stay.
+  EXPECT_EQ(Files(dir.File("outbox")), 4u);
+  EXPECT_EQ(o.Unconfirmed(), 4u);
+
+  // The Redis machine loses power: its AOF lost the last second (here: all of it).
+  server_->Kill();
+  fs::remove_all(fs::path(server_->Dir()) / "appendonlydir");
+  ASSERT_TRUE(server_->Restart());
+  o.SetGrace(0);
+  EXPECT_FALSE(o.Flush(*redis_, keys, "w1").ok());  // the connection broke: nothing confirmed
+  EXPECT_EQ(Files(dir.File("outbox")), 4u);
+  EXPECT_EQ(redis_->Call({"XLEN", keys.SelfplayResults()}).value().integer, 0);
+  // Reconnected: everything unconfirmed is sent again.
+  o.SetGrace(60);
+  sent = o.Flush(*redis_, keys, "w1");
+  ASSERT_TRUE(sent.ok()) << sent.error();
+  EXPECT_EQ(sent.value(), 4);
+  EXPECT_EQ(redis_->Call({"XLEN", keys.SelfplayResults()}).value().integer, 3);
+  // After the grace period on the same connection the files go.
+  o.SetGrace(0);
+  ASSERT_TRUE(o.Flush(*redis_, keys, "w1").ok());
+  EXPECT_EQ(Files(dir.File("outbox")), 0u);
+  EXPECT_EQ(o.Unconfirmed(), 0u);
+}
+
+TEST_F(OutboxTest, ARestartedWorkerSendsItsSpoolFirst) {
+  testing::TempDir dir;
+  const RunKeys keys("t");
+  {
+    auto box = Outbox::Open(dir.File("outbox"), 60);
+    ASSERT_TRUE(box.ok());
+    ASSERT_TRUE(box.value()->Put(EntryKind::kSelfplay, "a").ok());
+    ASSERT_TRUE(box.value()->Put(EntryKind::kSelfplay, "b").ok());
+  }  // killed before sending
+  std::ofstream(dir.File("outbox/x.vze.tmp.123")) << "torn";
+  auto box = Outbox::Open(dir.File("outbox"), 0);
+  ASSERT_TRUE(box.ok());
+  EXPECT_EQ(box.value()->Waiting(), 2u);
+  EXPECT_FALSE(fs::exists(dir.File("outbox/x.vze.tmp.123")));
+  ASSERT_EQ(box.value()->Flush(*redis_, keys, "w").value(), 2);
+  auto all = ParseEntries(redis_->Call({"XRANGE", keys.SelfplayResults(), "-", "+"}).value());
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(*all[0].Field("e"), "a");
+  EXPECT_EQ(*all[1].Field("e"), "b");
+}
+
+}  // namespace
+}  // namespace veletas::cluster

@@ -1,0 +1,146 @@
+// The Redis client against a real redis-server: URLs, credentials, binary-safe values, error
+// replies, pipelining, reconnection after the server restarted, ACL users.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <fstream>
+
+#include "cluster/redis_client.h"
+#include "cluster/streams.h"
+#include "tests/cluster/cluster_test_util.h"
+
+namespace veletas::cluster {
+namespace {
+
+TEST(RedisUrl, ParsesHostAndPortAndRefusesCredentials) {
+  auto a = ParseRedisUrl("redis://10.0.0.5:6390");
+  ASSERT_TRUE(a.ok()) << a.error();
+  EXPECT_EQ(a.value().host, "10.0.0.5");
+  EXPECT_EQ(a.value().port, 6390);
+  auto b = ParseRedisUrl("redis://learner.lan");
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b.value().port, 6379);
+  auto c = ParseRedisUrl("redis://[::1]:7000/");
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_EQ(c.value().host, "::1");
+  EXPECT_EQ(c.value().port, 7000);
+  for (const char* bad : {"localhost:6379", "redis://", "redis://h:0", "redis://h:70000",
+                          "redis://h:x", "redis://h:6379/0", "http://h"}) {
+    EXPECT_FALSE(ParseRedisUrl(bad).ok()) << bad;
+  }
+  auto creds = ParseRedisUrl("redis://user:secret@h:6379");
+  ASSERT_FALSE(creds.ok());
+  EXPECT_EQ(creds.error().find("secret"), std::string::npos) << "the password is echoed";
+  EXPECT_NE(ParseRedisUrl("rediss://h").error().find("TLS"), std::string::npos);
+}
+
+TEST(RedisAuthFile, ReadsUserAndPasswordFromAFileOrTheEnvironment) {
+  testing::TempDir dir;
+  std::ofstream(dir.File("auth")) << "worker s3cret\n";
+  auto a = LoadRedisAuth(dir.File("auth"));
+  ASSERT_TRUE(a.ok()) << a.error();
+  EXPECT_EQ(a.value().user, "worker");
+  EXPECT_EQ(a.value().password, "s3cret");
+  std::ofstream(dir.File("pw")) << "\n  onlypassword  \n";
+  auto b = LoadRedisAuth(dir.File("pw"));
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b.value().user, "");
+  EXPECT_EQ(b.value().password, "onlypassword");
+  std::ofstream(dir.File("bad")) << "a b c\n";
+  EXPECT_FALSE(LoadRedisAuth(dir.File("bad")).ok());
+  EXPECT_FALSE(LoadRedisAuth(dir.File("missing")).ok());
+  ::setenv("VELETAS_REDIS_AUTH_FILE", dir.File("auth").c_str(), 1);
+  auto c = LoadRedisAuth("");
+  ::unsetenv("VELETAS_REDIS_AUTH_FILE");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c.value().user, "worker");
+  ::setenv("VELETAS_REDIS_USER", "u", 1);
+  ::setenv("VELETAS_REDIS_PASSWORD", "p", 1);
+  auto d = LoadRedisAuth("");
+  ::unsetenv("VELETAS_REDIS_USER");
+  ::unsetenv("VELETAS_REDIS_PASSWORD");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d.value().user, "u");
+  EXPECT_EQ(d.value().password, "p");
+  EXPECT_TRUE(LoadRedisAuth("").value().Empty());
+}
+
+using RedisClientTest = testing::RedisTest;
+
+TEST_F(RedisClientTest, BinaryValuesErrorRepliesAndPipelines) {
+  std::string binary("a\0b\r\n\xff", 6);
+  ASSERT_TRUE(redis_->Call({"SET", "k", binary}).ok());
+  auto got = redis_->Call({"GET", "k"});
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got.value().str, binary);
+  EXPECT_TRUE(redis_->Call({"GET", "missing"}).value().IsNil());
+  auto wrong = redis_->Command({"LPUSH", "k", "x"});  // WRONGTYPE: a value, not a failure
+  ASSERT_TRUE(wrong.ok());
+  EXPECT_TRUE(wrong.value().IsError());
+  EXPECT_FALSE(redis_->Call({"LPUSH", "k", "x"}).ok());
+  auto replies = redis_->Pipeline({{"INCR", "n"}, {"INCR", "n"}, {"GET", "n"}});
+  ASSERT_TRUE(replies.ok());
+  ASSERT_EQ(replies.value().size(), 3u);
+  EXPECT_EQ(replies.value()[2].str, "2");
+}
+
+TEST_F(RedisClientTest, ReconnectsAfterTheServerRestartedFromItsAof) {
+  ASSERT_TRUE(redis_->Call({"SET", "kept", "1"}).ok());
+  // appendfsync everysec: the write reached the AOF file (the kernel) before the reply.
+  EXPECT_EQ(redis_->Connections(), 1u);
+  server_->Kill();
+  EXPECT_FALSE(redis_->Call({"GET", "kept"}).ok());
+  EXPECT_FALSE(redis_->Connected());
+  ASSERT_TRUE(server_->Restart());
+  auto got = redis_->Call({"GET", "kept"});
+  ASSERT_TRUE(got.ok()) << got.error();
+  EXPECT_EQ(got.value().str, "1");
+  EXPECT_EQ(redis_->Connections(), 2u);
+}
+
+TEST_F(RedisClientTest, AclUsersAuthenticateAndAreRefusedWithTheirName) {
+  ASSERT_TRUE(redis_->Call({"ACL", "SETUSER", "w", "on", ">pw", "~*", "+@all"}).ok());
+  RedisOptions o = options_;
+  o.auth = {"w", "pw"};
+  RedisClient ok(o);
+  EXPECT_TRUE(ok.Connect().ok());
+  o.auth = {"w", "wrong"};
+  RedisClient refused(o);
+  util::Status s = refused.Connect();
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.kind(), util::ErrorKind::kBadInput);
+  EXPECT_NE(s.error().find("\"w\""), std::string::npos) << s.error();
+  EXPECT_EQ(s.error().find("wrong"), std::string::npos) << "the password is echoed";
+}
+
+TEST_F(RedisClientTest, TrimKeepsPendingAndUndeliveredEntries) {
+  const std::string key = "s";
+  ASSERT_TRUE(EnsureGroup(*redis_, key, "g").ok());
+  ASSERT_TRUE(EnsureGroup(*redis_, key, "g").ok());  // exists: fine
+  std::vector<std::string> ids;
+  for (int i = 0; i < 6; ++i)
+    ids.push_back(AddEntry(*redis_, key, {{"i", std::to_string(i)}}).value());
+  auto read = ReadGroup(*redis_, key, "g", "c", 4, 0, false);
+  ASSERT_TRUE(read.ok());
+  ASSERT_EQ(read.value().size(), 4u);
+  // Entries 0 and 2 acknowledged, 1 and 3 pending, 4 and 5 not delivered.
+  ASSERT_TRUE(Ack(*redis_, key, "g", {ids[0], ids[2]}).ok());
+  auto trimmed = TrimAcknowledged(*redis_, key, "g");
+  ASSERT_TRUE(trimmed.ok()) << trimmed.error();
+  EXPECT_EQ(trimmed.value(), 1);  // only entry 0 lies below the oldest pending one
+  ASSERT_TRUE(Ack(*redis_, key, "g", {ids[1], ids[3]}).ok());
+  EXPECT_EQ(TrimAcknowledged(*redis_, key, "g").value(), 3);
+  EXPECT_EQ(redis_->Call({"XLEN", key}).value().integer, 2);  // the undelivered ones
+  // Pending entries of a silent consumer are claimed after their idle time.
+  auto second = ReadGroup(*redis_, key, "g", "dead", 2, 0, false);
+  ASSERT_EQ(second.value().size(), 2u);
+  EXPECT_TRUE(AutoClaim(*redis_, key, "g", "alive", 60'000, "0-0", 10).value().entries.empty());
+  auto claimed = AutoClaim(*redis_, key, "g", "alive", 0, "0-0", 10);
+  ASSERT_TRUE(claimed.ok());
+  EXPECT_EQ(claimed.value().entries.size(), 2u);
+  EXPECT_EQ(*claimed.value().entries[0].Field("i"), "4");
+  EXPECT_EQ(TrimAcknowledged(*redis_, key, "g").value(), 0);
+}
+
+}  // namespace
+}  // namespace veletas::cluster
