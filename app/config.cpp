@@ -21,6 +21,8 @@ Config Parse(ConfigSection root, const std::string& source) {
   ParseSection(root, "selfplay", ParseSelfplaySection, c.selfplay);
   ParseSection(root, "training", ParseTrainingSection, c.training);
   ParseSection(root, "pipeline", ParsePipelineSection, c.pipeline);
+  // Only a cluster run has the section (and shows it in its resolved config).
+  if (root.Has("cluster")) ParseSection(root, "cluster", ParseClusterSection, c.cluster);
   root.RejectUnknownKeys();
   c.resolved_yaml = root.ResolvedYaml();
   return c;

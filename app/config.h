@@ -7,6 +7,7 @@
 #include "app/config_reader.h"
 #include "app/pipeline_config.h"
 #include "arena/arena_settings.h"
+#include "cluster/cluster_config.h"
 #include "model/net_config.h"
 #include "rules/position.h"
 #include "search/search_config.h"
@@ -32,6 +33,7 @@ struct Config {
   selfplay::SelfplayConfig selfplay;
   training::TrainingConfig training;
   PipelineConfig pipeline;
+  cluster::ClusterConfig cluster;  // cluster.redis empty: not a cluster run
 };
 
 // Reads and validates a config file. Errors name the file, line, key and allowed range.
@@ -54,5 +56,7 @@ void ParseSelfplaySection(ConfigSection& section, selfplay::SelfplayConfig& out)
 void ParseTrainingSection(ConfigSection& section, training::TrainingConfig& out);
 // app/config_pipeline.cpp: section `pipeline`.
 void ParsePipelineSection(ConfigSection& section, PipelineConfig& out);
+// app/config_cluster.cpp: section `cluster` (docs/CLUSTER.md).
+void ParseClusterSection(ConfigSection& section, cluster::ClusterConfig& out);
 
 }  // namespace veletas::app

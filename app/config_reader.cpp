@@ -227,6 +227,14 @@ std::vector<long long> ConfigSection::IntList(const std::string& key,
   return v;
 }
 
+bool ConfigSection::Has(const std::string& key) const {
+  if (!node_->IsMap()) return false;
+  for (auto it = node_->begin(); it != node_->end(); ++it) {
+    if (it->first.as<std::string>() == key) return !it->second.IsNull();
+  }
+  return false;
+}
+
 ConfigSection ConfigSection::Section(const std::string& key) {
   YAML::Node child(YAML::NodeType::Map);
   if (const YAML::Node* n = Lookup(key)) {

@@ -50,6 +50,8 @@ class ConfigSection {
                                  long long lo, long long hi);
   // A nested mapping (empty when absent). Precondition: the parent outlives it.
   ConfigSection Section(const std::string& key);
+  // Whether the file has `key` here (with a value). Does not count as reading it.
+  bool Has(const std::string& key) const;
   // Throws ConfigError naming the first key that no accessor asked for.
   void RejectUnknownKeys();
   // The effective config (every value read, with defaults filled in) as YAML text.

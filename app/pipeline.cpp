@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/arena_models.h"
+#include "app/cluster_games.h"
 #include "app/load_evaluator.h"
 #include "app/pipeline_state.h"
 #include "app/promotion.h"
@@ -110,6 +111,11 @@ class Pipeline {
   // Sets the next self-play's resignation threshold from the no-resign games of `s`
   // (selfplay.resign_false_positive_target).
   void CalibrateResignation(const selfplay::SelfplayStats& s);
+  int StageSelfplayFromCluster();
+  // The self-play networks so far, newest (the best now) first: generation and checkpoint.
+  std::vector<std::pair<long long, std::string>> Bests() const;
+  // Where arena games are played: the cluster's workers, or this process (null).
+  arena::RemoteGames* RemoteArena() { return cluster_ ? cluster_->Arena() : nullptr; }
   int StageTrain();
   int StageGate();
   int StageLadder(long long generation);
@@ -128,6 +134,7 @@ class Pipeline {
   double cpu_mark_ = session_cpu_start_;
   StatusLine status_;
   util::DirectoryLock lock_;
+  std::unique_ptr<ClusterGames> cluster_;  // a cluster run (config section `cluster`)
 };
 
 bool Pipeline::Save() {
@@ -219,6 +226,16 @@ int Pipeline::Prepare() {
     if (!status) return Fail(1, status.error());
     Log("created the initial network " + ModelPath(0));
   }
+  if (!c_.cluster.redis.empty()) {
+    auto cluster = ClusterGames::Start(c_, run_, [this](const std::string& l) { Log(l); });
+    if (!cluster) return Fail(cluster.exit_code(), cluster.error());
+    cluster_ = std::move(cluster.value());
+    // The workers start on the best network at once.
+    const long long best = state_.best_generation;
+    if (util::Status s = cluster_->NewBest(best, ModelPath(best)); !s.ok()) {
+      return Fail(s.exit_code(), s.error());
+    }
+  }
   return Save() ? 0 : 1;
 }
 
@@ -250,7 +267,42 @@ bool Pipeline::BudgetAllowsAnotherIteration(std::string& why) const {
          fits(p_.cpu_budget_minutes, CpuElapsed(), &GenerationSummary::cpu_seconds, "CPU time");
 }
 
+std::vector<std::pair<long long, std::string>> Pipeline::Bests() const {
+  std::vector<long long> bests{0};
+  for (const GenerationSummary& g : state_.generations) {
+    if (g.promoted && g.generation <= state_.best_generation) bests.push_back(g.generation);
+  }
+  std::vector<std::pair<long long, std::string>> out;
+  for (auto it = bests.rbegin(); it != bests.rend(); ++it) out.emplace_back(*it, ModelPath(*it));
+  return out;
+}
+
+int Pipeline::StageSelfplayFromCluster() {
+  const long long iteration = state_.iteration;
+  ClusterGames::SelfplayRequest r;
+  r.iteration = iteration;
+  r.dir = SamplesDir(iteration);
+  r.games = iteration == 0 && p_.first_generation_games > 0 ? p_.first_generation_games
+                                                            : p_.games_per_generation;
+  r.bests = Bests();
+  for (long long i = 0; i < iteration; ++i) r.earlier_dirs.push_back(SamplesDir(i));
+  r.progress = [&](const std::string& text) { status_.Update(Header() + " | " + text); };
+  cluster_->Stage(Header());
+  const auto start = Clock::now();
+  auto result = cluster_->Selfplay(r);
+  if (!result) return Fail(result.exit_code(), result.error());
+  GenerationSummary& g = Current();
+  g.selfplay_games = result.value().games;
+  g.selfplay_samples += result.value().samples;
+  g.selfplay_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  ChargeCpu();
+  Log("gen " + std::to_string(iteration + 1) + " self-play: " + result.value().line);
+  state_.stage = PipelineStage::kTrain;
+  return Save() ? 0 : 1;
+}
+
 int Pipeline::StageSelfplay() {
+  if (cluster_) return StageSelfplayFromCluster();
   const long long iteration = state_.iteration;
   const int64_t games = iteration == 0 && p_.first_generation_games > 0 ? p_.first_generation_games
                                                                         : p_.games_per_generation;
@@ -403,15 +455,17 @@ int Pipeline::StageGate() {
     const arena::ArenaPlayer& a = cand.value();
     const arena::ArenaPlayer& b = best.value();
     const auto start = Clock::now();
-    auto result =
-        arena::RunGate(a, b, c_.game.rules, c_.game.size, PromotionGateSettings(p_, c_.arena.gate),
-                       c_.arena.arena, run_, "", [&](const arena::ArenaProgress& p) {
-                         char buf[160];
-                         std::snprintf(buf, sizeof buf, " | gen %lld vs gen %lld | %d games, %d-%d",
-                                       candidate, static_cast<long long>(state_.best_generation),
-                                       p.games_done, p.a_wins, p.b_wins);
-                         status_.Update(Header() + buf);
-                       });
+    auto result = arena::RunGate(
+        a, b, c_.game.rules, c_.game.size, PromotionGateSettings(p_, c_.arena.gate),
+        c_.arena.arena, run_, "",
+        [&](const arena::ArenaProgress& p) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf, " | gen %lld vs gen %lld | %d games, %d-%d", candidate,
+                        static_cast<long long>(state_.best_generation), p.games_done, p.a_wins,
+                        p.b_wins);
+          status_.Update(Header() + buf);
+        },
+        RemoteArena());
     if (!result) return Fail(1, result.error());
     const arena::GateResult& r = result.value();
     for (const std::string& note : r.notes) Log(note);
@@ -438,11 +492,17 @@ int Pipeline::StageGate() {
   }
   if (g.promoted) state_.best_generation = candidate;
   Log(line);
+  if (g.promoted && cluster_) {  // the workers' self-play switches to it now
+    if (util::Status s = cluster_->NewBest(candidate, ModelPath(candidate)); !s.ok()) {
+      return Fail(s.exit_code(), s.error());
+    }
+  }
   state_.stage = PipelineStage::kLadder;
   return Save() ? 0 : 1;
 }
 
 int Pipeline::StageLadder(long long generation) {
+  if (cluster_) cluster_->Stage(Header() + " | ladder round of gen " + std::to_string(generation));
   ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
   auto newcomer = GenerationPlayer(models, generation);
   if (!newcomer) return Fail(2, newcomer.error());
@@ -462,7 +522,8 @@ int Pipeline::StageLadder(long long generation) {
         std::snprintf(buf, sizeof buf, " | %s | %d/%d games, %d-%d", match.c_str(), p.games_done,
                       p.games_total, p.a_wins, p.b_wins);
         status_.Update(Header() + buf);
-      });
+      },
+      RemoteArena());
   if (!round) return Fail(round.exit_code(), round.error());
   uint64_t evaluations = 0;
   for (const arena::LadderMatchReport& m : round.value().matches) {
@@ -539,9 +600,11 @@ int Pipeline::Run() {
         break;
       }
       case PipelineStage::kTrain:
+        if (cluster_) cluster_->Stage(Header());
         code = StageTrain();
         break;
       case PipelineStage::kGate:
+        if (cluster_) cluster_->Stage(Header());
         code = StageGate();
         break;
       case PipelineStage::kLadder: {

@@ -1,0 +1,74 @@
+#include "app/cluster_backend.h"
+
+#include "model/checkpoint_file.h"
+#include "model/torch_evaluator.h"
+
+namespace veletas::app {
+
+cluster::RunSettings WorkerSettings(const Config& c) {
+  cluster::RunSettings s;
+  s.rules = c.game.rules;
+  s.size = c.game.size;
+  s.selfplay = c.selfplay;
+  s.search = c.search;
+  s.batching = c.evaluator;
+  s.arena = c.arena.arena;
+  s.cluster = c.cluster;
+  s.max_queued_games = c.cluster.max_queued_games > 0 ? c.cluster.max_queued_games
+                                                      : 2 * c.pipeline.games_per_generation;
+  return s;
+}
+
+util::Result<cluster::RunSettings> TorchWorkerBackend::Settings(const std::string& config_text) {
+  auto c = LoadConfigFromString(config_text, "the config of run " + run_);
+  if (!c) return c.error_value();
+  config_ = c.value();
+  if (overrides_.threads > 0) {
+    config_.selfplay.threads = overrides_.threads;
+    config_.arena.arena.threads = overrides_.threads;
+  }
+  if (overrides_.games_in_flight > 0) config_.selfplay.games_in_flight = overrides_.games_in_flight;
+  config_.model.device = overrides_.device;
+  return WorkerSettings(config_);
+}
+
+util::Result<std::unique_ptr<search::Evaluator>> TorchWorkerBackend::Load(const std::string& path) {
+  const model::ModelSpec spec{config_.game.rules, config_.game.size, config_.model};
+  auto meta = model::ReadCheckpointMeta(path);
+  if (!meta) return meta.error_value();
+  if (const std::string mismatch = model::DescribeMismatch(meta.value(), spec); !mismatch.empty()) {
+    return util::Result<std::unique_ptr<search::Evaluator>>::Error(
+        path + " does not fit the run's config: " + mismatch);
+  }
+  auto evaluator = model::TorchEvaluator::Load(path, spec, config_.model);
+  if (!evaluator) return evaluator.error_value();
+  return std::unique_ptr<search::Evaluator>(std::move(evaluator.value()));
+}
+
+util::Result<std::string> PublishedCheckpoint(const std::string& checkpoint) {
+  auto sections = model::ReadCheckpointFile(checkpoint);
+  if (!sections) return sections.error_value();
+  auto meta = model::MetaFromJson(sections.value().meta_json, checkpoint);
+  if (!meta) return meta.error_value();
+  meta.value().optimizer.clear();
+  model::CheckpointSections published;
+  published.meta_json = model::MetaToJson(meta.value());
+  published.tensors = std::move(sections.value().tensors);
+  return model::EncodeCheckpointFile(published);
+}
+
+util::Result<cluster::RedisOptions> RedisOptionsFor(const std::string& url,
+                                                    const std::string& auth_file,
+                                                    const std::string& client_name) {
+  auto endpoint = cluster::ParseRedisUrl(url);
+  if (!endpoint) return endpoint.error_value();
+  auto auth = cluster::LoadRedisAuth(auth_file);
+  if (!auth) return auth.error_value();
+  cluster::RedisOptions options;
+  options.endpoint = endpoint.value();
+  options.auth = auth.value();
+  options.client_name = client_name;
+  return options;
+}
+
+}  // namespace veletas::app

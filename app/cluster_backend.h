@@ -1,0 +1,49 @@
+// The app's side of the cluster (cluster/ is Torch-free): networks for workers, the bytes a
+// learner publishes for a checkpoint, and the connection settings from options or a config.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/config.h"
+#include "cluster/redis_client.h"
+#include "cluster/worker.h"
+#include "util/result.h"
+
+namespace veletas::app {
+
+// A worker's overrides of the run's published config.
+struct WorkerOverrides {
+  int threads = 0;          // self-play threads; 0: the run's
+  int games_in_flight = 0;  // per thread; 0: the run's
+  std::string device = "auto";
+};
+
+// Reads a run's published config with the worker's overrides and loads networks with
+// LibTorch (model::TorchEvaluator) for its architecture and the worker's device.
+class TorchWorkerBackend final : public cluster::WorkerBackend {
+ public:
+  TorchWorkerBackend(std::string run, WorkerOverrides overrides)
+      : run_(std::move(run)), overrides_(std::move(overrides)) {}
+  util::Result<cluster::RunSettings> Settings(const std::string& config_text) override;
+  util::Result<std::unique_ptr<search::Evaluator>> Load(const std::string& path) override;
+
+ private:
+  std::string run_;
+  WorkerOverrides overrides_;
+  Config config_;
+};
+
+// The settings a worker takes from a run's config.
+cluster::RunSettings WorkerSettings(const Config& c);
+
+// The checkpoint bytes a learner publishes for `checkpoint`: the network and its metadata
+// without optimiser state. Errors name the file.
+util::Result<std::string> PublishedCheckpoint(const std::string& checkpoint);
+
+// Redis options from a URL and an auth file ("" = the environment's), for `client_name`.
+util::Result<cluster::RedisOptions> RedisOptionsFor(const std::string& url,
+                                                    const std::string& auth_file,
+                                                    const std::string& client_name);
+
+}  // namespace veletas::app

@@ -1,0 +1,149 @@
+#include "app/cluster_games.h"
+
+#include <atomic>
+#include <climits>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+
+#include "app/cluster_backend.h"
+#include "app/status_line.h"
+#include "cluster/keys.h"
+#include "model/torch_evaluator.h"
+#include "selfplay/selfplay_engine.h"
+
+namespace veletas::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Self-play in this process for a collection: the best network, endless, games to `sink`.
+util::Status LocalSelfplay(const Config& c, const std::string& checkpoint,
+                           const std::function<util::Status(selfplay::FinishedGame&&)>& sink,
+                           const std::atomic<bool>& stop) {
+  const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
+  auto evaluator = model::TorchEvaluator::Load(checkpoint, spec, c.model);
+  if (!evaluator) return evaluator.error_value();
+  selfplay::SelfplayJob job;
+  job.rules = c.game.rules;
+  job.size = c.game.size;
+  job.games = INT64_MAX;
+  job.generation = std::random_device()();  // seeds apart from every earlier session's
+  selfplay::SelfplayHooks hooks;
+  hooks.stop = &stop;
+  hooks.on_game = sink;
+  auto result =
+      selfplay::RunSelfplay(c.selfplay, c.search, c.evaluator, *evaluator.value(), job, hooks);
+  if (!result) return result.error_value();
+  return util::Ok();
+}
+
+std::string Counts(const cluster::IngestCounters& n) {
+  std::string s = std::to_string(n.duplicates) + " duplicates, " + std::to_string(n.stale) +
+                  " stale, " + std::to_string(n.rejected) + " rejected";
+  std::string reasons;
+  for (const auto& [reason, count] : n.rejected_by_reason) {
+    reasons += (reasons.empty() ? "" : ", ") + reason + " " + std::to_string(count);
+  }
+  return reasons.empty() ? s : s + " (" + reasons + ")";
+}
+
+}  // namespace
+
+util::Result<std::unique_ptr<ClusterGames>> ClusterGames::Start(const Config& c,
+                                                                const std::string& run_dir,
+                                                                Log log) {
+  auto redis = RedisOptionsFor(c.cluster.redis, c.cluster.auth_file, "veletas-learner");
+  if (!redis) return util::Prefixed(redis.error_value(), c.source + ": cluster: ");
+  std::error_code ec;
+  const std::string run = !c.cluster.run.empty()
+                              ? c.cluster.run
+                              : fs::weakly_canonical(run_dir, ec).filename().string();
+  if (util::Status s = cluster::ValidateName("cluster run name", run); !s.ok()) {
+    return util::Prefixed(s.error_value(), "set cluster.run in " + c.source + ": ");
+  }
+  std::unique_ptr<ClusterGames> games(new ClusterGames(c, std::move(log)));
+  cluster::LearnerOptions o;
+  o.redis = redis.value();
+  o.run = run;
+  o.cluster = c.cluster;
+  o.config_text = c.resolved_yaml;
+  o.run_dir = run_dir;
+  o.log = games->log_;
+  o.network_bytes = PublishedCheckpoint;
+  auto learner = cluster::Learner::Start(o);
+  if (!learner) return learner.error_value();
+  games->learner_ = std::move(learner.value());
+  games->log_("  cluster: serving run \"" + run + "\" at redis " + o.redis.endpoint.ToString() +
+              " (workers: veletas worker --redis " + c.cluster.redis + " --run " + run + ")");
+  return games;
+}
+
+util::Status ClusterGames::NewBest(long long generation, const std::string& checkpoint) {
+  auto id = learner_->Publish(checkpoint, generation, true);
+  if (!id) return id.error_value();
+  return util::Ok();
+}
+
+util::Result<ClusterGames::SelfplayResult> ClusterGames::Selfplay(const SelfplayRequest& r) {
+  cluster::CollectRequest req;
+  for (size_t i = 0; i < r.bests.size(); ++i) {
+    if (static_cast<int>(i) > c_.cluster.accept_previous_networks) break;
+    auto id = learner_->Publish(r.bests[i].second, r.bests[i].first, i == 0);
+    if (!id) return id.error_value();
+    req.accepted.insert(id.value());
+  }
+  auto known = learner_->Networks();
+  if (!known) return known.error_value();
+  req.known = known.value();
+  req.known.insert(req.accepted.begin(), req.accepted.end());
+  if (util::Status s = learner_->AddEarlierGames(r.earlier_dirs); !s.ok()) return s.error_value();
+  req.dir.dir = r.dir;
+  req.dir.games = r.games;
+  req.dir.games_per_file = c_.selfplay.games_per_file;
+  req.dir.rules = c_.game.rules;
+  req.dir.size = c_.game.size;
+  if (c_.cluster.local_selfplay) {
+    const std::string best = r.bests.front().second;
+    req.local = [this, best](const std::function<util::Status(selfplay::FinishedGame &&)>& sink,
+                             const std::atomic<bool>& stop) {
+      return LocalSelfplay(c_, best, sink, stop);
+    };
+  }
+  req.progress = [&](const cluster::CollectProgress& p) {
+    if (!r.progress) return;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%lld/%lld games from %d workers (%lld local), %lld rejected",
+                  static_cast<long long>(p.games), static_cast<long long>(p.target), p.workers,
+                  static_cast<long long>(p.local_games),
+                  static_cast<long long>(learner_->Totals().rejected));
+    r.progress(buf);
+  };
+  auto report = learner_->CollectSelfplay(req);
+  if (!report) return report.error_value();
+  const cluster::CollectReport& rep = report.value();
+  for (const std::string& note : rep.notes) log_("  self-play: " + note);
+  SelfplayResult out;
+  out.games = rep.totals.games;
+  out.resumed = rep.resumed;
+  out.samples = rep.samples;
+  std::string workers;
+  for (const auto& [w, n] : rep.games_by_worker) {
+    workers += (workers.empty() ? "" : ", ") + w + " " + std::to_string(n);
+  }
+  char line[400];
+  std::snprintf(
+      line, sizeof line,
+      "%lld games by gen %lld (%lld resumed) from %zu workers%s, %lld samples, %s, "
+      "%.1f games/s, %s",
+      static_cast<long long>(out.games), r.bests.front().first, static_cast<long long>(out.resumed),
+      rep.games_by_worker.size(), workers.empty() ? "" : (" (" + workers + ")").c_str(),
+      static_cast<long long>(out.samples), Counts(rep.totals.counters).c_str(),
+      rep.totals.seconds > 0 ? static_cast<double>(out.games - out.resumed) / rep.totals.seconds
+                             : 0.0,
+      FormatDuration(rep.totals.seconds).c_str());
+  out.line = line;
+  return out;
+}
+
+}  // namespace veletas::app
