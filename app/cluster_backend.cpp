@@ -1,5 +1,6 @@
 #include "app/cluster_backend.h"
 
+#include "app/load_evaluator.h"
 #include "model/checkpoint_file.h"
 #include "model/torch_evaluator.h"
 
@@ -33,16 +34,10 @@ util::Result<cluster::RunSettings> TorchWorkerBackend::Settings(const std::strin
 }
 
 util::Result<std::unique_ptr<search::Evaluator>> TorchWorkerBackend::Load(const std::string& path) {
-  const model::ModelSpec spec{config_.game.rules, config_.game.size, config_.model};
-  auto meta = model::ReadCheckpointMeta(path);
-  if (!meta) return meta.error_value();
-  if (const std::string mismatch = model::DescribeMismatch(meta.value(), spec); !mismatch.empty()) {
-    return util::Result<std::unique_ptr<search::Evaluator>>::Error(
-        path + " does not fit the run's config: " + mismatch);
-  }
-  auto evaluator = model::TorchEvaluator::Load(path, spec, config_.model);
-  if (!evaluator) return evaluator.error_value();
-  return std::unique_ptr<search::Evaluator>(std::move(evaluator.value()));
+  // The app's one load path: one read of the file, checked against the run's config.
+  auto loaded = LoadConfigNetwork(path, config_);
+  if (!loaded) return loaded.error_value();
+  return std::unique_ptr<search::Evaluator>(std::move(loaded.value().evaluator));
 }
 
 util::Result<std::string> PublishedCheckpoint(const std::string& checkpoint) {

@@ -29,6 +29,7 @@
 #include "cluster/worker.h"
 #include "data/sample_file.h"
 #include "model/model_files.h"
+#include "rules/notation.h"
 #include "search/fake_evaluators.h"
 #include "selfplay/selfplay_engine.h"
 #include "util/sha256.h"
@@ -106,7 +107,8 @@ struct IngestFigures {
 
 int MeasureIngest(const Config& c, const cluster::RedisOptions& redis_options,
                   const std::string& work, int games, IngestFigures& f) {
-  std::cerr << "bench-cluster: recording " << games << " games of " << GameName(c) << "\n";
+  std::cerr << "bench-cluster: recording " << games << " games of "
+            << rules::GameName(c.game.rules, c.game.size) << "\n";
   const auto recorded = RecordGames(c, games);
   const std::string network = util::Sha256Hex("bench-cluster network");
   std::vector<std::string> entries;
@@ -205,9 +207,12 @@ int MeasureWorker(const Config& c, const cluster::RedisOptions& redis_options,
                   const std::string& work, const std::string& checkpoint, double seconds,
                   double& local_rate, double& worker_rate) {
   const double warmup = std::min(10.0, seconds / 4);
-  int code = 0;
-  auto evaluator = LoadEvaluator("bench-cluster", checkpoint, c, code);
-  if (!evaluator) return code;
+  auto loaded = LoadConfigNetwork(checkpoint, c);
+  if (!loaded) {
+    std::cerr << "veletas bench-cluster: " << loaded.error() << "\n";
+    return loaded.exit_code();
+  }
+  search::Evaluator& evaluator = *loaded.value().evaluator;
   cluster::RedisClient redis(redis_options);
   const std::string run = "benchw-" + std::to_string(::getpid());
   const cluster::RunKeys keys(run);
@@ -249,7 +254,7 @@ int MeasureWorker(const Config& c, const cluster::RedisOptions& redis_options,
         local_time += seconds;
         stop = true;
       });
-      selfplay::RunSelfplay(sp, c.search, c.evaluator, *evaluator, job, hooks);
+      selfplay::RunSelfplay(sp, c.search, c.evaluator, evaluator, job, hooks);
       timer.join();
     }
     {  // one worker
@@ -336,7 +341,7 @@ int RunBenchCluster(const std::vector<std::string>& argv) {
       code != 0) {
     return code;
   }
-  std::printf("%s, %s\n", GameName(c).c_str(), c.source.c_str());
+  std::printf("%s, %s\n", rules::GameName(c.game.rules, c.game.size).c_str(), c.source.c_str());
   std::printf("entries: %.0f bytes each on average\n", f.bytes_per_entry);
   std::printf(
       "learner ingest: %.0f entries/s checked, stored (flushed) and acknowledged "

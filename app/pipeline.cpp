@@ -456,8 +456,8 @@ int Pipeline::StageGate() {
     const arena::ArenaPlayer& b = best.value();
     const auto start = Clock::now();
     auto result = arena::RunGate(
-        a, b, c_.game.rules, c_.game.size, PromotionGateSettings(p_, c_.arena.gate),
-        c_.arena.arena, run_, "",
+        a, b, c_.game.rules, c_.game.size, PromotionGateSettings(p_, c_.arena.gate), c_.arena.arena,
+        run_, "",
         [&](const arena::ArenaProgress& p) {
           char buf[160];
           std::snprintf(buf, sizeof buf, " | gen %lld vs gen %lld | %d games, %d-%d", candidate,
