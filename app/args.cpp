@@ -5,8 +5,6 @@
 #include <iostream>
 #include <iterator>
 
-#include "rules/notation.h"
-
 namespace veletas::app {
 
 std::optional<std::string> ParsedArgs::Value(const std::string& name) const {
@@ -94,51 +92,6 @@ util::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
                                            parsed.positional_[max_positional] + "\"");
   }
   return parsed;
-}
-
-util::Result<GameOptions> ParseGameOptions(const ParsedArgs& args) {
-  GameOptions g;
-  if (const auto r = args.Value("rules")) {
-    const auto parsed = rules::ParseRuleSet(*r);
-    if (!parsed) {
-      return util::Result<GameOptions>::Error("--rules: expected standard or classic, got \"" + *r +
-                                              "\"");
-    }
-    g.rules = *parsed;
-  }
-  if (const auto s = args.Value("size")) {
-    if (*s != "7" && *s != "9" && *s != "10") {
-      return util::Result<GameOptions>::Error("--size: expected 7, 9 or 10, got \"" + *s + "\"");
-    }
-    g.size = std::stoi(*s);
-  }
-  return g;
-}
-
-int UsageError(const std::string& command, const std::string& message) {
-  std::cerr << "veletas " << command << ": " << message << "\n";
-  return 2;
-}
-
-std::string RecordArgument(const ParsedArgs& args) {
-  if (!args.Positional().empty()) return args.Positional()[0];
-  return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-}
-
-util::Result<Config> ConfigFromArgs(const ParsedArgs& args) {
-  Config config;
-  if (const auto file = args.Value("config")) {
-    auto loaded = LoadConfig(*file);
-    if (!loaded) return loaded.error_value();
-    config = loaded.value();
-  } else {
-    config.game.size = 10;
-  }
-  auto game = ParseGameOptions(args);
-  if (!game) return game.error_value();
-  if (args.Has("rules")) config.game.rules = game.value().rules;
-  if (args.Has("size")) config.game.size = game.value().size;
-  return config;
 }
 
 }  // namespace veletas::app

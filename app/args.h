@@ -1,5 +1,7 @@
-// A small command-line parser: `--name value`, `--name=value` and boolean `--flag`
-// options declared up front; anything unknown is an error naming it.
+// The hand-written parser of legacy commands (VELETAS_COMMAND, app/command.h), kept until
+// the last of them declares its options with CLI11 (app/cli.h): `--name value`,
+// `--name=value` and boolean `--flag` options declared up front; anything unknown is an
+// error naming it.
 #pragma once
 
 #include <map>
@@ -7,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/config.h"
-#include "rules/position.h"
+#include "app/cli.h"
 #include "util/result.h"
 
 namespace veletas::app {
@@ -41,23 +42,5 @@ class ParsedArgs {
 // Parses `args` against `specs`, allowing at most `max_positional` positional arguments.
 util::Result<ParsedArgs> ParseArgs(const std::vector<OptionSpec>& specs,
                                    const std::vector<std::string>& args, size_t max_positional);
-
-// --rules and --size (defaults: standard, 10).
-struct GameOptions {
-  rules::RuleSet rules = rules::RuleSet::kStandard;
-  int size = 10;
-};
-util::Result<GameOptions> ParseGameOptions(const ParsedArgs& args);
-
-// The settings of a command that takes --config FILE, --rules and --size: the config file
-// when given (else the defaults on a 10x10 board), then --rules and --size over it. The
-// error names the file and line or the option.
-util::Result<Config> ConfigFromArgs(const ParsedArgs& args);
-
-// Prints "veletas <command>: <message>" to stderr and returns 2.
-int UsageError(const std::string& command, const std::string& message);
-
-// The RECORD argument: the positional argument if given, else all of standard input.
-std::string RecordArgument(const ParsedArgs& args);
 
 }  // namespace veletas::app

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/search_backend.h"
 #include "play/game_analysis.h"
@@ -26,44 +26,42 @@ std::string Who(const play::MoveAnalysis& m) {
          (m.player == 0 ? " (1st)" : " (2nd)");
 }
 
-int RunAnalyse(const std::vector<std::string>& argv) {
-  std::vector<OptionSpec> specs = BackendOptionSpecs(/*allow_random=*/false);
-  for (const char* name : {"file", "from", "time"}) specs.push_back({name, true});
-  specs.push_back({"json", false});
-  auto parsed = ParseArgs(specs, argv, 1);
-  if (!parsed) return UsageError("analyse", parsed.error());
-  const ParsedArgs& args = parsed.value();
-  if (!args.Has("model") && !args.Has("uct")) {
-    return UsageError("analyse", "expected --model CKPT (or --uct N)");
-  }
+struct AnalyseOptions {
+  BackendArgs backend;
+  std::optional<std::string> record, file;
+  int time_ms = 0;
+  int from = 1;
+  bool json = false;
+};
+
+int RunAnalyse(const AnalyseOptions& o) {
   std::string text;
-  if (const auto file = args.Value("file")) {
-    if (!args.Positional().empty()) return UsageError("analyse", "give RECORD or --file, not both");
-    auto read = util::ReadFile(*file);
+  if (o.file) {
+    auto read = util::ReadFile(*o.file);
     if (!read) return UsageError("analyse", read.error());
     text = std::move(read.value());
   } else {
-    text = RecordArgument(args);
+    text = RecordArgument(o.record);
   }
-  auto time_ms = args.Int("time", 0, 1, 100000000);
-  if (!time_ms) return UsageError("analyse", time_ms.error());
-  auto backend = MakeSearchBackend(args);
+  auto backend = MakeSearchBackend(o.backend);
   if (!backend) return UsageError("analyse", backend.error());
   SearchBackend& b = *backend.value();
   auto game = rules::PlayRecord(b.rules, b.size, text);
   if (!game) return UsageError("analyse", game.error());
   const int n = static_cast<int>(game.value().turns.size());
-  auto from = args.Int("from", 1, 1, std::max(1, n));
-  if (!from) return UsageError("analyse", from.error());
+  if (o.from > std::max(1, n)) {
+    return UsageError("analyse", "--from: " + std::to_string(o.from) + " is past the record's " +
+                                     std::to_string(n) + " moves");
+  }
 
   play::AnalysisOptions options;
-  options.first_move = static_cast<int>(from.value()) - 1;
-  if (time_ms.value() > 0) {
-    options.budget.time_ms = static_cast<int>(time_ms.value());
+  options.first_move = o.from - 1;
+  if (o.time_ms > 0) {
+    options.budget.time_ms = o.time_ms;
   } else {
     options.budget.visits = b.visits;
   }
-  const bool json = args.Has("json");
+  const bool json = o.json;
   const std::string budget_text =
       options.budget.time_ms > 0
           ? std::to_string(options.budget.time_ms) + " ms per position"
@@ -128,13 +126,34 @@ int RunAnalyse(const std::vector<std::string>& argv) {
   return 0;
 }
 
+CommandRun SetupAnalyse(CLI::App& cmd) {
+  auto o = std::make_shared<AnalyseOptions>();
+  AddBackendOptions(cmd, o->backend, /*allow_random=*/false);
+  CLI::Option* record = cmd.add_option(
+      "RECORD", o->record, "the game in the notation of docs/RULES.md (default: standard input)");
+  cmd.add_option("--file", o->file, "read the record from FILE")
+      ->type_name("FILE")
+      ->excludes(record);
+  cmd.add_option("--time", o->time_ms, "milliseconds per position instead of --simulations")
+      ->type_name("MS")
+      ->check(CLI::Range(1, 100'000'000));
+  cmd.add_option("--from", o->from, "first move to analyse (1 = the first)")
+      ->type_name("MOVE")
+      ->check(CLI::Range(1, 100'000'000));
+  cmd.add_flag("--json", o->json, "print the analysis as one JSON object");
+  return [o] {
+    if (!o->backend.model && !o->backend.uct) {
+      return UsageError("analyse", "expected --model CKPT (or --uct N)");
+    }
+    return RunAnalyse(*o);
+  };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(analyse, "analyse",
-                "[RECORD | --file FILE] --model CKPT [--simulations N | --time MS] "
-                "[--from MOVE] [--rules ..] [--size ..] [--json] [--config FILE] [--threads N]",
-                "win rates before/after every move of a record, the engine's preferred moves, "
-                "?? / ? for moves that dropped more than 20% / 10%",
-                RunAnalyse);
+VELETAS_CLI_COMMAND(analyse, "analyse",
+                    "win rates before/after every move of a record, the engine's preferred moves, "
+                    "?? / ? for moves that dropped more than 20% / 10%",
+                    SetupAnalyse);
 
 }  // namespace veletas::app

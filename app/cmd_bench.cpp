@@ -3,10 +3,11 @@
 // whenever the behaviour of the rules core changes.
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "rules/notation.h"
 #include "rules/turns.h"
@@ -40,11 +41,7 @@ double Seconds(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-int RunBench(const std::vector<std::string>& argv) {
-  auto args = ParseArgs({{"games", true}}, argv, 0);
-  if (!args) return UsageError("bench", args.error());
-  auto games = args.value().Int("games", 2000, 1, 10'000'000);
-  if (!games) return UsageError("bench", games.error());
+int RunBench(long long games) {
   uint64_t signature = 0;
   std::printf("%-28s %14s %10s %16s\n", "perft", "sequences", "seconds", "sequences/s");
   for (const PerftCase& c : kPerftCases) {
@@ -70,7 +67,7 @@ int RunBench(const std::vector<std::string>& argv) {
       util::Rng rng(0xBE7C4 + size * 2 + static_cast<int>(rs));
       uint64_t turns = 0;
       const auto start = std::chrono::steady_clock::now();
-      for (long long g = 0; g < games.value(); ++g) {
+      for (long long g = 0; g < games; ++g) {
         rules::Position p = rules::Position::Initial(rs, size);
         while (!p.IsTerminal()) rules::ApplyTurn(p, rules::RandomTurn(p, rng));
         turns += p.TurnsPlayed();
@@ -79,18 +76,25 @@ int RunBench(const std::vector<std::string>& argv) {
       const double secs = Seconds(start);
       const std::string name = std::string(rules::RuleSetName(rs)) + " " + std::to_string(size) +
                                "x" + std::to_string(size);
-      std::printf("%-28s %8lld %10.3f %12.0f %14.0f\n", name.c_str(), games.value(), secs,
-                  games.value() / secs, turns / secs);
+      std::printf("%-28s %8lld %10.3f %12.0f %14.0f\n", name.c_str(), games, secs, games / secs,
+                  turns / secs);
     }
   }
   std::printf("\nbench signature: %llu\n", static_cast<unsigned long long>(signature));
   return 0;
 }
 
+CommandRun SetupBench(CLI::App& cmd) {
+  auto games = std::make_shared<long long>(2000);
+  cmd.add_option("--games", *games, "random games per rule set and board size")
+      ->check(CLI::Range(1LL, 10'000'000LL));
+  return [games] { return RunBench(*games); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(bench, "bench", "[--games N]",
-                "rules-core speed: perft and random games per size, with a signature number",
-                RunBench);
+VELETAS_CLI_COMMAND(bench, "bench",
+                    "rules-core speed: perft and random games per size, with a signature number",
+                    SetupBench);
 
 }  // namespace veletas::app

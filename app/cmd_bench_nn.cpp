@@ -6,7 +6,7 @@
 #include <iostream>
 #include <string>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 #include "model/model_files.h"
@@ -16,54 +16,30 @@
 namespace veletas::app {
 namespace {
 
-int RunBenchNn(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({{"config", true},
-                           {"blocks", true},
-                           {"channels", true},
-                           {"size", true},
-                           {"rules", true},
-                           {"threads", true},
-                           {"device", true},
-                           {"seconds", true},
-                           {"max-batch", true}},
-                          argv, 0);
-  if (!parsed) return UsageError("bench-nn", parsed.error());
-  const ParsedArgs& args = parsed.value();
+struct BenchNnArgs {
+  ConfigArgs config;
+  std::optional<int> blocks, channels, threads;
+  std::optional<std::string> device;
+  double seconds = 1.0;
+  int max_batch = 256;
+};
+
+int RunBenchNn(const BenchNnArgs& args) {
+  auto config = ConfigFromArgs(args.config);
+  if (!config) {
+    std::cerr << config.error() << "\n";
+    return 2;
+  }
   model::NnBenchOptions o;
-  o.size = 10;
-  if (const auto file = args.Value("config")) {
-    auto config = LoadConfig(*file);
-    if (!config) {
-      std::cerr << config.error() << "\n";
-      return 2;
-    }
-    o.net = config.value().model;
-    o.rules = config.value().game.rules;
-    o.size = config.value().game.size;
-  }
-  auto game = ParseGameOptions(args);
-  if (!game) return UsageError("bench-nn", game.error());
-  if (args.Has("rules")) o.rules = game.value().rules;
-  if (args.Has("size")) o.size = game.value().size;
-  auto blocks = args.Int("blocks", o.net.blocks, 1, 40);
-  auto channels = args.Int("channels", o.net.channels, 8, 512);
-  auto threads = args.Int("threads", o.net.threads, 0, 256);
-  auto seconds = args.Real("seconds", 1.0, 0.01, 600.0);
-  auto max_batch = args.Int("max-batch", 256, 1, 4096);
-  for (const auto* r : {&blocks, &channels, &threads, &max_batch}) {
-    if (!*r) return UsageError("bench-nn", r->error());
-  }
-  if (!seconds) return UsageError("bench-nn", seconds.error());
-  o.net.blocks = static_cast<int>(blocks.value());
-  o.net.channels = static_cast<int>(channels.value());
-  o.net.threads = static_cast<int>(threads.value());
-  if (const auto d = args.Value("device")) {
-    if (*d != "cpu" && *d != "cuda" && *d != "auto") {
-      return UsageError("bench-nn", "--device: expected cpu, cuda or auto, got \"" + *d + "\"");
-    }
-    o.net.device = *d;
-  }
-  o.min_seconds = seconds.value();
+  o.net = config.value().model;
+  o.rules = config.value().game.rules;
+  o.size = config.value().game.size;
+  o.net.blocks = args.blocks.value_or(o.net.blocks);
+  o.net.channels = args.channels.value_or(o.net.channels);
+  o.net.threads = args.threads.value_or(o.net.threads);
+  o.net.device = args.device.value_or(o.net.device);
+  o.min_seconds = args.seconds;
+  const int max_batch = args.max_batch;
 
   auto bench = model::NnBench::Create(o);
   if (!bench) {
@@ -78,7 +54,7 @@ int RunBenchNn(const std::vector<std::string>& argv) {
               o.size, o.size, b.DeviceName().c_str(), b.Threads());
   std::printf("\nevaluation (encode + forward + legal softmax)\n%8s %14s %12s\n", "batch",
               "positions/s", "ms/call");
-  for (int batch = 1; batch <= max_batch.value(); batch *= 2) {
+  for (int batch = 1; batch <= max_batch; batch *= 2) {
     const double rate = b.EvalRate(batch);
     std::printf("%8d %14.0f %12.3f\n", batch, rate, 1000.0 * batch / rate);
     std::fflush(stdout);
@@ -86,7 +62,7 @@ int RunBenchNn(const std::vector<std::string>& argv) {
   std::printf("\ntraining (encode + forward + losses + backward + SGD step)\n%8s %14s %12s\n",
               "batch", "samples/s", "ms/step");
   for (int batch : {32, 128, 256}) {
-    if (batch > max_batch.value()) break;
+    if (batch > max_batch) break;
     const double rate = b.TrainRate(batch);
     std::printf("%8d %14.0f %12.3f\n", batch, rate, 1000.0 * batch / rate);
     std::fflush(stdout);
@@ -94,11 +70,28 @@ int RunBenchNn(const std::vector<std::string>& argv) {
   return 0;
 }
 
+CommandRun SetupBenchNn(CLI::App& cmd) {
+  auto o = std::make_shared<BenchNnArgs>();
+  AddConfigOptions(cmd, o->config, /*config_required=*/false);
+  cmd.add_option("--blocks", o->blocks, "residual blocks (default: the config's)")
+      ->check(CLI::Range(1, 40));
+  cmd.add_option("--channels", o->channels, "channels per block (default: the config's)")
+      ->check(CLI::Range(8, 512));
+  cmd.add_option("--threads", o->threads, "intra-op threads, 0 = all cores (default: the config's)")
+      ->check(CLI::Range(0, 256));
+  cmd.add_option("--device", o->device, "where the network runs (default: the config's)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  cmd.add_option("--seconds", o->seconds, "minimum time per measurement")
+      ->check(CLI::Range(0.01, 600.0));
+  cmd.add_option("--max-batch", o->max_batch, "largest batch size measured")
+      ->check(CLI::Range(1, 4096));
+  return [o] { return RunBenchNn(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(bench_nn, "bench-nn",
-                "[--config FILE] [--blocks B] [--channels C] [--size N] [--rules R] "
-                "[--threads T] [--device D] [--seconds S] [--max-batch B]",
-                "network speed: evaluations/s at batch 1..256 and training samples/s", RunBenchNn);
+VELETAS_CLI_COMMAND(bench_nn, "bench-nn",
+                    "network speed: evaluations/s at batch 1..256 and training samples/s",
+                    SetupBenchNn);
 
 }  // namespace veletas::app

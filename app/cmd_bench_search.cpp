@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "rules/notation.h"
 #include "rules/turns.h"
@@ -26,42 +26,28 @@ double Seconds(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-int RunBenchSearch(const std::vector<std::string>& argv) {
-  auto args = ParseArgs({{"simulations", true},
-                         {"positions", true},
-                         {"leaves", true},
-                         {"playouts", true},
-                         {"rules", true}},
-                        argv, 0);
-  if (!args) return UsageError("bench-search", args.error());
-  const auto sims = args.value().Int("simulations", 800, 1, 1'000'000);
-  const auto count = args.value().Int("positions", 20, 1, 10'000);
-  const auto leaves = args.value().Int("leaves", 8, 1, 1024);
-  const auto playouts = args.value().Int("playouts", 2000, 1, 10'000'000);
-  for (const auto* r : {&sims, &count, &leaves, &playouts}) {
-    if (!*r) return UsageError("bench-search", r->error());
-  }
-  rules::RuleSet rs = rules::RuleSet::kStandard;
-  if (const auto r = args.value().Value("rules")) {
-    const auto parsed = rules::ParseRuleSet(*r);
-    if (!parsed) return UsageError("bench-search", "--rules: expected standard or classic");
-    rs = *parsed;
-  }
+struct BenchSearchOptions {
+  long long simulations = 800, positions = 20, leaves = 8, playouts = 2000;
+  std::string rules = "standard";
+};
+
+int RunBenchSearch(const BenchSearchOptions& o) {
+  const rules::RuleSet rs = rules::ParseRuleSet(o.rules).value_or(rules::RuleSet::kStandard);
 
   std::printf(
       "MCTS with a zero-cost evaluator (uniform priors, value 0), %lld simulations per "
       "search, %lld leaves per batch, %lld positions per row\n",
-      sims.value(), leaves.value(), count.value());
+      o.simulations, o.leaves, o.positions);
   std::printf("%-8s %-8s %12s %12s %14s %12s\n", "size", "mode", "sims/s", "nodes/search",
               "bytes/node", "MiB/search");
   for (int size : {7, 10}) {
     for (search::Algorithm alg : {search::Algorithm::kPuct, search::Algorithm::kGumbel}) {
       search::SearchConfig config;
       config.algorithm = alg;
-      config.leaves_per_batch = static_cast<int>(leaves.value());
+      config.leaves_per_batch = static_cast<int>(o.leaves);
       config.root_noise = true;
       const search::TreeBench b = search::BenchTree(
-          rs, size, config, static_cast<int>(sims.value()), static_cast<int>(count.value()));
+          rs, size, config, static_cast<int>(o.simulations), static_cast<int>(o.positions));
       const std::string name = std::to_string(size) + "x" + std::to_string(size);
       std::printf("%-8s %-8s %12.0f %12.0f %14.1f %12.2f\n", name.c_str(),
                   alg == search::Algorithm::kPuct ? "puct" : "gumbel", b.simulations_per_second,
@@ -74,15 +60,15 @@ int RunBenchSearch(const std::vector<std::string>& argv) {
   std::printf(
       "\nBatched: %lld searches of %lld simulations each, driven together "
       "(RunSearchesBatched) through a BatchingEvaluator over the zero-cost evaluator\n",
-      count.value() * 16, sims.value() / 8);
+      o.positions * 16, o.simulations / 8);
   std::printf("%-8s %-8s %12s %12s %12s\n", "size", "mode", "sims/s", "batches", "mean batch");
   for (int size : {7, 10}) {
     const auto positions =
-        rules::RandomTurnStarts(rs, size, static_cast<int>(count.value()) * 16, 31 + size);
+        rules::RandomTurnStarts(rs, size, static_cast<int>(o.positions) * 16, 31 + size);
     for (search::Algorithm alg : {search::Algorithm::kPuct, search::Algorithm::kGumbel}) {
       search::SearchConfig config;
       config.algorithm = alg;
-      config.leaves_per_batch = static_cast<int>(leaves.value());
+      config.leaves_per_batch = static_cast<int>(o.leaves);
       search::UniformEvaluator uniform;
       search::BatchingConfig bconfig;
       bconfig.max_batch = 4096;
@@ -95,7 +81,7 @@ int RunBenchSearch(const std::vector<std::string>& argv) {
       for (size_t i = 0; i < positions.size(); ++i) {
         searches.push_back(std::make_unique<search::Mcts>(config, i));
         searches.back()->SetPosition(positions[i]);
-        searches.back()->StartSearch(static_cast<int>(sims.value() / 8));
+        searches.back()->StartSearch(static_cast<int>(o.simulations / 8));
         ptrs.push_back(searches.back().get());
       }
       search::RunSearchesBatched(ptrs, batching);
@@ -111,14 +97,14 @@ int RunBenchSearch(const std::vector<std::string>& argv) {
   }
 
   std::printf("\nUCT with random playouts, %lld playouts per turn, one turn per position\n",
-              playouts.value());
+              o.playouts);
   std::printf("%-8s %8s %14s %12s\n", "size", "threads", "playouts/s", "turns/s");
   for (int size : {7, 10}) {
     const auto positions =
-        rules::RandomTurnStarts(rs, size, static_cast<int>(count.value()), 23 + size);
+        rules::RandomTurnStarts(rs, size, static_cast<int>(o.positions), 23 + size);
     for (int threads : {1, 2}) {
       search::UctConfig config;
-      config.playouts = static_cast<int>(playouts.value());
+      config.playouts = static_cast<int>(o.playouts);
       config.threads = threads;
       search::UctPlayer player(config, 5);
       const auto start = std::chrono::steady_clock::now();
@@ -135,12 +121,26 @@ int RunBenchSearch(const std::vector<std::string>& argv) {
   return 0;
 }
 
+CommandRun SetupBenchSearch(CLI::App& cmd) {
+  auto o = std::make_shared<BenchSearchOptions>();
+  cmd.add_option("--simulations", o->simulations, "MCTS simulations per search")
+      ->check(CLI::Range(1LL, 1'000'000LL));
+  cmd.add_option("--positions", o->positions, "positions searched per row")
+      ->check(CLI::Range(1LL, 10'000LL));
+  cmd.add_option("--leaves", o->leaves, "leaves collected per evaluator batch")
+      ->check(CLI::Range(1LL, 1024LL));
+  cmd.add_option("--playouts", o->playouts, "UCT playouts per search")
+      ->check(CLI::Range(1LL, 10'000'000LL));
+  cmd.add_option("--rules", o->rules, "rule edition")
+      ->check(CLI::IsMember({"standard", "classic"}));
+  return [o] { return RunBenchSearch(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(bench_search, "bench-search",
-                "[--simulations N] [--positions N] [--leaves N] [--playouts N] [--rules R]",
-                "search speed: MCTS simulations/s with a zero-cost evaluator, bytes per node, "
-                "UCT playouts/s",
-                RunBenchSearch);
+VELETAS_CLI_COMMAND(bench_search, "bench-search",
+                    "search speed: MCTS simulations/s with a zero-cost evaluator, bytes per node, "
+                    "UCT playouts/s",
+                    SetupBenchSearch);
 
 }  // namespace veletas::app

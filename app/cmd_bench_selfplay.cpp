@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 #include "app/load_evaluator.h"
@@ -121,48 +121,34 @@ util::Result<std::unique_ptr<model::TorchEvaluator>> SelfplayNetwork(
   return std::move(loaded.value().evaluator);
 }
 
-int RunBenchSelfplay(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({{"config", true},
-                           {"model", true},
-                           {"seconds", true},
-                           {"threads", true},
-                           {"games-in-flight", true},
-                           {"leaves", true},
-                           {"max-batch", true},
-                           {"max-wait-us", true},
-                           {"cache-size", true},
-                           {"nn-threads", true}},
-                          argv, 0);
-  if (!parsed) return UsageError("bench-selfplay", parsed.error());
-  const ParsedArgs& args = parsed.value();
-  const auto config_path = args.Value("config");
-  if (!config_path) return UsageError("bench-selfplay", "expected --config FILE");
-  auto loaded = LoadConfig(*config_path);
+// The options: the config, and overrides of its self-play, evaluator and model settings.
+struct BenchSelfplayArgs {
+  std::string config;
+  std::optional<std::string> model;
+  double seconds = 60.0;
+  std::optional<int> threads, in_flight, leaves, max_batch, max_wait_us, cache_size, nn_threads;
+};
+
+// Declares `option` overriding a config value in [lo, hi].
+void AddOverride(CLI::App& cmd, const std::string& name, std::optional<int>& value,
+                 const std::string& help, int lo, int hi) {
+  cmd.add_option(name, value, help + " (default: the config's)")->check(CLI::Range(lo, hi));
+}
+
+int RunBenchSelfplay(const BenchSelfplayArgs& args) {
+  auto loaded = LoadConfig(args.config);
   if (!loaded) {
     std::cerr << loaded.error() << "\n";
     return 2;
   }
   Config c = loaded.value();
-  const auto seconds = args.Real("seconds", 60.0, 5.0, 86400.0);
-  if (!seconds) return UsageError("bench-selfplay", seconds.error());
-  const auto threads = args.Int("threads", c.selfplay.threads, 1, 256);
-  const auto in_flight = args.Int("games-in-flight", c.selfplay.games_in_flight, 1, 65536);
-  const auto leaves = args.Int("leaves", c.selfplay.leaves_per_search, 1, 1024);
-  const auto max_batch = args.Int("max-batch", c.evaluator.max_batch, 2, 65536);
-  const auto max_wait = args.Int("max-wait-us", c.evaluator.max_wait_us, 0, 10'000'000);
-  const auto cache = args.Int("cache-size", c.evaluator.cache_size, 0, 1 << 24);
-  const auto nn_threads = args.Int("nn-threads", c.model.threads, 0, 256);
-  for (const auto* r :
-       {&threads, &in_flight, &leaves, &max_batch, &max_wait, &cache, &nn_threads}) {
-    if (!*r) return UsageError("bench-selfplay", r->error());
-  }
-  c.selfplay.threads = static_cast<int>(threads.value());
-  c.selfplay.games_in_flight = static_cast<int>(in_flight.value());
-  c.selfplay.leaves_per_search = static_cast<int>(leaves.value());
-  c.evaluator.max_batch = static_cast<int>(max_batch.value());
-  c.evaluator.max_wait_us = static_cast<int>(max_wait.value());
-  c.evaluator.cache_size = static_cast<int>(cache.value());
-  c.model.threads = static_cast<int>(nn_threads.value());
+  c.selfplay.threads = args.threads.value_or(c.selfplay.threads);
+  c.selfplay.games_in_flight = args.in_flight.value_or(c.selfplay.games_in_flight);
+  c.selfplay.leaves_per_search = args.leaves.value_or(c.selfplay.leaves_per_search);
+  c.evaluator.max_batch = args.max_batch.value_or(c.evaluator.max_batch);
+  c.evaluator.max_wait_us = args.max_wait_us.value_or(c.evaluator.max_wait_us);
+  c.evaluator.cache_size = args.cache_size.value_or(c.evaluator.cache_size);
+  c.model.threads = args.nn_threads.value_or(c.model.threads);
   const int batch = c.evaluator.max_batch;
 
   // The network alone: a fresh network of the config's architecture (same speed as any
@@ -178,7 +164,7 @@ int RunBenchSelfplay(const std::vector<std::string>& argv) {
     return 1;
   }
   // The network of self-play: the model, or a fresh network.
-  auto evaluator = SelfplayNetwork(args.Value("model"), c);
+  auto evaluator = SelfplayNetwork(args.model, c);
   if (!evaluator) {
     std::cerr << "veletas bench-selfplay: " << evaluator.error() << "\n";
     return evaluator.exit_code();
@@ -190,7 +176,7 @@ int RunBenchSelfplay(const std::vector<std::string>& argv) {
   job.size = c.game.size;
   job.games = 1'000'000'000;  // until stopped
   std::atomic<bool> stop{false};
-  const double warmup = std::min(10.0, seconds.value() / 5);
+  const double warmup = std::min(10.0, args.seconds / 5);
   selfplay::SelfplayStats warm;
   InterleavedBench::Totals warm_totals;
   bool have_warm = false;
@@ -203,7 +189,7 @@ int RunBenchSelfplay(const std::vector<std::string>& argv) {
       warm_totals = timed.Get();
       have_warm = true;
     }
-    if (s.seconds >= seconds.value()) stop = true;
+    if (s.seconds >= args.seconds) stop = true;
   };
   const auto result = selfplay::RunSelfplay(c.selfplay, c.search, c.evaluator, timed, job, hooks);
   if (!result) {
@@ -284,14 +270,28 @@ int RunBenchSelfplay(const std::vector<std::string>& argv) {
   return 0;
 }
 
+CommandRun SetupBenchSelfplay(CLI::App& cmd) {
+  auto o = std::make_shared<BenchSelfplayArgs>();
+  AddRequiredConfig(cmd, o->config, "config of the self-play measured");
+  cmd.add_option("--model", o->model, "network checkpoint (default: fresh weights, same speed)")
+      ->type_name("CKPT");
+  cmd.add_option("--seconds", o->seconds, "measuring time")->check(CLI::Range(5.0, 86400.0));
+  AddOverride(cmd, "--threads", o->threads, "self-play threads", 1, 256);
+  AddOverride(cmd, "--games-in-flight", o->in_flight, "games in flight", 1, 65536);
+  AddOverride(cmd, "--leaves", o->leaves, "leaves per search and batch", 1, 1024);
+  AddOverride(cmd, "--max-batch", o->max_batch, "largest network batch", 2, 65536);
+  AddOverride(cmd, "--max-wait-us", o->max_wait_us, "microseconds a batch waits to fill", 0,
+              10'000'000);
+  AddOverride(cmd, "--cache-size", o->cache_size, "evaluation cache entries", 0, 1 << 24);
+  AddOverride(cmd, "--nn-threads", o->nn_threads, "intra-op threads of the network", 0, 256);
+  return [o] { return RunBenchSelfplay(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(bench_selfplay, "bench-selfplay",
-                "--config FILE [--model CKPT] [--seconds S] [--threads T] [--games-in-flight G] "
-                "[--leaves L] [--max-batch B] [--max-wait-us W] [--cache-size C] "
-                "[--nn-threads N]",
-                "self-play speed: network evaluations/s during self-play against the network "
-                "alone at the same batch size (interleaved), batch fill, games per hour",
-                RunBenchSelfplay);
+VELETAS_CLI_COMMAND(bench_selfplay, "bench-selfplay",
+                    "self-play speed: network evaluations/s during self-play against the network "
+                    "alone at the same batch size (interleaved), batch fill, games per hour",
+                    SetupBenchSelfplay);
 
 }  // namespace veletas::app

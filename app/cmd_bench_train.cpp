@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 #include "model/model_files.h"
@@ -28,27 +28,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int RunBenchTrain(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs(
-      {{"config", true}, {"seconds", true}, {"rounds", true}, {"threads", true}, {"work", true}},
-      argv, 0);
-  if (!parsed) return UsageError("bench-train", parsed.error());
-  const ParsedArgs& args = parsed.value();
-  const auto config_path = args.Value("config");
-  if (!config_path) return UsageError("bench-train", "expected --config FILE");
-  auto seconds = args.Real("seconds", 20.0, 0.1, 3600.0);
-  if (!seconds) return UsageError("bench-train", seconds.error());
-  auto rounds_arg = args.Int("rounds", 3, 1, 100);
-  if (!rounds_arg) return UsageError("bench-train", rounds_arg.error());
-  auto config = LoadConfig(*config_path);
+struct BenchTrainArgs {
+  std::string config;
+  double seconds = 20.0;
+  int rounds = 3;
+  std::optional<int> threads;
+  std::optional<std::string> work;
+};
+
+int RunBenchTrain(const BenchTrainArgs& args) {
+  auto config = LoadConfig(args.config);
   if (!config) {
     std::cerr << "veletas bench-train: " << config.error() << "\n";
     return 2;
   }
   Config c = config.value();
-  auto threads = args.Int("threads", c.training.threads, 0, 256);
-  if (!threads) return UsageError("bench-train", threads.error());
-  c.training.threads = static_cast<int>(threads.value());
+  c.training.threads = args.threads.value_or(c.training.threads);
   const int batch = c.training.batch_size;
   const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
 
@@ -58,8 +53,8 @@ int RunBenchTrain(const std::vector<std::string>& argv) {
   o.net.threads = c.training.threads;
   o.rules = c.game.rules;
   o.size = c.game.size;
-  const int rounds = static_cast<int>(rounds_arg.value());
-  const double chunk = seconds.value() / (2.0 * rounds);  // per measurement
+  const int rounds = args.rounds;
+  const double chunk = args.seconds / (2.0 * rounds);  // per measurement
   o.min_seconds = chunk;
   auto bench = model::NnBench::Create(o);
   if (!bench) {
@@ -76,7 +71,7 @@ int RunBenchTrain(const std::vector<std::string>& argv) {
   std::fflush(stdout);
 
   // Synthetic sample files from random games, and a fresh network.
-  const fs::path work = args.Value("work").value_or(
+  const fs::path work = args.work.value_or(
       (fs::temp_directory_path() / ("veletas_bench_train_" + std::to_string(::getpid()))).string());
   std::error_code ec;
   fs::remove_all(work, ec);
@@ -135,16 +130,30 @@ int RunBenchTrain(const std::vector<std::string>& argv) {
       loop_sum / rounds);
   std::printf("ratio loop / raw: %.3f (means), median of rounds %.3f (goal >= 0.9)\n",
               loop_sum / raw_sum, ratios[ratios.size() / 2]);
-  if (!args.Has("work")) fs::remove_all(work, ec);
+  if (!args.work) fs::remove_all(work, ec);
   return 0;
+}
+
+CommandRun SetupBenchTrain(CLI::App& cmd) {
+  auto o = std::make_shared<BenchTrainArgs>();
+  AddRequiredConfig(cmd, o->config, "config whose game, model and training apply");
+  cmd.add_option("--seconds", o->seconds, "total measuring time")->check(CLI::Range(0.1, 3600.0));
+  cmd.add_option("--rounds", o->rounds, "alternating rounds of both measurements")
+      ->check(CLI::Range(1, 100));
+  cmd.add_option("--threads", o->threads, "training threads, 0 = all cores (default: the config's)")
+      ->check(CLI::Range(0, 256));
+  cmd.add_option("--work", o->work,
+                 "directory for the synthetic samples, kept (default: a "
+                 "temporary one, removed)")
+      ->type_name("DIR");
+  return [o] { return RunBenchTrain(*o); };
 }
 
 }  // namespace
 
-VELETAS_COMMAND(bench_train, "bench-train",
-                "--config FILE [--seconds S] [--rounds R] [--threads T] [--work DIR]",
-                "training-loop samples/s against raw forward+backward samples/s (same network "
-                "and batch size)",
-                RunBenchTrain);
+VELETAS_CLI_COMMAND(bench_train, "bench-train",
+                    "training-loop samples/s against raw forward+backward samples/s (same network "
+                    "and batch size)",
+                    SetupBenchTrain);
 
 }  // namespace veletas::app

@@ -1,34 +1,43 @@
 // `veletas config --check FILE`: validate a config without running anything.
 #include <iostream>
+#include <memory>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 
 namespace veletas::app {
 namespace {
 
-int RunConfig(const std::vector<std::string>& argv) {
-  auto args = ParseArgs({{"check", true}, {"print", false}}, argv, 0);
-  if (!args) return UsageError("config", args.error());
-  const auto file = args.value().Value("check");
-  if (!file) return UsageError("config", "expected --check FILE");
-  auto config = LoadConfig(*file);
+struct ConfigOptions {
+  std::string file;
+  bool print = false;
+};
+
+int RunConfig(const ConfigOptions& o) {
+  auto config = LoadConfig(o.file);
   if (!config) {
     std::cerr << config.error() << "\n";
     return 2;
   }
-  if (args.value().Has("print")) {
+  if (o.print) {
     std::cout << config.value().resolved_yaml;
   } else {
-    std::cout << *file << ": ok\n";
+    std::cout << o.file << ": ok\n";
   }
   return 0;
 }
 
+CommandRun SetupConfig(CLI::App& cmd) {
+  auto o = std::make_shared<ConfigOptions>();
+  Required(cmd.add_option("--check", o->file, "the config file to validate"))->type_name("FILE");
+  cmd.add_flag("--print", o->print, "print every effective value, defaults included");
+  return [o] { return RunConfig(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(config, "config", "--check FILE [--print]",
-                "validate a config file (and print its effective values)", RunConfig);
+VELETAS_CLI_COMMAND(config, "config", "validate a config file (and print its effective values)",
+                    SetupConfig);
 
 }  // namespace veletas::app

@@ -3,7 +3,7 @@
 #include <iostream>
 #include <string>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/search_backend.h"
 #include "play/engine_protocol.h"
@@ -16,10 +16,8 @@
 namespace veletas::app {
 namespace {
 
-int RunEngine(const std::vector<std::string>& argv) {
-  auto args = ParseArgs(BackendOptionSpecs(/*allow_random=*/false), argv, 0);
-  if (!args) return UsageError("engine", args.error());
-  auto backend = MakeSearchBackend(args.value());
+int RunEngine(const BackendArgs& args) {
+  auto backend = MakeSearchBackend(args);
   if (!backend) return UsageError("engine", backend.error());
   SearchBackend& b = *backend.value();
   play::EngineSetup setup;
@@ -42,11 +40,16 @@ int RunEngine(const std::vector<std::string>& argv) {
   return 0;
 }
 
+CommandRun SetupEngine(CLI::App& cmd) {
+  auto o = std::make_shared<BackendArgs>();
+  AddBackendOptions(cmd, *o, /*allow_random=*/false);
+  return [o] { return RunEngine(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(engine, "engine",
-                "[--model CKPT | --uct N] [--simulations N] [--config FILE] [--rules ..] "
-                "[--size ..] [--threads N] [--seed N]",
-                "speak the engine protocol (docs/ENGINE_PROTOCOL.md) on stdin/stdout", RunEngine);
+VELETAS_CLI_COMMAND(engine, "engine",
+                    "speak the engine protocol (docs/ENGINE_PROTOCOL.md) on stdin/stdout",
+                    SetupEngine);
 
 }  // namespace veletas::app

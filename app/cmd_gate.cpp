@@ -5,11 +5,12 @@
 // BEST are checkpoints (played as mcts:CKPT:<arena.simulations>) or player specs (random,
 // uct:N, mcts:CKPT:N).
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "app/arena_cli.h"
 #include "app/arena_models.h"
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 #include "arena/gate.h"
@@ -20,58 +21,15 @@ namespace {
 
 constexpr const char* kCmd = "gate";
 
-int RunGate(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({{"candidate", true},
-                           {"best", true},
-                           {"run", true},
-                           {"config", true},
-                           {"name", true},
-                           {"size", true},
-                           {"rules", true},
-                           {"json", false}},
-                          argv, 0);
-  if (!parsed) return UsageError(kCmd, parsed.error());
-  const ParsedArgs& args = parsed.value();
-  if (!args.Has("candidate") || !args.Has("best") || !args.Has("run")) {
-    return UsageError(kCmd, "expected --candidate CKPT --best CKPT --run DIR");
-  }
-  auto loaded_config = ConfigFromArgs(args);
-  if (!loaded_config) return UsageError(kCmd, loaded_config.error());
-  const Config& config = loaded_config.value();
-  const rules::RuleSet rs = config.game.rules;
-  const int size = config.game.size;
+struct GateArgs {
+  std::string candidate, best, run, name;
+  ConfigArgs config;
+  bool json = false;
+};
 
-  ArenaModels models(rs, size, config.model, config.evaluator);
-  arena::ArenaPlayer players[2];
-  for (int i = 0; i < 2; ++i) {
-    const char* opt = i == 0 ? "candidate" : "best";
-    auto p =
-        PlayerOption(opt, *args.Value(opt), config.arena.arena.simulations, models, config.search);
-    if (!p) return UsageError(kCmd, p.error());
-    players[i] = p.value();
-  }
-  if (players[0].name == players[1].name) players[0].name += "_candidate";
-
-  const std::string run_dir = *args.Value("run");
-  const std::string name = args.Value("name").value_or("");
-  const bool json_out = args.Has("json");
-  std::ostream& info = json_out ? std::cerr : std::cout;
-  const arena::GateConfig& gc = config.arena.gate.config;
-  info << "gate: " << players[0].name << " (" << players[0].spec.ToString() << ") against "
-       << players[1].name << " (" << players[1].spec.ToString() << "), " << rules::RuleSetName(rs)
-       << " " << size << "x" << size << ", " << arena::GateMethodName(gc.method) << ", batches of "
-       << config.arena.gate.batch_games << " games\n";
-  ProgressLine progress(kCmd);
-  const auto result = arena::RunGate(
-      players[0], players[1], rs, size, config.arena.gate, config.arena.arena, run_dir, name,
-      [&](const arena::ArenaProgress& p) { progress.Update(p, players[0].name, players[1].name); });
-  progress.Done();
-  if (!result) {
-    std::cerr << "veletas gate: " << result.error() << "\n";
-    return 1;
-  }
-  const arena::GateResult& r = result.value();
-  for (const std::string& note : r.notes) std::cerr << "veletas gate: " << note << "\n";
+// Prints the gate's result (one JSON object with --json).
+void PrintGateResult(const arena::GateResult& r, const arena::ArenaPlayer (&players)[2],
+                     bool json_out) {
   if (json_out) {
     nlohmann::json j;
     j["candidate"] = {{"name", players[0].name}, {"spec", players[0].spec.ToString()}};
@@ -90,16 +48,71 @@ int RunGate(const std::vector<std::string>& argv) {
               << "decision: " << arena::GateDecisionName(r.evidence.decision) << "\n"
               << "wrote " << r.match_file << "\n";
   }
+}
+
+int RunGate(const GateArgs& args) {
+  auto loaded_config = ConfigFromArgs(args.config);
+  if (!loaded_config) return UsageError(kCmd, loaded_config.error());
+  const Config& config = loaded_config.value();
+  const rules::RuleSet rs = config.game.rules;
+  const int size = config.game.size;
+
+  ArenaModels models(rs, size, config.model, config.evaluator);
+  arena::ArenaPlayer players[2];
+  for (int i = 0; i < 2; ++i) {
+    const char* opt = i == 0 ? "candidate" : "best";
+    auto p = PlayerOption(opt, i == 0 ? args.candidate : args.best, config.arena.arena.simulations,
+                          models, config.search);
+    if (!p) return UsageError(kCmd, p.error());
+    players[i] = p.value();
+  }
+  if (players[0].name == players[1].name) players[0].name += "_candidate";
+
+  const std::string& run_dir = args.run;
+  const std::string& name = args.name;
+  const bool json_out = args.json;
+  std::ostream& info = json_out ? std::cerr : std::cout;
+  const arena::GateConfig& gc = config.arena.gate.config;
+  info << "gate: " << players[0].name << " (" << players[0].spec.ToString() << ") against "
+       << players[1].name << " (" << players[1].spec.ToString() << "), " << rules::RuleSetName(rs)
+       << " " << size << "x" << size << ", " << arena::GateMethodName(gc.method) << ", batches of "
+       << config.arena.gate.batch_games << " games\n";
+  ProgressLine progress(kCmd);
+  const auto result = arena::RunGate(
+      players[0], players[1], rs, size, config.arena.gate, config.arena.arena, run_dir, name,
+      [&](const arena::ArenaProgress& p) { progress.Update(p, players[0].name, players[1].name); });
+  progress.Done();
+  if (!result) {
+    std::cerr << "veletas gate: " << result.error() << "\n";
+    return 1;
+  }
+  const arena::GateResult& r = result.value();
+  for (const std::string& note : r.notes) std::cerr << "veletas gate: " << note << "\n";
+  PrintGateResult(r, players, json_out);
   return 0;
+}
+
+CommandRun SetupGate(CLI::App& cmd) {
+  auto o = std::make_shared<GateArgs>();
+  Required(cmd.add_option("--candidate", o->candidate,
+                          "the candidate: a checkpoint (played with the config's "
+                          "arena.simulations) or a player spec (random, uct:N[:C], mcts:CKPT:N)"))
+      ->type_name("CKPT|SPEC");
+  Required(cmd.add_option("--best", o->best, "the best player so far, as --candidate"))
+      ->type_name("CKPT|SPEC");
+  Required(cmd.add_option("--run", o->run, "run directory (the gate's match goes to matches/)"))
+      ->type_name("DIR");
+  AddConfigOptions(cmd, o->config, /*config_required=*/false);
+  cmd.add_option("--name", o->name, "match name (default: from the players)");
+  cmd.add_flag("--json", o->json, "print the decision as one JSON object");
+  return [o] { return RunGate(*o); };
 }
 
 }  // namespace
 
-VELETAS_COMMAND(gate, "gate",
-                "--candidate CKPT --best CKPT --run DIR [--config FILE] [--name NAME] [--size N] "
-                "[--rules R] [--json]",
-                "promotion gate: candidate against best with SPRT or fixed games; decision and "
-                "evidence go to RUN_DIR/matches/",
-                RunGate);
+VELETAS_CLI_COMMAND(gate, "gate",
+                    "promotion gate: candidate against best with SPRT or fixed games; decision and "
+                    "evidence go to RUN_DIR/matches/",
+                    SetupGate);
 
 }  // namespace veletas::app

@@ -6,11 +6,14 @@
 // from their metadata, played with arena.simulations) or player specs.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "app/arena_cli.h"
 #include "app/arena_models.h"
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 #include "arena/ladder.h"
@@ -22,34 +25,60 @@ namespace {
 
 constexpr const char* kCmd = "ladder";
 
-std::vector<std::string> SplitCommas(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    const size_t end = comma == std::string::npos ? text.size() : comma;
-    if (end > start) out.push_back(text.substr(start, end - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+struct LadderArgs {
+  std::string run, model;
+  std::vector<std::string> previous;
+  ConfigArgs config;
+  bool json = false;
+};
+
+// Prints the round's matches and the run's ladder (one JSON object with --json).
+void PrintLadderRound(const arena::LadderRoundResult& r, const std::string& run_dir,
+                      bool json_out) {
+  if (json_out) {
+    nlohmann::json j;
+    nlohmann::json matches = nlohmann::json::array();
+    for (const auto& m : r.matches) {
+      matches.push_back({{"name", m.name},
+                         {"a", m.a},
+                         {"b", m.b},
+                         {"a_wins", m.a_wins},
+                         {"b_wins", m.b_wins},
+                         {"existed", m.existed}});
+    }
+    j["matches"] = matches;
+    j["ladder"] = r.ladder ? arena::LadderToJson(*r.ladder) : nlohmann::json(nullptr);
+    if (!r.ladder) j["ladder_error"] = r.ladder_error;
+    std::cout << j.dump(1) << "\n";
+    return;
   }
-  return out;
+  for (const auto& m : r.matches) {
+    std::cout << m.name << ": " << m.a << " " << m.a_wins << " - " << m.b_wins << " " << m.b
+              << (m.existed ? " (played before)" : "") << "\n";
+  }
+  if (!r.ladder) {
+    std::cout << "no ladder: " << r.ladder_error << "\n";
+    return;
+  }
+  std::cout << "\nladder of the run (random fixed at 0):\n";
+  for (const arena::PlayerRating& p : r.ladder->players) {
+    char line[256];
+    if (!p.rated) {
+      std::snprintf(line, sizeof line, "  %-20s unrated\n", p.name.c_str());
+    } else if (p.fixed) {
+      std::snprintf(line, sizeof line, "  %-20s %+8.1f  fixed anchor  %d games\n", p.name.c_str(),
+                    p.elo, p.games);
+    } else {
+      std::snprintf(line, sizeof line, "  %-20s %+8.1f  [%+.1f, %+.1f]  %d games\n", p.name.c_str(),
+                    p.elo, p.ci_low, p.ci_high, p.games);
+    }
+    std::cout << line;
+  }
+  std::cout << "(`veletas ratings " << run_dir << "` writes ratings.json and ratings.png)\n";
 }
 
-int RunLadder(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({{"run", true},
-                           {"model", true},
-                           {"previous", true},
-                           {"config", true},
-                           {"size", true},
-                           {"rules", true},
-                           {"json", false}},
-                          argv, 0);
-  if (!parsed) return UsageError(kCmd, parsed.error());
-  const ParsedArgs& args = parsed.value();
-  if (!args.Has("run") || !args.Has("model")) {
-    return UsageError(kCmd, "expected --run DIR --model CKPT");
-  }
-  auto loaded_config = ConfigFromArgs(args);
+int RunLadder(const LadderArgs& args) {
+  auto loaded_config = ConfigFromArgs(args.config);
   if (!loaded_config) return UsageError(kCmd, loaded_config.error());
   const Config& config = loaded_config.value();
   const rules::RuleSet rs = config.game.rules;
@@ -57,17 +86,18 @@ int RunLadder(const std::vector<std::string>& argv) {
   const int sims = config.arena.arena.simulations;
 
   ArenaModels models(rs, size, config.model, config.evaluator);
-  auto newcomer = PlayerOption("model", *args.Value("model"), sims, models, config.search);
+  auto newcomer = PlayerOption("model", args.model, sims, models, config.search);
   if (!newcomer) return UsageError(kCmd, newcomer.error());
   std::vector<arena::ArenaPlayer> previous;
-  for (const std::string& text : SplitCommas(args.Value("previous").value_or(""))) {
+  for (const std::string& text : args.previous) {
+    if (text.empty()) continue;
     auto p = PlayerOption("previous", text, sims, models, config.search);
     if (!p) return UsageError(kCmd, p.error());
     previous.push_back(p.value());
   }
 
-  const std::string run_dir = *args.Value("run");
-  const bool json_out = args.Has("json");
+  const std::string& run_dir = args.run;
+  const bool json_out = args.json;
   std::ostream& info = json_out ? std::cerr : std::cout;
   info << "ladder round for " << newcomer.value().name << " (" << newcomer.value().spec.ToString()
        << "), " << rules::RuleSetName(rs) << " " << size << "x" << size << "\n";
@@ -93,56 +123,33 @@ int RunLadder(const std::vector<std::string>& argv) {
   for (const auto& m : r.matches) {
     for (const std::string& note : m.notes) std::cerr << "veletas ladder: " << note << "\n";
   }
-  if (json_out) {
-    nlohmann::json j;
-    nlohmann::json matches = nlohmann::json::array();
-    for (const auto& m : r.matches) {
-      matches.push_back({{"name", m.name},
-                         {"a", m.a},
-                         {"b", m.b},
-                         {"a_wins", m.a_wins},
-                         {"b_wins", m.b_wins},
-                         {"existed", m.existed}});
-    }
-    j["matches"] = matches;
-    j["ladder"] = r.ladder ? arena::LadderToJson(*r.ladder) : nlohmann::json(nullptr);
-    if (!r.ladder) j["ladder_error"] = r.ladder_error;
-    std::cout << j.dump(1) << "\n";
-    return 0;
-  }
-  for (const auto& m : r.matches) {
-    std::cout << m.name << ": " << m.a << " " << m.a_wins << " - " << m.b_wins << " " << m.b
-              << (m.existed ? " (played before)" : "") << "\n";
-  }
-  if (!r.ladder) {
-    std::cout << "no ladder: " << r.ladder_error << "\n";
-    return 0;
-  }
-  std::cout << "\nladder of the run (random fixed at 0):\n";
-  for (const arena::PlayerRating& p : r.ladder->players) {
-    char line[256];
-    if (!p.rated) {
-      std::snprintf(line, sizeof line, "  %-20s unrated\n", p.name.c_str());
-    } else if (p.fixed) {
-      std::snprintf(line, sizeof line, "  %-20s %+8.1f  fixed anchor  %d games\n", p.name.c_str(),
-                    p.elo, p.games);
-    } else {
-      std::snprintf(line, sizeof line, "  %-20s %+8.1f  [%+.1f, %+.1f]  %d games\n", p.name.c_str(),
-                    p.elo, p.ci_low, p.ci_high, p.games);
-    }
-    std::cout << line;
-  }
-  std::cout << "(`veletas ratings " << run_dir << "` writes ratings.json and ratings.png)\n";
+  PrintLadderRound(r, run_dir, json_out);
   return 0;
+}
+
+CommandRun SetupLadder(CLI::App& cmd) {
+  auto o = std::make_shared<LadderArgs>();
+  Required(cmd.add_option("--run", o->run, "run directory (matches go to matches/)"))
+      ->type_name("DIR");
+  Required(cmd.add_option("--model", o->model,
+                          "the newcomer: a checkpoint (named gen_<N>, played with the config's "
+                          "arena.simulations) or a player spec (random, uct:N[:C], mcts:CKPT:N)"))
+      ->type_name("CKPT|SPEC");
+  cmd.add_option("--previous", o->previous, "earlier players it also meets, as --model")
+      ->type_name("CKPT|SPEC,...")
+      ->default_str("")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  AddConfigOptions(cmd, o->config, /*config_required=*/false);
+  cmd.add_flag("--json", o->json, "print the round and the ladder as one JSON object");
+  return [o] { return RunLadder(*o); };
 }
 
 }  // namespace
 
-VELETAS_COMMAND(ladder, "ladder",
-                "--run DIR --model CKPT [--previous CKPT,...] [--config FILE] [--size N] "
-                "[--rules R] [--json]",
-                "rating-ladder round: the model against the anchors and earlier models; "
-                "matches go to RUN_DIR/matches/",
-                RunLadder);
+VELETAS_CLI_COMMAND(ladder, "ladder",
+                    "rating-ladder round: the model against the anchors and earlier models; "
+                    "matches go to RUN_DIR/matches/",
+                    SetupLadder);
 
 }  // namespace veletas::app

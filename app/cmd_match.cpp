@@ -3,13 +3,14 @@
 // likelihood of superiority (or one JSON object with --json), and saves the match record
 // and the game records into OUT/matches/ (default OUT: the current directory), where
 // `veletas ratings OUT` finds them.
+#include <array>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "app/arena_cli.h"
 #include "app/arena_models.h"
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 #include "arena/arena.h"
@@ -23,126 +24,107 @@ namespace {
 namespace fs = std::filesystem;
 constexpr const char* kCmd = "match";
 
-// Applies an integer option to `target` when given.
-template <class T>
-bool IntOption(const ParsedArgs& args, const char* name, long long lo, long long hi, T& target,
-               std::string& error) {
-  if (!args.Has(name)) return true;
-  auto v = args.Int(name, 0, lo, hi);
-  if (!v) {
-    error = v.error();
-    return false;
+struct MatchArgs {
+  std::string a, b;
+  long long games = 0;
+  ConfigArgs config;
+  bool json = false;
+  std::string out = ".";
+  std::optional<std::string> name, a_name, b_name;
+  std::optional<long long> seed;
+  std::optional<int> threads, parallel, opening_turns;
+};
+
+// The two players of --a and --b (their checkpoints loaded through `models`), named by
+// --a-name/--b-name or after their specs, with distinct names.
+util::Result<std::array<arena::ArenaPlayer, 2>> MatchPlayers(const MatchArgs& args,
+                                                             const Config& config,
+                                                             ArenaModels& models) {
+  std::array<arena::ArenaPlayer, 2> players;
+  for (int i = 0; i < 2; ++i) {
+    const std::string opt = i == 0 ? "--a: " : "--b: ";
+    auto spec = arena::ParsePlayerSpec(i == 0 ? args.a : args.b);
+    if (!spec) return util::Prefixed(spec.error_value(), opt);
+    auto p = ResolvePlayer(spec.value(), models, config.search);
+    if (!p) return util::Prefixed(p.error_value(), opt);
+    players[i] = p.value();
+    if (const auto& name = i == 0 ? args.a_name : args.b_name) players[i].name = *name;
   }
-  target = static_cast<T>(v.value());
-  return true;
+  if (players[0].name == players[1].name) {
+    if (args.a_name && args.b_name) {
+      return util::Error{"--a-name and --b-name are both \"" + players[0].name + "\""};
+    }
+    if (!args.a_name) players[0].name += "_a";
+    if (!args.b_name) players[1].name += "_b";
+  }
+  for (const arena::ArenaPlayer& p : players) {
+    if (std::string e = arena::ValidateMatchName(p.name); !e.empty()) {
+      return util::Error{"player name: " + e};
+    }
+  }
+  return players;
 }
 
-int RunMatch(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({{"a", true},
-                           {"b", true},
-                           {"games", true},
-                           {"size", true},
-                           {"rules", true},
-                           {"config", true},
-                           {"json", false},
-                           {"out", true},
-                           {"name", true},
-                           {"seed", true},
-                           {"threads", true},
-                           {"parallel", true},
-                           {"opening-turns", true},
-                           {"a-name", true},
-                           {"b-name", true}},
-                          argv, 0);
-  if (!parsed) return UsageError(kCmd, parsed.error());
-  const ParsedArgs& args = parsed.value();
-  if (!args.Has("a") || !args.Has("b") || !args.Has("games")) {
-    return UsageError(kCmd, "expected --a SPEC --b SPEC --games N");
+// The match's name: --name, which must be new in OUT/matches/, or one made from the players
+// with a numeric suffix rather than overwrite an earlier match.
+util::Result<std::string> MatchName(const MatchArgs& args,
+                                    const std::array<arena::ArenaPlayer, 2>& players) {
+  std::error_code ec;
+  if (args.name) {
+    if (std::string e = arena::ValidateMatchName(*args.name); !e.empty()) {
+      return util::Error{"--name: " + e};
+    }
+    if (fs::exists(arena::MatchFilePath(args.out, *args.name), ec)) {
+      return util::Error{arena::MatchFilePath(args.out, *args.name) +
+                         " exists; choose another --name or --out"};
+    }
+    return *args.name;
   }
-  arena::PlayerSpec specs[2];
-  for (int i = 0; i < 2; ++i) {
-    const char* opt = i == 0 ? "a" : "b";
-    auto spec = arena::ParsePlayerSpec(*args.Value(opt));
-    if (!spec) return UsageError(kCmd, std::string("--") + opt + ": " + spec.error());
-    specs[i] = spec.value();
+  const std::string base = arena::MakeMatchName("", players[0].name, players[1].name);
+  std::string name = base;
+  for (int k = 2; fs::exists(arena::MatchFilePath(args.out, name), ec); ++k) {
+    name = base + "-" + std::to_string(k);
   }
-  auto games = args.Int("games", 0, 1, 10'000'000);
-  if (!games) return UsageError(kCmd, games.error());
+  return name;
+}
 
-  auto loaded_config = ConfigFromArgs(args);
+int RunMatch(const MatchArgs& args) {
+  auto loaded_config = ConfigFromArgs(args.config);
   if (!loaded_config) return UsageError(kCmd, loaded_config.error());
   const Config& config = loaded_config.value();
   arena::ArenaConfig arena_config = config.arena.arena;
-  std::string error;
-  if (!IntOption(args, "seed", 0, 1LL << 62, arena_config.seed, error) ||
-      !IntOption(args, "threads", 1, 256, arena_config.threads, error) ||
-      !IntOption(args, "parallel", 1, 65536, arena_config.games_in_parallel, error) ||
-      !IntOption(args, "opening-turns", 0, 20, arena_config.opening_turns, error)) {
-    return UsageError(kCmd, error);
-  }
+  if (args.seed) arena_config.seed = static_cast<uint64_t>(*args.seed);
+  arena_config.threads = args.threads.value_or(arena_config.threads);
+  arena_config.games_in_parallel = args.parallel.value_or(arena_config.games_in_parallel);
+  arena_config.opening_turns = args.opening_turns.value_or(arena_config.opening_turns);
   const rules::RuleSet rs = config.game.rules;
   const int size = config.game.size;
 
   ArenaModels models(rs, size, config.model, config.evaluator);
-  arena::ArenaPlayer players[2];
-  for (int i = 0; i < 2; ++i) {
-    auto p = ResolvePlayer(specs[i], models, config.search);
-    if (!p) return UsageError(kCmd, std::string(i == 0 ? "--a: " : "--b: ") + p.error());
-    players[i] = p.value();
-    if (const auto name = args.Value(i == 0 ? "a-name" : "b-name")) players[i].name = *name;
-  }
-  if (players[0].name == players[1].name) {
-    if (args.Has("a-name") && args.Has("b-name")) {
-      return UsageError(kCmd, "--a-name and --b-name are both \"" + players[0].name + "\"");
-    }
-    if (!args.Has("a-name")) players[0].name += "_a";
-    if (!args.Has("b-name")) players[1].name += "_b";
-  }
-  for (const arena::ArenaPlayer& p : players) {
-    if (std::string e = arena::ValidateMatchName(p.name); !e.empty()) {
-      return UsageError(kCmd, "player name: " + e);
-    }
-  }
+  auto resolved = MatchPlayers(args, config, models);
+  if (!resolved) return CommandError(kCmd, resolved.error_value());
+  const std::array<arena::ArenaPlayer, 2>& players = resolved.value();
   if (std::string e = arena::ValidateArena(players[0], players[1], rs, size, arena_config);
       !e.empty()) {
     return UsageError(kCmd, e);
   }
+  auto named = MatchName(args, players);
+  if (!named) return CommandError(kCmd, named.error_value());
+  const std::string& name = named.value();
+  const std::string& out_dir = args.out;
 
-  // Where the files go: OUT/matches/NAME.json and NAME.records.txt. A default name gets a
-  // numeric suffix rather than overwrite an earlier match; an explicit one must be new.
-  const std::string out_dir = args.Value("out").value_or(".");
-  std::string name;
-  if (const auto n = args.Value("name")) {
-    name = *n;
-    if (std::string e = arena::ValidateMatchName(name); !e.empty()) {
-      return UsageError(kCmd, "--name: " + e);
-    }
-    std::error_code ec;
-    if (fs::exists(arena::MatchFilePath(out_dir, name), ec)) {
-      return UsageError(
-          kCmd, arena::MatchFilePath(out_dir, name) + " exists; choose another --name or --out");
-    }
-  } else {
-    const std::string base = arena::MakeMatchName("", players[0].name, players[1].name);
-    name = base;
-    std::error_code ec;
-    for (int k = 2; fs::exists(arena::MatchFilePath(out_dir, name), ec); ++k) {
-      name = base + "-" + std::to_string(k);
-    }
-  }
-
-  const bool json_out = args.Has("json");
+  const bool json_out = args.json;
   std::ostream& info = json_out ? std::cerr : std::cout;
   info << players[0].name << " (" << players[0].spec.ToString() << ") vs " << players[1].name
        << " (" << players[1].spec.ToString() << "), " << rules::RuleSetName(rs) << " " << size
-       << "x" << size << ", " << games.value() << " games, " << arena_config.games_in_parallel
+       << "x" << size << ", " << args.games << " games, " << arena_config.games_in_parallel
        << " in parallel, " << arena_config.threads << " threads, seed " << arena_config.seed
        << "\n";
   const std::string started = arena::UtcTimestamp();
   arena::Arena arena(players[0], players[1], rs, size, arena_config);
   ProgressLine progress(kCmd);
   try {
-    arena.Play(static_cast<int>(games.value()), [&](const arena::ArenaProgress& p) {
+    arena.Play(static_cast<int>(args.games), [&](const arena::ArenaProgress& p) {
       progress.Update(p, players[0].name, players[1].name);
     });
   } catch (const std::exception& e) {
@@ -174,15 +156,39 @@ int RunMatch(const std::vector<std::string>& argv) {
   return 0;
 }
 
+CommandRun SetupMatch(CLI::App& cmd) {
+  auto o = std::make_shared<MatchArgs>();
+  Required(cmd.add_option("--a", o->a,
+                          "player A: random, uct:N[:C] (N playouts, exploration C) or mcts:CKPT:N "
+                          "(N simulations)"))
+      ->type_name("SPEC");
+  Required(cmd.add_option("--b", o->b, "player B, as --a"))->type_name("SPEC");
+  Required(cmd.add_option("--games", o->games, "games; the players alternate seats"))
+      ->check(CLI::Range(1LL, 10'000'000LL));
+  AddConfigOptions(cmd, o->config, /*config_required=*/false);
+  cmd.add_flag("--json", o->json, "print the result as one JSON object");
+  cmd.add_option("--out", o->out, "directory whose matches/ gets the match and its games")
+      ->type_name("DIR");
+  cmd.add_option("--name", o->name, "match name, new in DIR/matches/ (default: A-vs-B)");
+  cmd.add_option("--seed", o->seed, "seed of the games (default: the config's arena.seed)")
+      ->check(CLI::Range(0LL, 1LL << 62));
+  cmd.add_option("--threads", o->threads, "arena threads (default: the config's)")
+      ->check(CLI::Range(1, 256));
+  cmd.add_option("--parallel", o->parallel, "games in parallel (default: the config's)")
+      ->check(CLI::Range(1, 65536));
+  cmd.add_option("--opening-turns", o->opening_turns,
+                 "random full turns that open each game (default: the config's)")
+      ->check(CLI::Range(0, 20));
+  cmd.add_option("--a-name", o->a_name, "player A's name in records and ratings");
+  cmd.add_option("--b-name", o->b_name, "player B's name in records and ratings");
+  return [o] { return RunMatch(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(match, "match",
-                "--a SPEC --b SPEC --games N [--size N] [--rules R] [--config FILE] [--json] "
-                "[--out DIR] [--name NAME] [--seed S] [--threads T] [--parallel P] "
-                "[--opening-turns K] [--a-name X] [--b-name X]   (SPEC: random, uct:N, "
-                "mcts:CKPT:N)",
-                "play a match between two players: wins, Elo A - B with 95% CI, LOS; saves "
-                "the match and its games under DIR/matches/",
-                RunMatch);
+VELETAS_CLI_COMMAND(match, "match",
+                    "play a match between two players: wins, Elo A - B with 95% CI, LOS; saves "
+                    "the match and its games under DIR/matches/",
+                    SetupMatch);
 
 }  // namespace veletas::app

@@ -1,8 +1,9 @@
 // `veletas init-model` and `veletas export`: create a fresh network checkpoint, and export
 // one as a self-contained TorchScript module with a JSON description.
 #include <iostream>
+#include <memory>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 #include "model/checkpoint_file.h"
@@ -12,59 +13,72 @@
 namespace veletas::app {
 namespace {
 
-int RunInitModel(const std::vector<std::string>& argv) {
-  auto args = ParseArgs({{"config", true}, {"out", true}, {"seed", true}}, argv, 0);
-  if (!args) return UsageError("init-model", args.error());
-  const auto config_path = args.value().Value("config");
-  const auto out = args.value().Value("out");
-  if (!config_path || !out) return UsageError("init-model", "expected --config FILE --out CKPT");
-  auto seed = args.value().Int("seed", 1, 0, 1LL << 62);
-  if (!seed) return UsageError("init-model", seed.error());
-  auto config = LoadConfig(*config_path);
+struct InitModelOptions {
+  std::string config, out;
+  long long seed = 1;
+};
+
+int RunInitModel(const InitModelOptions& o) {
+  auto config = LoadConfig(o.config);
   if (!config) {
     std::cerr << config.error() << "\n";
     return 2;
   }
   const Config& c = config.value();
   const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
-  if (auto s = model::CreateInitialCheckpoint(*out, spec, static_cast<uint64_t>(seed.value()));
-      !s) {
+  if (auto s = model::CreateInitialCheckpoint(o.out, spec, static_cast<uint64_t>(o.seed)); !s) {
     std::cerr << "veletas init-model: " << s.error() << "\n";
     return 1;
   }
-  std::cout << *out << ": generation 0, " << rules::RuleSetName(spec.rules) << " " << spec.size
+  std::cout << o.out << ": generation 0, " << rules::RuleSetName(spec.rules) << " " << spec.size
             << "x" << spec.size << ", " << spec.arch.blocks << " blocks x " << spec.arch.channels
             << " channels, " << model::ParameterCount(spec.arch) << " parameters\n";
   return 0;
 }
 
-int RunExport(const std::vector<std::string>& argv) {
-  auto args = ParseArgs({{"model", true}, {"out", true}}, argv, 0);
-  if (!args) return UsageError("export", args.error());
-  const auto ckpt = args.value().Value("model");
-  const auto out = args.value().Value("out");
-  if (!ckpt || !out) return UsageError("export", "expected --model CKPT --out DIR");
+struct ExportOptions {
+  std::string model, out;
+};
+
+int RunExport(const ExportOptions& o) {
   // A missing, corrupt or truncated checkpoint is bad input (exit 2).
-  auto meta = model::ExportModel(*ckpt, *out);
+  auto meta = model::ExportModel(o.model, o.out);
   if (!meta) {
     std::cerr << "veletas export: " << meta.error() << "\n";
     return meta.exit_code();
   }
-  std::cout << "wrote " << *out << "/model.pt and " << *out << "/model.json (generation "
+  std::cout << "wrote " << o.out << "/model.pt and " << o.out << "/model.json (generation "
             << meta.value().generation << ", " << rules::RuleSetName(meta.value().rules) << " "
             << meta.value().size << "x" << meta.value().size << ")\n";
   return 0;
 }
 
+CommandRun SetupInitModel(CLI::App& cmd) {
+  auto o = std::make_shared<InitModelOptions>();
+  AddRequiredConfig(cmd, o->config, "config whose game and model sections apply");
+  Required(cmd.add_option("--out", o->out, "checkpoint to write"))->type_name("CKPT");
+  cmd.add_option("--seed", o->seed, "seed of the initial weights")
+      ->check(CLI::Range(0LL, 1LL << 62));
+  return [o] { return RunInitModel(*o); };
+}
+
+CommandRun SetupExport(CLI::App& cmd) {
+  auto o = std::make_shared<ExportOptions>();
+  Required(cmd.add_option("--model", o->model, "checkpoint to export"))->type_name("CKPT");
+  Required(cmd.add_option("--out", o->out, "directory for model.pt and model.json"))
+      ->type_name("DIR");
+  return [o] { return RunExport(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(init_model, "init-model", "--config FILE --out CKPT [--seed N]",
-                "write a freshly initialised network (generation 0) for the config's game and "
-                "model sections",
-                RunInitModel);
-VELETAS_COMMAND(export_model, "export", "--model CKPT --out DIR",
-                "export a checkpoint as TorchScript (DIR/model.pt) with a JSON description "
-                "(DIR/model.json)",
-                RunExport);
+VELETAS_CLI_COMMAND(init_model, "init-model",
+                    "write a freshly initialised network (generation 0) for the config's game "
+                    "and model sections",
+                    SetupInitModel);
+VELETAS_CLI_COMMAND(export_model, "export",
+                    "export a checkpoint as TorchScript (DIR/model.pt) with a JSON description "
+                    "(DIR/model.json)",
+                    SetupExport);
 
 }  // namespace veletas::app

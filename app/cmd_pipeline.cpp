@@ -1,7 +1,8 @@
 // `veletas pipeline --config FILE --run DIR [--allow-config-change]`: the main job.
 #include <iostream>
+#include <memory>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 #include "app/pipeline.h"
@@ -9,29 +10,36 @@
 namespace veletas::app {
 namespace {
 
-int RunPipelineCommand(const std::vector<std::string>& argv) {
-  auto parsed =
-      ParseArgs({{"config", true}, {"run", true}, {"allow-config-change", false}}, argv, 0);
-  if (!parsed) return UsageError("pipeline", parsed.error());
-  const ParsedArgs& args = parsed.value();
-  const auto config_path = args.Value("config");
-  const auto run_dir = args.Value("run");
-  if (!config_path || !run_dir) return UsageError("pipeline", "expected --config FILE --run DIR");
-  auto config = LoadConfig(*config_path);
+struct PipelineArgs {
+  std::string config;
+  PipelineOptions options;
+};
+
+int RunPipelineCommand(const PipelineArgs& args) {
+  auto config = LoadConfig(args.config);
   if (!config) {
     std::cerr << config.error() << "\n";
     return 2;
   }
-  PipelineOptions options;
-  options.run_dir = *run_dir;
-  options.allow_config_change = args.Has("allow-config-change");
-  return RunPipeline(config.value(), options);
+  return RunPipeline(config.value(), args.options);
+}
+
+CommandRun SetupPipeline(CLI::App& cmd) {
+  auto o = std::make_shared<PipelineArgs>();
+  AddRequiredConfig(cmd, o->config, "run configuration (YAML, see configs/)");
+  Required(cmd.add_option("--run", o->options.run_dir,
+                          "run directory: created, or resumed where it stopped"))
+      ->type_name("DIR");
+  cmd.add_flag(
+      "--allow-config-change", o->options.allow_config_change,
+      "resume with a config that differs from the run's (replaces it; a finished run continues)");
+  return [o] { return RunPipelineCommand(*o); };
 }
 
 }  // namespace
 
-VELETAS_COMMAND(pipeline, "pipeline", "--config FILE --run DIR [--allow-config-change]",
-                "train from zero: self-play, training, gating and rating, resumable",
-                RunPipelineCommand);
+VELETAS_CLI_COMMAND(pipeline, "pipeline",
+                    "train from zero: self-play, training, gating and rating, resumable",
+                    SetupPipeline);
 
 }  // namespace veletas::app

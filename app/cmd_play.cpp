@@ -5,7 +5,7 @@
 #include <iostream>
 #include <string>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/search_backend.h"
 #include "play/game_state.h"
@@ -57,27 +57,18 @@ void PrintHelp(const rules::Position& pos) {
                     : "comma-separated (e.g. b2,d4); shooters not next to each other.\n");
 }
 
-int RunPlay(const std::vector<std::string>& argv) {
-  std::vector<OptionSpec> specs = BackendOptionSpecs(/*allow_random=*/true);
-  specs.push_back({"human", true});
-  specs.push_back({"record", true});
-  auto args = ParseArgs(specs, argv, 0);
-  if (!args) return UsageError("play", args.error());
-  int human = 0;
-  if (const auto h = args.value().Value("human")) {
-    if (*h == "first" || *h == "black") {
-      human = 0;
-    } else if (*h == "second" || *h == "white") {
-      human = 1;
-    } else {
-      return UsageError("play",
-                        "--human: expected black, white, first or second, got \"" + *h + "\"");
-    }
-  }
-  auto backend = MakeSearchBackend(args.value());
+struct PlayOptions {
+  BackendArgs backend;
+  std::string human = "first";
+  std::string record_file;
+};
+
+int RunPlay(const PlayOptions& o) {
+  const int human = o.human == "first" || o.human == "black" ? 0 : 1;
+  auto backend = MakeSearchBackend(o.backend);
   if (!backend) return UsageError("play", backend.error());
   SearchBackend& b = *backend.value();
-  const std::string record_file = args.value().Value("record").value_or("");
+  const std::string& record_file = o.record_file;
 
   // Hints come from the engine's own searcher, or a UCT searcher against --random.
   std::unique_ptr<play::TurnSearcher> hint_uct;
@@ -213,12 +204,20 @@ int RunPlay(const std::vector<std::string>& argv) {
   }
 }
 
+CommandRun SetupPlay(CLI::App& cmd) {
+  auto o = std::make_shared<PlayOptions>();
+  AddBackendOptions(cmd, o->backend, /*allow_random=*/true);
+  cmd.add_option("--human", o->human, "your seat: first or second player, or a colour")
+      ->check(CLI::IsMember({"first", "second", "black", "white"}));
+  cmd.add_option("--record", o->record_file, "file the game record is saved to after every move")
+      ->type_name("FILE");
+  return [o] { return RunPlay(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(play, "play",
-                "[--model CKPT | --uct N | --random] [--simulations N] [--config FILE] "
-                "[--human black|white|first|second] [--rules ..] [--size ..] [--record FILE] "
-                "[--threads N] [--seed N]",
-                "play against the engine in the terminal (moves in notation; type help)", RunPlay);
+VELETAS_CLI_COMMAND(play, "play",
+                    "play against the engine in the terminal (moves in notation; type help)",
+                    SetupPlay);
 
 }  // namespace veletas::app

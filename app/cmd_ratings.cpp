@@ -4,24 +4,25 @@
 // RUN_DIR/ratings.png (Elo against generation with 95% intervals; a chart that cannot be
 // drawn is a warning, not an error: the JSON is the product).
 #include <iostream>
+#include <memory>
 #include <sstream>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/run_ratings.h"
 
 namespace veletas::app {
 namespace {
 
-int RunRatingsCommand(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({{"json", false}, {"prior-games", true}}, argv, 1);
-  if (!parsed) return UsageError("ratings", parsed.error());
-  const ParsedArgs& args = parsed.value();
-  if (args.Positional().size() != 1) return UsageError("ratings", "expected RUN_DIR");
-  auto prior = args.Real("prior-games", 1.0, 1e-6, 1e6);
-  if (!prior) return UsageError("ratings", prior.error());
+struct RatingsOptions {
+  std::string run;
+  bool json = false;
+  double prior_games = 1.0;
+};
+
+int RunRatingsCommand(const RatingsOptions& o) {
   std::ostringstream warnings;
-  auto rated = RateRun(args.Positional()[0], prior.value(), warnings);
+  auto rated = RateRun(o.run, o.prior_games, warnings);
   std::istringstream lines(warnings.str());
   for (std::string line; std::getline(lines, line);)
     std::cerr << "veletas ratings: " << line << "\n";
@@ -32,13 +33,13 @@ int RunRatingsCommand(const std::vector<std::string>& argv) {
   const RunRatings& r = rated.value();
   const std::string chart_error = DrawRatingsPng(r);
   if (!chart_error.empty()) std::cerr << "veletas ratings: " << chart_error << "\n";
-  if (args.Has("json")) {
+  if (o.json) {
     std::cout << r.json.dump(1) << "\n";
     return 0;
   }
   std::cout << r.matches << " matches";
   if (!r.skipped.empty()) std::cout << " (" << r.skipped.size() << " files skipped)";
-  std::cout << "; Bradley-Terry ratings, random fixed at 0, prior " << prior.value()
+  std::cout << "; Bradley-Terry ratings, random fixed at 0, prior " << o.prior_games
             << " virtual game(s) per pair\n\n";
   PrintLadderTable(r.ladder, std::cout);
   for (const arena::PlayerRating& p : r.ladder.players) {
@@ -53,10 +54,21 @@ int RunRatingsCommand(const std::vector<std::string>& argv) {
   return 0;
 }
 
+CommandRun SetupRatings(CLI::App& cmd) {
+  auto o = std::make_shared<RatingsOptions>();
+  Required(cmd.add_option("RUN_DIR", o->run, "run directory (its matches/*.json are read)"));
+  cmd.add_flag("--json", o->json, "print the ratings as JSON");
+  cmd.add_option("--prior-games", o->prior_games,
+                 "virtual drawn games per pair of players (keeps ratings finite)")
+      ->check(CLI::Range(1e-6, 1e6));
+  return [o] { return RunRatingsCommand(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(ratings, "ratings", "RUN_DIR [--json] [--prior-games X]",
-                "rating ladder of a run from its match records (writes ratings.json, ratings.png)",
-                RunRatingsCommand);
+VELETAS_CLI_COMMAND(
+    ratings, "ratings",
+    "rating ladder of a run from its match records (writes ratings.json, ratings.png)",
+    SetupRatings);
 
 }  // namespace veletas::app

@@ -6,9 +6,10 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/pipeline_state.h"
 #include "app/run_ratings.h"
@@ -22,11 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int RunReport(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({}, argv, 1);
-  if (!parsed) return UsageError("report", parsed.error());
-  if (parsed.value().Positional().size() != 1) return UsageError("report", "expected RUN_DIR");
-  const std::string run = parsed.value().Positional()[0];
+int RunReport(const std::string& run) {
   if (!fs::is_directory(run)) return UsageError("report", run + ": no such run directory");
   auto state = ReadPipelineState(StatePath(run));
   if (!state) return UsageError("report", state.error());
@@ -111,11 +108,17 @@ int RunReport(const std::vector<std::string>& argv) {
   return 0;
 }
 
+CommandRun SetupReport(CLI::App& cmd) {
+  auto run = std::make_shared<std::string>();
+  Required(cmd.add_option("RUN_DIR", *run, "the pipeline's run directory"));
+  return [run] { return RunReport(*run); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(
-    report, "report", "RUN_DIR",
+VELETAS_CLI_COMMAND(
+    report, "report",
     "summary of a pipeline run with charts (Elo, losses, speed, gate) in RUN_DIR/report/",
-    RunReport);
+    SetupReport);
 
 }  // namespace veletas::app

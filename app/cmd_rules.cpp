@@ -3,11 +3,12 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "rules/notation.h"
 #include "rules/turns.h"
@@ -17,32 +18,36 @@ namespace {
 
 using rules::Position;
 
-// Parses options, game options and the record; on failure prints the error and sets `exit`.
-struct RecordContext {
-  ParsedArgs args;
-  GameOptions game;
-  rules::Game record;
+// --rules, --size and the RECORD of a game so far.
+struct RecordArgs {
+  GameArgs game;
+  std::optional<std::string> record;
 };
 
-util::Result<RecordContext> ParseRecordCommand(const std::vector<OptionSpec>& extra,
-                                               const std::vector<std::string>& argv) {
-  std::vector<OptionSpec> specs = {{"rules", true}, {"size", true}};
-  specs.insert(specs.end(), extra.begin(), extra.end());
-  auto args = ParseArgs(specs, argv, 1);
-  if (!args) return args.error_value();
-  auto game = ParseGameOptions(args.value());
-  if (!game) return game.error_value();
-  const std::string text = RecordArgument(args.value());
-  auto record = rules::PlayRecord(game.value().rules, game.value().size, text);
-  if (!record) return record.error_value();
-  return RecordContext{args.value(), game.value(), record.value()};
+void AddRecordArgs(CLI::App& cmd, RecordArgs& args) {
+  AddGameOptions(cmd, args.game, "standard 10x10");
+  cmd.add_option("RECORD", args.record,
+                 "the game so far in the notation of docs/RULES.md (default: standard input)");
 }
 
-int RunMoves(const std::vector<std::string>& argv) {
-  auto ctx = ParseRecordCommand({{"count", false}}, argv);
-  if (!ctx) return UsageError("moves", ctx.error());
-  const Position& pos = ctx.value().record.final;
-  if (ctx.value().args.Has("count")) {
+// The position after the record.
+util::Result<Position> PlayRecordArgs(const RecordArgs& args) {
+  const GameConfig game = ResolveGame(args.game);
+  auto record = rules::PlayRecord(game.rules, game.size, RecordArgument(args.record));
+  if (!record) return record.error_value();
+  return record.value().final;
+}
+
+struct MovesOptions {
+  RecordArgs record;
+  bool count = false;
+};
+
+int RunMoves(const MovesOptions& o) {
+  auto played = PlayRecordArgs(o.record);
+  if (!played) return CommandError("moves", played.error_value());
+  const Position& pos = played.value();
+  if (o.count) {
     std::cout << rules::CountTurns(pos) << "\n";
     return 0;
   }
@@ -75,14 +80,19 @@ std::string DecisionText(const Position& pos) {
   return "";
 }
 
-int RunShow(const std::vector<std::string>& argv) {
-  auto ctx = ParseRecordCommand({{"json", false}}, argv);
-  if (!ctx) return UsageError("show", ctx.error());
-  const Position& pos = ctx.value().record.final;
+struct ShowOptions {
+  RecordArgs record;
+  bool json = false;
+};
+
+int RunShow(const ShowOptions& o) {
+  auto played = PlayRecordArgs(o.record);
+  if (!played) return CommandError("show", played.error_value());
+  const Position& pos = played.value();
   const int black = pos.ClaimCount(rules::Color::kBlack);
   const int white = pos.ClaimCount(rules::Color::kWhite);
   const auto winner = pos.Winner();
-  if (ctx.value().args.Has("json")) {
+  if (o.json) {
     nlohmann::json j;
     j["size"] = pos.Size();
     j["rules"] = rules::RuleSetName(pos.Rules());
@@ -116,28 +126,52 @@ int RunShow(const std::vector<std::string>& argv) {
   return 0;
 }
 
-int RunPerft(const std::vector<std::string>& argv) {
-  auto ctx = ParseRecordCommand({{"depth", true}}, argv);
-  if (!ctx) return UsageError("perft", ctx.error());
-  if (!ctx.value().args.Has("depth")) return UsageError("perft", "--depth D is required");
-  auto depth = ctx.value().args.Int("depth", 1, 0, 20);
-  if (!depth) return UsageError("perft", depth.error());
+struct PerftOptions {
+  RecordArgs record;
+  int depth = 1;
+};
+
+int RunPerft(const PerftOptions& o) {
+  auto played = PlayRecordArgs(o.record);
+  if (!played) return CommandError("perft", played.error_value());
   const auto start = std::chrono::steady_clock::now();
-  const uint64_t n = rules::Perft(ctx.value().record.final, static_cast<int>(depth.value()));
+  const uint64_t n = rules::Perft(played.value(), o.depth);
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "perft(" << depth.value() << ") = " << n << "\n";
+  std::cout << "perft(" << o.depth << ") = " << n << "\n";
   std::printf("time %.3f s, %.0f sequences/s\n", secs, secs > 0 ? n / secs : 0.0);
   return 0;
 }
 
+CommandRun SetupMoves(CLI::App& cmd) {
+  auto o = std::make_shared<MovesOptions>();
+  AddRecordArgs(cmd, o->record);
+  cmd.add_flag("--count", o->count, "print only the number of legal full turns");
+  return [o] { return RunMoves(*o); };
+}
+
+CommandRun SetupShow(CLI::App& cmd) {
+  auto o = std::make_shared<ShowOptions>();
+  AddRecordArgs(cmd, o->record);
+  cmd.add_flag("--json", o->json, "print the position as one JSON object");
+  return [o] { return RunShow(*o); };
+}
+
+CommandRun SetupPerft(CLI::App& cmd) {
+  auto o = std::make_shared<PerftOptions>();
+  AddRecordArgs(cmd, o->record);
+  Required(cmd.add_option("--depth", o->depth, "full turns to look ahead"))
+      ->check(CLI::Range(0, 20));
+  return [o] { return RunPerft(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(moves, "moves", "[--rules standard|classic] [--size 7|9|10] [--count] [RECORD]",
-                "list the legal full turns after RECORD (or standard input), sorted", RunMoves);
-VELETAS_COMMAND(show, "show", "[--rules ..] [--size ..] [--json] [RECORD]",
-                "show the position after RECORD as a diagram or JSON", RunShow);
-VELETAS_COMMAND(perft, "perft", "--depth D [--rules ..] [--size ..] [RECORD]",
-                "count legal full-turn sequences of length D from the position", RunPerft);
+VELETAS_CLI_COMMAND(moves, "moves",
+                    "list the legal full turns after RECORD (or standard input), sorted",
+                    SetupMoves);
+VELETAS_CLI_COMMAND(show, "show", "show the position after RECORD as a diagram or JSON", SetupShow);
+VELETAS_CLI_COMMAND(perft, "perft", "count legal full-turn sequences of length D from the position",
+                    SetupPerft);
 
 }  // namespace veletas::app

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 #include "app/load_evaluator.h"
@@ -22,39 +22,27 @@ std::atomic<bool> g_interrupted{false};
 
 extern "C" void OnInterrupt(int) { g_interrupted = true; }
 
-int RunSelfplayCommand(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({{"config", true},
-                           {"model", true},
-                           {"games", true},
-                           {"out", true},
-                           {"threads", true},
-                           {"seed", true},
-                           {"prefix", true}},
-                          argv, 0);
-  if (!parsed) return UsageError("selfplay", parsed.error());
-  const ParsedArgs& args = parsed.value();
-  const auto config_path = args.Value("config");
-  const auto ckpt = args.Value("model");
-  const auto out = args.Value("out");
-  if (!config_path || !ckpt || !out || !args.Has("games")) {
-    return UsageError("selfplay", "expected --config FILE --model CKPT --games N --out DIR");
-  }
-  auto loaded = LoadConfig(*config_path);
+struct SelfplayArgs {
+  std::string config, model, out;
+  std::string prefix = "samples";
+  long long games = 0;
+  std::optional<int> threads;
+  std::optional<long long> seed;
+};
+
+int RunSelfplayCommand(const SelfplayArgs& args) {
+  auto loaded = LoadConfig(args.config);
   if (!loaded) {
     std::cerr << loaded.error() << "\n";
     return 2;
   }
   Config c = loaded.value();
-  const auto games = args.Int("games", 0, 1, 1'000'000'000);
-  const auto threads = args.Int("threads", c.selfplay.threads, 1, 256);
-  const auto seed = args.Int("seed", static_cast<long long>(c.selfplay.seed), 0, 1LL << 62);
-  for (const auto* r : {&games, &threads, &seed}) {
-    if (!*r) return UsageError("selfplay", r->error());
-  }
-  c.selfplay.threads = static_cast<int>(threads.value());
-  c.selfplay.seed = static_cast<uint64_t>(seed.value());
+  c.selfplay.threads = args.threads.value_or(c.selfplay.threads);
+  if (args.seed) c.selfplay.seed = static_cast<uint64_t>(*args.seed);
+  const std::string& ckpt = args.model;
+  const std::string& out = args.out;
 
-  auto network = LoadConfigNetwork(*ckpt, c);
+  auto network = LoadConfigNetwork(ckpt, c);
   if (!network) {
     std::cerr << "veletas selfplay: " << network.error() << "\n";
     return network.exit_code();
@@ -65,13 +53,13 @@ int RunSelfplayCommand(const std::vector<std::string>& argv) {
   selfplay::SelfplayJob job;
   job.rules = c.game.rules;
   job.size = c.game.size;
-  job.games = games.value();
-  job.out_dir = *out;
-  job.prefix = args.Value("prefix").value_or("samples");
+  job.games = args.games;
+  job.out_dir = out;
+  job.prefix = args.prefix;
   job.generation = static_cast<uint64_t>(generation);
   std::cerr << "selfplay: " << rules::GameName(c.game.rules, c.game.size) << ", generation "
-            << generation << " (" << *ckpt << ", " << evaluator->DeviceName() << "), " << job.games
-            << " games to " << *out << ", " << c.selfplay.threads << " threads x "
+            << generation << " (" << ckpt << ", " << evaluator->DeviceName() << "), " << job.games
+            << " games to " << out << ", " << c.selfplay.threads << " threads x "
             << c.selfplay.games_in_flight << " games, batch " << c.evaluator.max_batch << "\n";
 
   const bool tty = ::isatty(STDERR_FILENO) != 0;
@@ -110,13 +98,26 @@ int RunSelfplayCommand(const std::vector<std::string>& argv) {
   return 0;
 }
 
+CommandRun SetupSelfplay(CLI::App& cmd) {
+  auto o = std::make_shared<SelfplayArgs>();
+  AddRequiredConfig(cmd, o->config, "config whose game, search and selfplay apply");
+  Required(cmd.add_option("--model", o->model, "network checkpoint"))->type_name("CKPT");
+  Required(cmd.add_option("--games", o->games, "games in DIR when done"))
+      ->check(CLI::Range(1LL, 1'000'000'000LL));
+  Required(cmd.add_option("--out", o->out, "directory of the sample files"))->type_name("DIR");
+  cmd.add_option("--threads", o->threads, "self-play threads (default: the config's)")
+      ->check(CLI::Range(1, 256));
+  cmd.add_option("--seed", o->seed, "seed of the games (default: the config's)")
+      ->check(CLI::Range(0LL, 1LL << 62));
+  cmd.add_option("--prefix", o->prefix, "file name prefix: PREFIX_<n>.vzs");
+  return [o] { return RunSelfplayCommand(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(selfplay, "selfplay",
-                "--config FILE --model CKPT --games N --out DIR [--threads T] [--seed S] "
-                "[--prefix P]",
-                "play N self-play games with a network and write sample files to DIR "
-                "(resumes: games already in complete files there are not played again)",
-                RunSelfplayCommand);
+VELETAS_CLI_COMMAND(selfplay, "selfplay",
+                    "play N self-play games with a network and write sample files to DIR "
+                    "(resumes: games already in complete files there are not played again)",
+                    SetupSelfplay);
 
 }  // namespace veletas::app

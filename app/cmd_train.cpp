@@ -6,7 +6,7 @@
 #include <iostream>
 #include <string>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
 #include "charts/charts.h"
@@ -59,29 +59,37 @@ void DrawLosses(const training::TrainRequest& request) {
   }
 }
 
-int RunTrain(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({{"config", true},
-                           {"model", true},
-                           {"data", true, true},
-                           {"out", true},
-                           {"steps", true},
-                           {"generation", true},
-                           {"metrics", true}},
-                          argv, 0);
-  if (!parsed) return UsageError("train", parsed.error());
-  const ParsedArgs& args = parsed.value();
-  const auto config_path = args.Value("config");
-  const auto model = args.Value("model");
-  const auto out = args.Value("out");
-  const std::vector<std::string> data = args.Values("data");
-  if (!config_path || !model || !out || data.empty()) {
-    return UsageError("train", "expected --config FILE --model CKPT --data DIR --out CKPT");
+struct TrainArgs {
+  std::string config, model, out, metrics;
+  std::vector<std::string> data;
+  std::optional<long long> steps, generation;
+};
+
+// Prints what a finished generation did.
+void PrintTrainStats(const training::TrainStats& s, const std::string& out) {
+  if (s.already_done) {
+    std::printf("%s: generation %lld already trained from this input (%lld steps)\n", out.c_str(),
+                static_cast<long long>(s.generation), static_cast<long long>(s.steps));
+    return;
   }
-  auto steps = args.Int("steps", -1, 0, 1LL << 40);
-  if (!steps) return UsageError("train", steps.error());
-  auto generation = args.Int("generation", -1, 0, 1LL << 40);
-  if (!generation) return UsageError("train", generation.error());
-  auto config = LoadConfig(*config_path);
+  std::printf(
+      "%s: generation %lld, %lld steps (global %lld)%s; loss %.4f (policy %.4f value %.4f aux "
+      "%.4f l2 %.4f); %lld new files, %lld new samples, window %lld of %lld samples; %.0f "
+      "samples/s; %.1f s\n",
+      out.c_str(), static_cast<long long>(s.generation), static_cast<long long>(s.steps),
+      static_cast<long long>(s.global_steps),
+      s.resumed ? (" resumed at step " + std::to_string(s.resumed_from_step)).c_str() : "",
+      s.loss_total, s.loss_policy, s.loss_value, s.loss_aux, s.loss_l2,
+      static_cast<long long>(s.new_files), static_cast<long long>(s.new_samples),
+      static_cast<long long>(s.window_samples), static_cast<long long>(s.total_samples),
+      s.loop_samples_per_second, s.seconds);
+  if (!s.skipped.empty()) {
+    std::printf("%zu sample file(s) skipped (see above)\n", s.skipped.size());
+  }
+}
+
+int RunTrain(const TrainArgs& args) {
+  auto config = LoadConfig(args.config);
   if (!config) {
     std::cerr << "veletas train: " << config.error() << "\n";
     return 2;
@@ -92,12 +100,12 @@ int RunTrain(const std::vector<std::string>& argv) {
   request.config = c.training;
   request.spec = model::ModelSpec{c.game.rules, c.game.size, c.model};
   request.device = c.model.device;
-  request.input_checkpoint = *model;
-  request.data = data;
-  request.output_checkpoint = *out;
-  request.generation = generation.value();
-  request.steps = steps.value();
-  request.metrics_path = args.Value("metrics").value_or("");
+  request.input_checkpoint = args.model;
+  request.data = args.data;
+  request.output_checkpoint = args.out;
+  request.generation = args.generation.value_or(-1);
+  request.steps = args.steps.value_or(-1);
+  request.metrics_path = args.metrics;
   const bool terminal = ::isatty(::fileno(stderr)) != 0;
   request.progress = [terminal](const training::TrainProgress& p) { PrintProgress(p, terminal); };
   request.log = [](const std::string& note) { std::cerr << "veletas train: " << note << "\n"; };
@@ -107,35 +115,34 @@ int RunTrain(const std::vector<std::string>& argv) {
     std::cerr << "veletas train: " << result.error << "\n";
     return result.status == training::TrainStatus::kBadInput ? 2 : 1;
   }
-  const training::TrainStats& s = result.stats;
-  if (s.already_done) {
-    std::printf("%s: generation %lld already trained from this input (%lld steps)\n", out->c_str(),
-                static_cast<long long>(s.generation), static_cast<long long>(s.steps));
-    return 0;
-  }
-  std::printf(
-      "%s: generation %lld, %lld steps (global %lld)%s; loss %.4f (policy %.4f value %.4f aux "
-      "%.4f l2 %.4f); %lld new files, %lld new samples, window %lld of %lld samples; %.0f "
-      "samples/s; %.1f s\n",
-      out->c_str(), static_cast<long long>(s.generation), static_cast<long long>(s.steps),
-      static_cast<long long>(s.global_steps),
-      s.resumed ? (" resumed at step " + std::to_string(s.resumed_from_step)).c_str() : "",
-      s.loss_total, s.loss_policy, s.loss_value, s.loss_aux, s.loss_l2,
-      static_cast<long long>(s.new_files), static_cast<long long>(s.new_samples),
-      static_cast<long long>(s.window_samples), static_cast<long long>(s.total_samples),
-      s.loop_samples_per_second, s.seconds);
-  if (!s.skipped.empty()) {
-    std::printf("%zu sample file(s) skipped (see above)\n", s.skipped.size());
-  }
+  PrintTrainStats(result.stats, args.out);
+  if (result.stats.already_done) return 0;
   DrawLosses(request);
   return 0;
 }
 
+CommandRun SetupTrain(CLI::App& cmd) {
+  auto o = std::make_shared<TrainArgs>();
+  AddRequiredConfig(cmd, o->config, "config whose game, model and training apply");
+  Required(cmd.add_option("--model", o->model, "checkpoint to start from"))->type_name("CKPT");
+  Required(cmd.add_option("--data", o->data, "sample directory (repeat for several)"))
+      ->type_name("DIR")
+      ->allow_extra_args(false);
+  Required(cmd.add_option("--out", o->out, "checkpoint to write"))->type_name("CKPT");
+  cmd.add_option("--steps", o->steps, "optimiser steps (default: from the sample-reuse limit)")
+      ->check(CLI::Range(0LL, 1LL << 40));
+  cmd.add_option("--generation", o->generation,
+                 "generation of the output (default: the input's + 1)")
+      ->check(CLI::Range(0LL, 1LL << 40));
+  cmd.add_option("--metrics", o->metrics, "metrics file (JSON lines; default: beside --out)")
+      ->type_name("FILE");
+  return [o] { return RunTrain(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(train, "train",
-                "--config FILE --model CKPT --data DIR [--data DIR ...] --out CKPT [--steps N] "
-                "[--generation G] [--metrics FILE]",
-                "train the network on self-play samples (one generation; resumable)", RunTrain);
+VELETAS_CLI_COMMAND(train, "train",
+                    "train the network on self-play samples (one generation; resumable)",
+                    SetupTrain);
 
 }  // namespace veletas::app

@@ -1,21 +1,37 @@
-// Subcommands of the `veletas` app register themselves here; main() dispatches on the
-// first argument. Registration happens during static initialisation (single-threaded).
+// Subcommands of the `veletas` app register themselves here; main() builds one CLI11
+// subcommand per registered command, parses the command line and runs the one named.
+// Registration happens during static initialisation (single-threaded).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace veletas::app {
 
-// A subcommand: receives the arguments after its name; returns the process exit code
-// (0 success, 1 runtime failure, 2 bad input or usage).
-using CommandFn = int (*)(const std::vector<std::string>& args);
+// What a command does once its arguments are parsed: returns the process exit code (0
+// success, 1 runtime failure, 2 bad input).
+using CommandRun = std::function<int()>;
+
+// Declares a command's options and positionals on its CLI11 subcommand `cmd`, bound to
+// storage the returned CommandRun owns, with their types, ranges, choices, defaults and
+// whether they are required (CLI11 checks them; usage errors exit 2).
+using CommandSetup = CommandRun (*)(CLI::App& cmd);
+
+// A command not yet declared with CLI11: receives the arguments after its name and parses
+// them itself; `usage` (one line: the argument synopsis) is its --help.
+using LegacyCommandFn = int (*)(const std::vector<std::string>& args);
 
 struct Command {
   const char* name;
-  const char* usage;    // one line: the argument synopsis
   const char* summary;  // one line: what it does
-  CommandFn run;
+  CommandSetup setup = nullptr;
+  const char* usage = nullptr;       // legacy commands only
+  LegacyCommandFn legacy = nullptr;  // legacy commands only
 };
 
 // All registered commands, in registration order.
@@ -27,5 +43,10 @@ struct CommandRegistrar {
 
 }  // namespace veletas::app
 
+// Registers command `name` whose options `setup` declares (a CommandSetup).
+#define VELETAS_CLI_COMMAND(id, name, summary, setup) \
+  static const ::veletas::app::CommandRegistrar kRegistrar_##id({name, summary, setup})
+
+// Registers a legacy command (a LegacyCommandFn parsing its own arguments).
 #define VELETAS_COMMAND(id, name, usage, summary, fn) \
-  static const ::veletas::app::CommandRegistrar kRegistrar_##id({name, usage, summary, fn})
+  static const ::veletas::app::CommandRegistrar kRegistrar_##id({name, summary, nullptr, usage, fn})

@@ -15,12 +15,33 @@ constexpr int kDefaultUctPlayouts = 1000;
 
 }  // namespace
 
-std::vector<OptionSpec> BackendOptionSpecs(bool allow_random) {
-  std::vector<OptionSpec> specs = {{"model", true},   {"uct", true},   {"simulations", true},
-                                   {"config", true},  {"rules", true}, {"size", true},
-                                   {"threads", true}, {"seed", true}};
-  if (allow_random) specs.push_back({"random", false});
-  return specs;
+void AddBackendOptions(CLI::App& cmd, BackendArgs& args, bool allow_random) {
+  CLI::Option* model =
+      cmd.add_option("--model", args.model, "network checkpoint, searched with MCTS")
+          ->type_name("CKPT");
+  CLI::Option* uct =
+      cmd.add_option("--uct", args.uct,
+                     "UCT with random playouts: N playouts per turn (the default player, " +
+                         std::to_string(kDefaultUctPlayouts) + ")")
+          ->type_name("N")
+          ->check(CLI::Range(1, 100'000'000))
+          ->excludes(model);
+  if (allow_random) {
+    cmd.add_flag("--random", args.random, "a uniformly random player")
+        ->excludes(model)
+        ->excludes(uct);
+  }
+  cmd.add_option("--simulations", args.simulations,
+                 "--model: simulations per sub-decision (default: the config's search section)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100'000'000));
+  cmd.add_option("--threads", args.threads,
+                 "--model: intra-op threads of the network, 0 = all cores (default: the config's)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 256));
+  cmd.add_option("--seed", args.seed, "seed of the search (default: random)")
+      ->check(CLI::Range(0LL, 1LL << 62));
+  AddConfigOptions(cmd, args.config, /*config_required=*/false);
 }
 
 util::Status SearchBackend::SetThreads(int threads) {
@@ -28,43 +49,30 @@ util::Status SearchBackend::SetThreads(int threads) {
   return util::Ok();
 }
 
-util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs& args) {
+util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const BackendArgs& args) {
   auto b = std::make_unique<SearchBackend>();
-  const int kinds = args.Has("model") + args.Has("uct") + args.Has("random");
-  if (kinds > 1) return BackendResult::Error("give only one of --model, --uct and --random");
-
-  // Settings: the config file (if any), then the options.
-  Config config;
-  bool have_config = false;
-  if (const auto file = args.Value("config")) {
-    auto loaded = LoadConfig(*file);
-    if (!loaded) return BackendResult::Error(loaded.error());
-    config = loaded.value();
-    have_config = true;
-  }
-  auto game = ParseGameOptions(args);
-  if (!game) return BackendResult::Error(game.error());
-  auto simulations = args.Int("simulations", config.search.simulations, 1, 100000000);
-  if (!simulations) return BackendResult::Error(simulations.error());
-  auto threads = args.Int("threads", config.model.threads, 0, 256);
-  if (!threads) return BackendResult::Error(threads.error());
-  auto seed = args.Int("seed", -1, 0, 1LL << 62);
-  if (!seed) return BackendResult::Error(seed.error());
-  b->seed = seed.value() >= 0
-                ? static_cast<uint64_t>(seed.value())
+  // Settings: the config file (if any; else standard 10x10), then the options.
+  auto loaded = ConfigFromArgs(ConfigArgs{args.config.config, {}});
+  if (!loaded) return loaded.error_value();
+  const Config& config = loaded.value();
+  const GameConfig game = ResolveGame(args.config.game, config.game);
+  const int simulations = args.simulations.value_or(config.search.simulations);
+  b->seed = args.seed
+                ? static_cast<uint64_t>(*args.seed)
                 : (static_cast<uint64_t>(std::random_device{}()) << 20) ^ std::random_device{}();
-  b->rules = have_config ? config.game.rules : rules::RuleSet::kStandard;
-  b->size = have_config ? config.game.size : 10;
+  b->rules = game.rules;
+  b->size = game.size;
 
-  if (const auto ckpt = args.Value("model")) {
+  if (args.model) {
+    const std::string& ckpt = *args.model;
     // The game of --rules/--size when given; the architecture is the checkpoint's own.
     model::ModelRequirement need;
-    if (args.Has("rules")) need.rules = game.value().rules;
-    if (args.Has("size")) need.size = game.value().size;
+    if (args.config.game.rules) need.rules = game.rules;
+    if (args.config.game.size) need.size = game.size;
     need.source = "--rules/--size";
     model::NetConfig runtime = config.model;
-    runtime.threads = static_cast<int>(threads.value());
-    auto opened = model::TorchEvaluator::Open(*ckpt, need, runtime);
+    runtime.threads = args.threads.value_or(config.model.threads);
+    auto opened = model::TorchEvaluator::Open(ckpt, need, runtime);
     if (!opened) return opened.error_value();
     const model::CheckpointMeta& m = opened.value().meta;
     b->rules = m.rules;
@@ -72,30 +80,28 @@ util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs&
     b->fixed_game = true;
     b->evaluator = std::move(opened.value().evaluator);
     search::SearchConfig sc = search::ForPlay(config.search);
-    sc.simulations = static_cast<int>(simulations.value());
+    sc.simulations = simulations;
     b->visits = sc.simulations;
     b->searcher = play::TurnSearcher::Neural(*b->evaluator, sc, b->seed);
     b->description = b->searcher->AlgorithmName() + "(" + std::to_string(b->visits) + "), model " +
-                     *ckpt + " (generation " + std::to_string(m.generation) + ")";
-  } else if (args.Has("random")) {
-    if (args.Has("simulations") || args.Has("threads")) {
+                     ckpt + " (generation " + std::to_string(m.generation) + ")";
+  } else if (args.random) {
+    if (args.simulations || args.threads) {
       return BackendResult::Error("--simulations and --threads are for --model");
     }
     b->random = true;
     b->description = "random";
   } else {
-    auto playouts = args.Int("uct", kDefaultUctPlayouts, 1, 100000000);
-    if (!playouts) return BackendResult::Error(playouts.error());
-    if (args.Has("simulations") && args.Has("uct")) {
+    if (args.simulations && args.uct) {
       return BackendResult::Error("--simulations is for --model; --uct N gives the playouts");
     }
-    b->visits = static_cast<int>(args.Has("simulations") ? simulations.value() : playouts.value());
-    if (args.Has("threads")) return BackendResult::Error("--threads is for --model");
+    b->visits = args.simulations ? simulations : args.uct.value_or(kDefaultUctPlayouts);
+    if (args.threads) return BackendResult::Error("--threads is for --model");
     b->searcher = play::TurnSearcher::Uct(search::UctConfig{}.c_uct, b->seed);
     b->description = "uct(" + std::to_string(b->visits) + ")";
   }
-  if (args.Has("rules")) b->rules = game.value().rules;
-  if (args.Has("size")) b->size = game.value().size;
+  if (args.config.game.rules) b->rules = game.rules;
+  if (args.config.game.size) b->size = game.size;
   return b;
 }
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "model/torch_evaluator.h"
 #include "play/turn_search.h"
 #include "rules/position.h"
@@ -19,7 +19,17 @@ namespace veletas::app {
 
 // The options every interactive command shares: --model CKPT, --uct N, --random (when
 // allowed), --simulations N, --config FILE, --rules, --size, --threads N, --seed N.
-std::vector<OptionSpec> BackendOptionSpecs(bool allow_random);
+struct BackendArgs {
+  std::optional<std::string> model;
+  std::optional<int> uct;
+  bool random = false;
+  std::optional<int> simulations;
+  std::optional<int> threads;
+  std::optional<long long> seed;
+  ConfigArgs config;
+};
+// Declares them on `cmd` (at most one of --model, --uct and --random).
+void AddBackendOptions(CLI::App& cmd, BackendArgs& args, bool allow_random);
 
 struct SearchBackend {
   // The game: from --rules/--size, else the checkpoint's, else the config's game section,
@@ -40,9 +50,9 @@ struct SearchBackend {
   util::Status SetThreads(int threads);
 };
 
-// Builds the backend from parsed options. `command` names the command in errors. Bad
-// options or an unreadable, corrupt or mismatched checkpoint are errors (exit code 2).
-// With none of --model/--uct/--random: uct with 1000 playouts.
-util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const ParsedArgs& args);
+// Builds the backend from parsed options. Options that do not apply to the player, or an
+// unreadable, corrupt or mismatched checkpoint are errors (exit code 2). With none of
+// --model/--uct/--random: uct with 1000 playouts.
+util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const BackendArgs& args);
 
 }  // namespace veletas::app

@@ -30,10 +30,11 @@ expect_usage_error("--a: unknown player \"uct:x\": expected random, uct:N, uct:N
                    match --a uct:x --b random --games 2)
 expect_usage_error("--b: player \"uct:0\": N (playouts per turn) must be in [1, 100000000]"
                    match --a random --b uct:0 --games 2)
-expect_usage_error("expected --a SPEC --b SPEC --games N" match --a random --b uct:5)
-expect_usage_error("--games: 0 is out of range" match --a random --b uct:5 --games 0)
+expect_usage_error("veletas match: --games is required" match --a random --b uct:5)
+expect_usage_error("veletas match: --games: Value 0 not in range" match --a random --b uct:5
+                   --games 0)
 expect_usage_error("${WORK}/none.ckpt" match --a random --b mcts:${WORK}/none.ckpt:8 --games 2)
-expect_usage_error("unknown option" match --a random --b uct:5 --games 2 --colour black)
+expect_usage_error("--colour" match --a random --b uct:5 --games 2 --colour black)
 expect_usage_error("--candidate: unknown player \"uct:many\"" gate --candidate uct:many
                    --best random --run ${RUN})
 

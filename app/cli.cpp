@@ -1,0 +1,69 @@
+#include "app/cli.h"
+
+#include <iostream>
+#include <iterator>
+
+#include "rules/notation.h"
+
+namespace veletas::app {
+
+CLI::Option* Required(CLI::Option* option) { return option->required()->default_str(""); }
+
+void AddGameOptions(CLI::App& cmd, GameArgs& game, const std::string& fallback) {
+  cmd.add_option("--rules", game.rules, "rule edition (default: " + fallback + ")")
+      ->check(CLI::IsMember({"standard", "classic"}));
+  cmd.add_option("--size", game.size, "board size (default: " + fallback + ")")
+      ->check(CLI::IsMember({7, 9, 10}));
+}
+
+GameConfig ResolveGame(const GameArgs& game, GameConfig base) {
+  // CLI11 accepted only the names ParseRuleSet knows.
+  if (game.rules) base.rules = rules::ParseRuleSet(*game.rules).value_or(base.rules);
+  if (game.size) base.size = *game.size;
+  return base;
+}
+
+CLI::Option* AddRequiredConfig(CLI::App& cmd, std::string& path, const std::string& help) {
+  return Required(cmd.add_option("--config", path, help))->type_name("FILE");
+}
+
+void AddConfigOptions(CLI::App& cmd, ConfigArgs& args, bool config_required) {
+  CLI::Option* config =
+      cmd.add_option("--config", args.config,
+                     config_required ? "run configuration (YAML, see configs/)"
+                                     : "run configuration (YAML, see configs/; default: "
+                                       "every key's default on a 10x10 board)");
+  config->type_name("FILE");
+  if (config_required) Required(config);
+  AddGameOptions(cmd, args.game, "the config's");
+}
+
+util::Result<Config> ConfigFromArgs(const ConfigArgs& args) {
+  Config config;
+  if (args.config) {
+    auto loaded = LoadConfig(*args.config);
+    if (!loaded) return loaded.error_value();
+    config = loaded.value();
+  } else {
+    config.game.size = 10;
+  }
+  config.game = ResolveGame(args.game, config.game);
+  return config;
+}
+
+int UsageError(const std::string& command, const std::string& message) {
+  std::cerr << "veletas " << command << ": " << message << "\n";
+  return 2;
+}
+
+int CommandError(const std::string& command, const util::Error& error) {
+  std::cerr << "veletas " << command << ": " << error.message << "\n";
+  return util::ExitCode(error.kind);
+}
+
+std::string RecordArgument(const std::optional<std::string>& record) {
+  if (record) return *record;
+  return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+}
+
+}  // namespace veletas::app

@@ -1,0 +1,57 @@
+// Options shared by several commands, declared on a command's CLI11 subcommand (each
+// command declares its own options next to it, in app/cmd_*.cpp). CLI11 checks types,
+// ranges, choices and required options, and `veletas COMMAND --help` lists them with their
+// defaults; a command's run function only sees parsed, in-range values.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "app/config.h"
+#include "rules/position.h"
+#include "util/result.h"
+
+namespace veletas::app {
+
+// Marks `option` required; its (meaningless) default is left out of --help.
+CLI::Option* Required(CLI::Option* option);
+
+// --rules and --size, unset unless given.
+struct GameArgs {
+  std::optional<std::string> rules;  // standard or classic
+  std::optional<int> size;           // 7, 9 or 10
+};
+// Declares --rules and --size on `cmd`; `fallback` says in --help what applies when they are
+// absent (e.g. "standard 10x10" or "the config's").
+void AddGameOptions(CLI::App& cmd, GameArgs& game, const std::string& fallback);
+
+// The game of `game` over `base` (standard 10x10 when not given).
+GameConfig ResolveGame(const GameArgs& game, GameConfig base = {rules::RuleSet::kStandard, 10});
+
+// Declares the required --config FILE; `help` says which of its sections apply.
+CLI::Option* AddRequiredConfig(CLI::App& cmd, std::string& path, const std::string& help);
+
+// --config FILE with --rules and --size over it.
+struct ConfigArgs {
+  std::optional<std::string> config;
+  GameArgs game;
+};
+// Declares --config (required when `config_required`), --rules and --size on `cmd`.
+void AddConfigOptions(CLI::App& cmd, ConfigArgs& args, bool config_required);
+
+// The config file when given (else the defaults on a 10x10 board), then --rules and --size
+// over it. The error names the file and line.
+util::Result<Config> ConfigFromArgs(const ConfigArgs& args);
+
+// Prints "veletas <command>: <message>" to stderr and returns 2.
+int UsageError(const std::string& command, const std::string& message);
+
+// Prints "veletas <command>: <error>" to stderr and returns the error's exit code (2 for
+// bad input, 1 for a failure).
+int CommandError(const std::string& command, const util::Error& error);
+
+// The RECORD argument: `record` if given, else all of standard input.
+std::string RecordArgument(const std::optional<std::string>& record);
+
+}  // namespace veletas::app
