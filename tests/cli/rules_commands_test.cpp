@@ -2,11 +2,7 @@
 // `moves` (list, --count, record from standard input, illegal record), `show --json` and
 // `perft --depth`, compared with the rules library called directly.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -15,47 +11,14 @@
 
 #include "rules/notation.h"
 #include "rules/turns.h"
+#include "tests/cli/run_veletas.h"
 #include "tests/support/rules_helpers.h"
 
 namespace veletas::rules {
 namespace {
 
-struct Output {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string Quote(const std::string& arg) {
-  std::string q = "'";
-  for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs the binary with `args`, feeding `input` on standard input.
-Output RunVeletas(const std::vector<std::string>& args, const std::string& input = "") {
-  // Unique per process and test: ctest may run the tests in parallel.
-  const std::string base = ::testing::TempDir() + "/veletas_cli_" + std::to_string(getpid()) + "_" +
-                           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string in = base + ".in", out = base + ".out", err = base + ".err";
-  std::ofstream(in, std::ios::binary) << input;
-  std::string command = Quote(VELETAS_BINARY);
-  for (const std::string& a : args) command += " " + Quote(a);
-  command += " < " + Quote(in) + " > " + Quote(out) + " 2> " + Quote(err);
-  const int status = std::system(command.c_str());
-  Output o;
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  o.out = ReadFile(out);
-  o.err = ReadFile(err);
-  for (const std::string& f : {in, out, err}) std::remove(f.c_str());
-  return o;
-}
+using cli_test::Output;
+using cli_test::RunVeletas;
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -66,7 +29,7 @@ std::vector<std::string> Lines(const std::string& text) {
 
 constexpr const char* kOpening = "e3/e4 b4,b6/a4 b4-e1/f1";
 
-TEST(Cli, MovesPrintsTheSortedLegalTurns) {
+TEST(RulesCli, MovesPrintsTheSortedLegalTurns) {
   const Output o = RunVeletas({"moves", "--size", "7", kOpening});
   ASSERT_EQ(o.code, 0) << o.err;
   const std::vector<std::string> lines = Lines(o.out);
@@ -80,7 +43,7 @@ TEST(Cli, MovesPrintsTheSortedLegalTurns) {
   EXPECT_EQ(Lines(setup.out).front(), "a1");
 }
 
-TEST(Cli, MovesCountPrintsTheNumber) {
+TEST(RulesCli, MovesCountPrintsTheNumber) {
   const Output o = RunVeletas({"moves", "--size", "7", "--count", kOpening});
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_EQ(
@@ -90,7 +53,7 @@ TEST(Cli, MovesCountPrintsTheNumber) {
   EXPECT_EQ(RunVeletas({"moves", "--size", "7", "--count", "e3/e4 b4,b6/a4"}).out, "870\n");
 }
 
-TEST(Cli, RecordFromStandardInput) {
+TEST(RulesCli, RecordFromStandardInput) {
   const Output from_arg = RunVeletas({"moves", "--size", "7", kOpening});
   const Output from_stdin = RunVeletas({"moves", "--size", "7"}, std::string(kOpening) + "\n");
   ASSERT_EQ(from_stdin.code, 0) << from_stdin.err;
@@ -100,7 +63,7 @@ TEST(Cli, RecordFromStandardInput) {
             from_arg.out);
 }
 
-TEST(Cli, IllegalRecordExitsWithCodeTwoAndTheErrorOnStderr) {
+TEST(RulesCli, IllegalRecordExitsWithCodeTwoAndTheErrorOnStderr) {
   const std::string record = "e3/e4 b4,b6/a4 b4-e7/f1";
   const Output o = RunVeletas({"moves", "--size", "7", record});
   EXPECT_EQ(o.code, 2);
@@ -118,7 +81,7 @@ TEST(Cli, IllegalRecordExitsWithCodeTwoAndTheErrorOnStderr) {
   EXPECT_EQ(RunVeletas({"perft", "--size", "7", "--depth", "x", kOpening}).code, 2);
 }
 
-TEST(Cli, ShowJsonDescribesThePosition) {
+TEST(RulesCli, ShowJsonDescribesThePosition) {
   const Output o = RunVeletas({"show", "--json", "--size", "7", kOpening});
   ASSERT_EQ(o.code, 0) << o.err;
   const nlohmann::json j = nlohmann::json::parse(o.out);
@@ -159,7 +122,7 @@ TEST(Cli, ShowJsonDescribesThePosition) {
   EXPECT_EQ(d.at("board").size(), 9u);
 }
 
-TEST(Cli, PerftPrintsTheCount) {
+TEST(RulesCli, PerftPrintsTheCount) {
   const Output o = RunVeletas({"perft", "--size", "7", "--depth", "2", "e3/e4 b4,b6/a4"});
   ASSERT_EQ(o.code, 0) << o.err;
   const Position p = testing::AfterRecord(RuleSet::kStandard, 7, "e3/e4 b4,b6/a4");

@@ -1,0 +1,160 @@
+// The command line of the built `veletas` binary: every command answers --help with its
+// options, their types, ranges and defaults; usage errors (an option out of range, a
+// required option missing, an unknown option or command) exit with code 2 and name the
+// option on standard error, before the command does any work.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli/run_veletas.h"
+
+namespace veletas::cli_test {
+namespace {
+
+// The commands listed by `veletas --help` (the lines under "Subcommands:").
+std::vector<std::string> ListedCommands(const std::string& help) {
+  std::vector<std::string> names;
+  std::istringstream in(help);
+  bool in_list = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line == "Subcommands:") {
+      in_list = true;
+    } else if (in_list && line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ' ') {
+      names.push_back(line.substr(2, line.find(' ', 2) - 2));
+    } else if (in_list && line.empty()) {
+      break;
+    }
+  }
+  return names;
+}
+
+// The line of `help` that declares `option` (e.g. "  --games INT:INT in [1 - 100] REQUIRED").
+std::string OptionLine(const std::string& help, const std::string& option) {
+  std::istringstream in(help);
+  for (std::string line; std::getline(in, line);) {
+    const size_t start = line.find_first_not_of(' ');
+    if (start != std::string::npos && line.compare(start, option.size() + 1, option + " ") == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
+TEST(Help, EveryCommandAnswersHelp) {
+  const Output top = RunVeletas({"--help"});
+  ASSERT_EQ(top.code, 0) << top.err;
+  const std::vector<std::string> commands = ListedCommands(top.out);
+  // The commands a user of the engine reaches for, among all of them.
+  for (const char* expected :
+       {"moves",    "show",         "perft",          "bench",      "config",   "play",
+        "engine",   "analyse",      "selfplay",       "match",      "gate",     "ladder",
+        "ratings",  "init-model",   "export",         "train",      "pipeline", "report",
+        "bench-nn", "bench-search", "bench-selfplay", "bench-train"}) {
+    EXPECT_NE(std::find(commands.begin(), commands.end(), expected), commands.end())
+        << expected << " not listed in:\n"
+        << top.out;
+  }
+  for (const std::string& command : commands) {
+    const Output help = RunVeletas({command, "--help"});
+    EXPECT_EQ(help.code, 0) << command << ": " << help.err;
+    EXPECT_NE(help.out.find("Usage: veletas " + command), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("-h,--help"), std::string::npos) << help.out;
+    EXPECT_EQ(help.err, "") << command;
+  }
+  // `veletas help COMMAND` says the same.
+  const Output help = RunVeletas({"help", "match"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_EQ(help.out, RunVeletas({"match", "--help"}).out);
+}
+
+TEST(Help, ShowsTypesRangesChoicesDefaultsAndRequiredOptions) {
+  const Output match = RunVeletas({"match", "--help"});
+  ASSERT_EQ(match.code, 0) << match.err;
+  const std::string games = OptionLine(match.out, "--games");
+  EXPECT_NE(games.find("INT in [1 - 10000000]"), std::string::npos) << match.out;
+  EXPECT_NE(games.find("REQUIRED"), std::string::npos) << games;
+  EXPECT_NE(OptionLine(match.out, "--a").find("SPEC REQUIRED"), std::string::npos) << match.out;
+  EXPECT_NE(OptionLine(match.out, "--out").find("DIR=."), std::string::npos) << match.out;
+
+  const Output bench = RunVeletas({"bench", "--help"});
+  EXPECT_NE(OptionLine(bench.out, "--games").find("=2000"), std::string::npos) << bench.out;
+  EXPECT_EQ(OptionLine(bench.out, "--games").find("REQUIRED"), std::string::npos) << bench.out;
+
+  const Output moves = RunVeletas({"moves", "--help"});
+  EXPECT_NE(OptionLine(moves.out, "--size").find("{7,9,10}"), std::string::npos) << moves.out;
+  EXPECT_NE(OptionLine(moves.out, "--rules").find("{standard,classic}"), std::string::npos)
+      << moves.out;
+  EXPECT_NE(moves.out.find("RECORD"), std::string::npos) << moves.out;
+
+  const Output nn = RunVeletas({"bench-nn", "--help"});
+  EXPECT_NE(OptionLine(nn.out, "--seconds").find("FLOAT in [0.01 - 600]=1"), std::string::npos)
+      << nn.out;
+  EXPECT_NE(OptionLine(nn.out, "--device").find("{cpu,cuda,auto}"), std::string::npos) << nn.out;
+
+  const Output selfplay = RunVeletas({"selfplay", "--help"});
+  EXPECT_NE(OptionLine(selfplay.out, "--config").find("FILE REQUIRED"), std::string::npos)
+      << selfplay.out;
+}
+
+struct UsageCase {
+  std::vector<std::string> args;
+  std::string option;  // the option the error must name
+};
+
+TEST(Usage, RangeRequiredAndUnknownOptionsExitTwoNamingTheOption) {
+  const std::vector<UsageCase> cases = {
+      {{"match", "--a", "random", "--b", "random", "--games", "0"}, "--games"},
+      {{"match", "--a", "random", "--b", "random"}, "--games"},
+      {{"match", "--a", "random", "--b", "random", "--games", "2", "--colour", "black"},
+       "--colour"},
+      {{"perft", "--size", "7", "e3/e4"}, "--depth"},
+      {{"perft", "--depth", "21", ""}, "--depth"},
+      {{"moves", "--size", "8", ""}, "--size"},
+      {{"moves", "--rules", "chess", ""}, "--rules"},
+      {{"bench", "--games", "x"}, "--games"},
+      {{"bench-search", "--leaves", "2000"}, "--leaves"},
+      {{"bench-nn", "--seconds", "0"}, "--seconds"},
+      // Checked before any file is read.
+      {{"selfplay", "--config", "none.yaml", "--model", "none.ckpt", "--out", "x"}, "--games"},
+      {{"train", "--config", "none.yaml", "--model", "none.ckpt", "--out", "x.ckpt"}, "--data"},
+      {{"gate", "--candidate", "random", "--best", "random"}, "--run"},
+      {{"ladder", "--run", "x", "--model", "random", "--size", "11"}, "--size"},
+      {{"play", "--uct", "5", "--random"}, "--random"},
+      {{"engine", "--simulations", "0"}, "--simulations"},
+      {{"ratings"}, "RUN_DIR"},
+      {{"ratings", "x", "--prior-games", "-1"}, "--prior-games"},
+      {{"config"}, "--check"},
+  };
+  for (const UsageCase& c : cases) {
+    std::string joined;
+    for (const std::string& a : c.args) joined += " " + a;
+    const Output o = RunVeletas(c.args);
+    EXPECT_EQ(o.code, 2) << joined << ": " << o.err;
+    EXPECT_EQ(o.out, "") << joined;
+    EXPECT_EQ(o.err.rfind("veletas " + c.args[0] + ": ", 0), 0u) << joined << ": " << o.err;
+    EXPECT_NE(o.err.find(c.option), std::string::npos) << joined << ": " << o.err;
+    EXPECT_NE(o.err.find("veletas " + c.args[0] + " --help"), std::string::npos) << o.err;
+  }
+}
+
+TEST(Usage, CommandsAndTheTopLevel) {
+  const Output none = RunVeletas({});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("Usage: veletas"), std::string::npos) << none.err;
+  const Output unknown = RunVeletas({"frobnicate", "--games", "3"});
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("unknown command \"frobnicate\""), std::string::npos) << unknown.err;
+  EXPECT_EQ(RunVeletas({"help", "frobnicate"}).code, 2);
+  const Output help = RunVeletas({"help"});
+  EXPECT_EQ(help.code, 0);
+  EXPECT_EQ(help.out, RunVeletas({"--help"}).out);
+  const Output version = RunVeletas({"--version"});
+  EXPECT_EQ(version.code, 0);
+  EXPECT_FALSE(version.out.empty());
+}
+
+}  // namespace
+}  // namespace veletas::cli_test
