@@ -1,8 +1,8 @@
 #include "arena/elo.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace veletas::arena {
 
@@ -95,21 +95,17 @@ EloEstimate EstimateElo(int wins, int losses) {
 }
 
 std::string FormatElo(const EloEstimate& e) {
-  char buf[96];
   switch (e.bound) {
     case EloBound::kNone:
       return "n/a (no games)";
     case EloBound::kTwoSided:
-      std::snprintf(buf, sizeof buf, "%+.1f [%+.1f, %+.1f]", e.elo, e.ci_low, e.ci_high);
-      break;
+      return fmt::format("{:+.1f} [{:+.1f}, {:+.1f}]", e.elo, e.ci_low, e.ci_high);
     case EloBound::kLowerOnly:
-      std::snprintf(buf, sizeof buf, ">= %+.1f (one-sided 95%%)", e.ci_low);
-      break;
+      return fmt::format(">= {:+.1f} (one-sided 95%)", e.ci_low);
     case EloBound::kUpperOnly:
-      std::snprintf(buf, sizeof buf, "<= %+.1f (one-sided 95%%)", e.ci_high);
-      break;
+      return fmt::format("<= {:+.1f} (one-sided 95%)", e.ci_high);
   }
-  return buf;
+  return "n/a (no games)";
 }
 
 }  // namespace veletas::arena

@@ -1,7 +1,8 @@
 #include "arena/sprt.h"
 
+#include <fmt/format.h>
 #include <cmath>
-#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include "arena/json_util.h"
@@ -10,16 +11,7 @@ namespace veletas::arena {
 
 using nlohmann::json;
 
-namespace {
-
-std::string Fmt(const char* format, double a, double b = 0, double c = 0, double d = 0,
-                double e = 0, double f = 0) {
-  char buf[320];
-  std::snprintf(buf, sizeof buf, format, a, b, c, d, e, f);
-  return buf;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::string ValidateSprtConfig(const SprtConfig& c) {
   if (!std::isfinite(c.elo0) || !std::isfinite(c.elo1) || std::abs(c.elo0) > 2000 ||
@@ -102,26 +94,28 @@ void DecideSprt(const GateConfig& c, GateEvidence& e) {
   e.lower = s.lower;
   e.upper = s.upper;
   const std::string record = std::to_string(e.wins) + "-" + std::to_string(e.losses);
-  const std::string hyp = Fmt("H0: elo = %+.1f vs H1: elo = %+.1f", c.sprt.elo0, c.sprt.elo1);
+  const std::string hyp =
+      fmt::format("H0: elo = {:+.1f} vs H1: elo = {:+.1f}", c.sprt.elo0, c.sprt.elo1);
   if (s.decision == SprtDecision::kAcceptH1) {
     e.decision = GateDecision::kPromote;
     e.reason = "SPRT (" + hyp + ") accepted H1: LLR " +
-               Fmt("%.3f >= upper bound %.3f", s.llr, s.upper) + " after " +
+               fmt::format("{:.3f} >= upper bound {:.3f}", s.llr, s.upper) + " after " +
                std::to_string(e.games) + " games (" + record + "); promoted";
   } else if (s.decision == SprtDecision::kAcceptH0) {
     e.decision = GateDecision::kReject;
     e.reason = "SPRT (" + hyp + ") accepted H0: LLR " +
-               Fmt("%.3f <= lower bound %.3f", s.llr, s.lower) + " after " +
+               fmt::format("{:.3f} <= lower bound {:.3f}", s.llr, s.lower) + " after " +
                std::to_string(e.games) + " games (" + record + "); not promoted";
   } else if (c.max_games > 0 && e.games >= c.max_games) {
     e.decision = GateDecision::kReject;
     e.reason = "SPRT (" + hyp + ") undecided at the cap of " + std::to_string(c.max_games) +
-               " games: LLR " + Fmt("%.3f within (%.3f, %.3f)", s.llr, s.lower, s.upper) + " (" +
+               " games: LLR " +
+               fmt::format("{:.3f} within ({:.3f}, {:.3f})", s.llr, s.lower, s.upper) + " (" +
                record + "); not promoted";
   } else {
     e.decision = GateDecision::kContinue;
     e.reason = "SPRT (" + hyp + ") undecided: LLR " +
-               Fmt("%.3f within (%.3f, %.3f)", s.llr, s.lower, s.upper) + " after " +
+               fmt::format("{:.3f} within ({:.3f}, {:.3f})", s.llr, s.lower, s.upper) + " after " +
                std::to_string(e.games) + " games (" + record + "); continue";
   }
 }
@@ -133,13 +127,14 @@ void DecideFixed(const GateConfig& c, GateEvidence& e) {
   const int remaining = std::max(0, c.games - e.games);
   const std::string record = std::to_string(e.wins) + "-" + std::to_string(e.losses);
   const std::string rule =
-      Fmt("threshold %.3f of %.0f games = %.0f wins", c.threshold, c.games, e.wins_needed);
+      fmt::format("threshold {:.3f} of {} games = {} wins", c.threshold, c.games, e.wins_needed);
   if (e.games >= c.games) {
     const bool pass = e.wins >= WinsNeeded(c.threshold, e.games);
     e.decision = pass ? GateDecision::kPromote : GateDecision::kReject;
-    e.reason = Fmt("score %.3f", e.elo.score) + " (" + record + ") over " +
+    e.reason = fmt::format("score {:.3f}", e.elo.score) + " (" + record + ") over " +
                std::to_string(e.games) + " games " + (pass ? ">= " : "< ") +
-               Fmt("threshold %.3f", c.threshold) + (pass ? "; promoted" : "; not promoted");
+               fmt::format("threshold {:.3f}", c.threshold) +
+               (pass ? "; promoted" : "; not promoted");
   } else if (e.wins >= e.wins_needed) {
     e.decision = GateDecision::kPromote;
     e.reason = record + " after " + std::to_string(e.games) + " games already reaches the " + rule +

@@ -2,9 +2,10 @@
 #include "training/trainer.h"
 
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <optional>
+
+#include <fmt/format.h>
 
 #include "model/checkpoint_file.h"
 #include "training/call_plan.h"
@@ -67,9 +68,7 @@ namespace {
 
 // The input's fingerprint: its content checksum in hex.
 std::string Fingerprint(const model::CheckpointFile& file) {
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(file.checksum));
-  return hex;
+  return fmt::format("{:016x}", file.checksum);
 }
 
 // The plan and data state stored in a training checkpoint's metadata.
