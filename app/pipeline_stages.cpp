@@ -1,0 +1,302 @@
+// The pipeline's stages: self-play (local or from the cluster's workers), training, the
+// gate and the rating ladder.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/load_evaluator.h"
+#include "app/pipeline_run.h"
+#include "app/promotion.h"
+#include "app/run_ratings.h"
+#include "arena/gate.h"
+#include "arena/ladder.h"
+#include "charts/charts.h"
+#include "training/trainer.h"
+
+namespace veletas::app::pipeline_internal {
+
+std::vector<std::pair<long long, std::string>> Pipeline::Bests() const {
+  std::vector<long long> bests{0};
+  for (const GenerationSummary& g : state_.generations) {
+    if (g.promoted && g.generation <= state_.best_generation) bests.push_back(g.generation);
+  }
+  std::vector<std::pair<long long, std::string>> out;
+  for (auto it = bests.rbegin(); it != bests.rend(); ++it) out.emplace_back(*it, ModelPath(*it));
+  return out;
+}
+
+int Pipeline::StageSelfplayFromCluster() {
+  const long long iteration = state_.iteration;
+  ClusterGames::SelfplayRequest r;
+  r.iteration = iteration;
+  r.dir = SamplesDir(iteration);
+  r.games = iteration == 0 && p_.first_generation_games > 0 ? p_.first_generation_games
+                                                            : p_.games_per_generation;
+  r.bests = Bests();
+  for (long long i = 0; i < iteration; ++i) r.earlier_dirs.push_back(SamplesDir(i));
+  r.progress = [&](const std::string& text) { status_.Update(Header() + " | " + text); };
+  cluster_->Stage(Header());
+  const auto start = Clock::now();
+  auto result = cluster_->Selfplay(r);
+  if (!result) return Fail(result.exit_code(), result.error());
+  GenerationSummary& g = Current();
+  g.selfplay_games = result.value().games;
+  g.selfplay_samples += result.value().samples;
+  g.selfplay_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  ChargeCpu();
+  Log("gen " + std::to_string(iteration + 1) + " self-play: " + result.value().line);
+  state_.stage = PipelineStage::kTrain;
+  return Save() ? 0 : 1;
+}
+
+int Pipeline::StageSelfplay() {
+  if (cluster_) return StageSelfplayFromCluster();
+  const long long iteration = state_.iteration;
+  const int64_t games = iteration == 0 && p_.first_generation_games > 0 ? p_.first_generation_games
+                                                                        : p_.games_per_generation;
+  auto loaded = LoadConfigNetwork(ModelPath(state_.best_generation), c_);
+  if (!loaded) return Fail(loaded.exit_code(), loaded.error());
+  search::Evaluator& evaluator = *loaded.value().evaluator;
+  selfplay::SelfplayJob job;
+  job.rules = c_.game.rules;
+  job.size = c_.game.size;
+  job.games = games;
+  job.out_dir = SamplesDir(iteration);
+  job.generation = static_cast<uint64_t>(iteration);
+  selfplay::SelfplayHooks hooks;
+  hooks.progress_seconds = status_.IsTerminal() ? 1.0 : 10.0;
+  hooks.progress = [&](const selfplay::SelfplayStats& s) {
+    status_.Update(Header() + " | best gen " + std::to_string(state_.best_generation) + " | " +
+                   selfplay::FormatProgress(s));
+  };
+  hooks.log = [&](const std::string& m) { Log("  self-play: " + m); };
+  selfplay::SelfplayConfig config = c_.selfplay;
+  if (state_.resign_calibrated)
+    config.resign_threshold = static_cast<float>(state_.resign_threshold);
+  const auto start = Clock::now();
+  auto result = selfplay::RunSelfplay(config, c_.search, c_.evaluator, evaluator, job, hooks);
+  if (!result) return Fail(result.exit_code(), result.error());
+  const selfplay::SelfplayStats& s = result.value();
+  GenerationSummary& g = Current();
+  g.selfplay_games = s.games_resumed + s.games_finished;
+  g.selfplay_samples += s.samples;
+  g.selfplay_network_evaluations += static_cast<int64_t>(s.network_positions);
+  g.selfplay_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  g.swap_rate = s.SwapRate();
+  g.resign_threshold = config.resign_threshold;
+  ChargeCpu();
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "gen %lld self-play: %lld games by gen %lld (%lld resumed), %lld samples, "
+                "%.1f turns/game, %.0f evals/s, batch fill %.0f%%, swaps %.0f%%, first player "
+                "won %lld, resigned %.0f%% at %.2f (false positives %lld of %lld), %s",
+                iteration + 1, static_cast<long long>(g.selfplay_games),
+                static_cast<long long>(state_.best_generation),
+                static_cast<long long>(s.games_resumed), static_cast<long long>(s.samples),
+                s.MeanTurns(), s.NetworkEvaluationsPerSecond(), 100 * s.MeanBatchFill(),
+                100 * s.SwapRate(), static_cast<long long>(s.wins_first),
+                s.games_finished > 0 ? 100.0 * s.resignations / s.games_finished : 0.0,
+                config.resign_threshold, static_cast<long long>(s.false_positives),
+                static_cast<long long>(s.would_resign), FormatDuration(g.selfplay_seconds).c_str());
+  Log(line);
+  CalibrateResignation(s);
+  state_.stage = PipelineStage::kTrain;
+  return Save() ? 0 : 1;
+}
+
+void Pipeline::CalibrateResignation(const selfplay::SelfplayStats& s) {
+  const double target = c_.selfplay.resign_false_positive_target;
+  if (target <= 0 || c_.selfplay.resign_threshold <= -1.0f) return;  // fixed, or resignation off
+  // At least 10 would-be resigners at a threshold of 0 (a few dozen no-resign games).
+  const auto next = selfplay::CalibrateResignThreshold(s.resign_observations, target, 10);
+  if (!next) {
+    Log("  resignation: too few no-resign games to calibrate; the threshold stays " +
+        std::to_string(state_.resign_calibrated ? state_.resign_threshold
+                                                : c_.selfplay.resign_threshold));
+    return;
+  }
+  state_.resign_threshold = *next;
+  state_.resign_calibrated = true;
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "  resignation: threshold %.2f for the next generation (the highest with at most "
+                "%.0f%% false positives in this generation's no-resign games)",
+                *next, 100 * target);
+  Log(line);
+}
+
+int Pipeline::StageTrain() {
+  const long long iteration = state_.iteration;
+  training::TrainRequest req;
+  req.config = c_.training;
+  req.spec = model::ModelSpec{c_.game.rules, c_.game.size, c_.model};
+  req.device = c_.model.device;
+  req.input_checkpoint = ModelPath(iteration);
+  for (long long i = 0; i <= iteration; ++i) req.data.push_back(SamplesDir(i));
+  req.output_checkpoint = ModelPath(iteration + 1);
+  req.generation = iteration + 1;
+  req.metrics_path = (fs::path(run_) / "train" / "metrics.jsonl").string();
+  req.progress = [&](const training::TrainProgress& t) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  " | step %lld/%lld | loss %.3f (policy %.3f value %.3f aux %.3f) | %.0f "
+                  "samples/s | ETA %s",
+                  static_cast<long long>(t.step), static_cast<long long>(t.steps), t.loss_total,
+                  t.loss_policy, t.loss_value, t.loss_aux, t.samples_per_second,
+                  FormatDuration(t.eta_seconds).c_str());
+    status_.Update(Header() + buf);
+  };
+  req.log = [&](const std::string& m) { Log("  training: " + m); };
+  const training::TrainResult result = training::TrainGeneration(req);
+  if (!result.ok()) {
+    return Fail(result.status == training::TrainStatus::kBadInput ? 2 : 1, result.error);
+  }
+  if (fs::exists(req.metrics_path)) {  // a chart that cannot be drawn is only a note
+    auto drawn = charts::DrawLossChart(req.metrics_path,
+                                       (fs::path(run_) / "train" / "training_loss.png").string());
+    if (!drawn) Log("  " + drawn.error());
+  }
+  const training::TrainStats& t = result.stats;
+  GenerationSummary& g = Current();
+  g.train_steps = t.steps;
+  g.loss_total = t.loss_total;
+  g.loss_policy = t.loss_policy;
+  g.loss_value = t.loss_value;
+  g.train_seconds = t.seconds;
+  g.train_samples = t.steps * c_.training.batch_size;
+  ChargeCpu();
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "gen %lld training: %lld steps (%lld in all), window %lld of %lld samples, loss "
+                "%.3f (policy %.3f, value %.3f, aux %.3f), %.0f samples/s, %s",
+                iteration + 1, static_cast<long long>(t.steps),
+                static_cast<long long>(t.global_steps), static_cast<long long>(t.window_samples),
+                static_cast<long long>(t.total_samples), t.loss_total, t.loss_policy, t.loss_value,
+                t.loss_aux, t.loop_samples_per_second, FormatDuration(t.seconds).c_str());
+  Log(line);
+  for (const std::string& s : t.skipped) Log("  training skipped " + s);
+  state_.stage = PipelineStage::kGate;
+  return Save() ? 0 : 1;
+}
+
+util::Result<arena::ArenaPlayer> Pipeline::GenerationPlayer(ArenaModels& models,
+                                                            long long gen) const {
+  auto m = models.Get(ModelPath(gen));
+  if (!m) return m.error_value();
+  return arena::MakeGenerationPlayer(gen, ModelPath(gen), m.value()->Evaluator(), c_.search,
+                                     c_.arena.arena.simulations);
+}
+
+int Pipeline::StageGate() {
+  const long long candidate = state_.iteration + 1;
+  GenerationSummary& g = Current();
+  if (p_.promotion == Promotion::kAlways) {
+    g.promoted = true;
+    g.gated_against = -1;
+    g.gate_reason = "promotion: always";
+  } else {
+    ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
+    auto cand = GenerationPlayer(models, candidate);
+    if (!cand) return Fail(2, cand.error());
+    auto best = GenerationPlayer(models, state_.best_generation);
+    if (!best) return Fail(2, best.error());
+    const arena::ArenaPlayer& a = cand.value();
+    const arena::ArenaPlayer& b = best.value();
+    const auto start = Clock::now();
+    auto result = arena::RunGate(
+        a, b, c_.game.rules, c_.game.size, PromotionGateSettings(p_, c_.arena.gate), c_.arena.arena,
+        run_, "",
+        [&](const arena::ArenaProgress& p) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf, " | gen %lld vs gen %lld | %d games, %d-%d", candidate,
+                        static_cast<long long>(state_.best_generation), p.games_done, p.a_wins,
+                        p.b_wins);
+          status_.Update(Header() + buf);
+        },
+        RemoteArena());
+    if (!result) return Fail(1, result.error());
+    const arena::GateResult& r = result.value();
+    for (const std::string& note : r.notes) Log(note);
+    g.promoted = Promoted(p_.promotion, r.evidence);
+    g.gate_evaluations += r.stats.evaluations;
+    g.gated_against = state_.best_generation;
+    g.gate_games = r.evidence.games;
+    g.gate_wins = r.evidence.wins;
+    g.gate_reason = r.evidence.reason;
+    if (p_.promotion == Promotion::kLatest) {
+      g.gate_reason = std::string(g.promoted ? "not clearly worse" : "clearly worse") +
+                      " (check of promotion: latest): " + g.gate_reason;
+    }
+    g.gate_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  ChargeCpu();
+  std::string line = "gen " + std::to_string(candidate) + " gate: ";
+  if (g.gated_against >= 0) {
+    line += std::string(g.promoted ? "promoted" : "rejected") + " against gen " +
+            std::to_string(g.gated_against) + " after " + std::to_string(g.gate_games) +
+            " games (" + std::to_string(g.gate_wins) + " won): " + g.gate_reason;
+  } else {
+    line += g.gate_reason;
+  }
+  if (g.promoted) state_.best_generation = candidate;
+  Log(line);
+  if (g.promoted && cluster_) {  // the workers' self-play switches to it now
+    if (util::Status s = cluster_->NewBest(candidate, ModelPath(candidate)); !s.ok()) {
+      return Fail(s.exit_code(), s.error());
+    }
+  }
+  state_.stage = PipelineStage::kLadder;
+  return Save() ? 0 : 1;
+}
+
+int Pipeline::StageLadder(long long generation) {
+  if (cluster_) cluster_->Stage(Header() + " | ladder round of gen " + std::to_string(generation));
+  ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
+  auto newcomer = GenerationPlayer(models, generation);
+  if (!newcomer) return Fail(2, newcomer.error());
+  const arena::ArenaPlayer& player = newcomer.value();
+  std::vector<arena::ArenaPlayer> previous;
+  for (long long gen : arena::PreviousGenerationsToPlay(generation, state_.rated_generations,
+                                                        c_.arena.ladder.previous_generations)) {
+    auto p = GenerationPlayer(models, gen);
+    if (!p) return Fail(2, p.error());
+    previous.push_back(p.value());
+  }
+  const auto start = Clock::now();
+  auto round = arena::RunLadderRound(
+      run_, c_.game.rules, c_.game.size, player, previous, c_.arena.arena, c_.arena.ladder,
+      [&](const std::string& match, const arena::ArenaProgress& p) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, " | %s | %d/%d games, %d-%d", match.c_str(), p.games_done,
+                      p.games_total, p.a_wins, p.b_wins);
+        status_.Update(Header() + buf);
+      },
+      RemoteArena());
+  if (!round) return Fail(round.exit_code(), round.error());
+  uint64_t evaluations = 0;
+  for (const arena::LadderMatchReport& m : round.value().matches) {
+    evaluations += m.stats.evaluations;
+    for (const std::string& note : m.notes) Log(note);
+    Log("  " + m.name + ": " + std::to_string(m.a_wins) + "-" + std::to_string(m.b_wins) +
+        (m.existed ? " (played before)" : ""));
+  }
+  std::ostringstream warnings;
+  auto rated = RateRun(run_, 1.0, warnings);
+  if (!rated) return Fail(1, rated.error());
+  if (std::string e = DrawRatingsPng(rated.value()); !e.empty()) Log("  " + e);
+  std::ostringstream table;
+  PrintLadderTable(rated.value().ladder, table);
+  std::istringstream lines(table.str());
+  Log("ratings after gen " + std::to_string(generation) + " (random = 0; best is gen " +
+      std::to_string(state_.best_generation) + "):");
+  for (std::string l; std::getline(lines, l);) Log("  " + l);
+  state_.rated_generations.push_back(generation);
+  if (generation == state_.iteration + 1 && !state_.generations.empty()) {
+    Current().ladder_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    Current().ladder_evaluations = evaluations;
+    ChargeCpu();
+  }
+  return 0;
+}
+
+}  // namespace veletas::app::pipeline_internal
