@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -47,7 +46,7 @@ double Since(Clock::time_point t) {
 // `n` games with the config's self-play settings and a hash evaluator (8 simulations: the
 // entries have the samples, policies and records of real games of this board; only their
 // play is weak).
-std::vector<selfplay::FinishedGame> RecordGames(const Config& c, int n) {
+util::Result<std::vector<selfplay::FinishedGame>> RecordGames(const Config& c, int n) {
   selfplay::SelfplayConfig sp = c.selfplay;
   sp.full_simulations = std::min(sp.full_simulations, 8);
   sp.cheap_simulations = std::min(sp.cheap_simulations, 4);
@@ -57,17 +56,7 @@ std::vector<selfplay::FinishedGame> RecordGames(const Config& c, int n) {
   job.rules = c.game.rules;
   job.size = c.game.size;
   job.games = n;
-  std::vector<selfplay::FinishedGame> games;
-  std::mutex mutex;
-  selfplay::SelfplayHooks hooks;
-  hooks.on_game = [&](selfplay::FinishedGame&& g) {
-    std::lock_guard<std::mutex> lock(mutex);
-    games.push_back(std::move(g));
-    return util::Ok();
-  };
-  search::SearchConfig search = c.search;
-  selfplay::RunSelfplay(sp, search, c.evaluator, evaluator, job, hooks);
-  return games;
+  return selfplay::PlayGamesInMemory(sp, c.search, c.evaluator, evaluator, job);
 }
 
 long long UsedMemory(cluster::RedisClient& redis) {
@@ -110,10 +99,14 @@ int MeasureIngest(const Config& c, const cluster::RedisOptions& redis_options,
   std::cerr << "bench-cluster: recording " << games << " games of "
             << rules::GameName(c.game.rules, c.game.size) << "\n";
   const auto recorded = RecordGames(c, games);
+  if (!recorded) {
+    std::cerr << "bench-cluster: recording games: " << recorded.error() << "\n";
+    return recorded.exit_code();
+  }
   const std::string network = util::Sha256Hex("bench-cluster network");
   std::vector<std::string> entries;
   double bytes = 0;
-  for (const auto& g : recorded) {
+  for (const auto& g : recorded.value()) {
     cluster::Entry e;
     e.game_id = cluster::RandomGameId();
     e.worker = "bench";

@@ -285,4 +285,23 @@ util::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
   return engine.Run();
 }
 
+util::Result<std::vector<FinishedGame>> PlayGamesInMemory(const SelfplayConfig& config,
+                                                          const search::SearchConfig& search,
+                                                          const search::BatchingConfig& batching,
+                                                          search::Evaluator& backend,
+                                                          SelfplayJob job) {
+  job.out_dir.clear();
+  std::vector<FinishedGame> games;
+  std::mutex mutex;
+  SelfplayHooks hooks;
+  hooks.on_game = [&](FinishedGame&& g) {
+    std::lock_guard<std::mutex> lock(mutex);
+    games.push_back(std::move(g));
+    return util::Ok();
+  };
+  auto stats = RunSelfplay(config, search, batching, backend, job, hooks);
+  if (!stats) return stats.error_value();
+  return games;
+}
+
 }  // namespace veletas::selfplay

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "rules/position.h"
 #include "search/evaluator.h"
@@ -85,5 +86,15 @@ util::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
                                         const search::BatchingConfig& batching,
                                         search::Evaluator& backend, const SelfplayJob& job,
                                         const SelfplayHooks& hooks = {});
+
+// Plays job.games games and returns them in the order they finished, writing no files (job's
+// output directory is ignored): RunSelfplay with an on_game hook that collects them. For
+// benchmarks and tests that need real self-play games in memory. Same preconditions and
+// errors as RunSelfplay.
+util::Result<std::vector<FinishedGame>> PlayGamesInMemory(const SelfplayConfig& config,
+                                                          const search::SearchConfig& search,
+                                                          const search::BatchingConfig& batching,
+                                                          search::Evaluator& backend,
+                                                          SelfplayJob job);
 
 }  // namespace veletas::selfplay

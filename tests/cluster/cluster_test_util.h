@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -49,18 +48,10 @@ inline std::vector<selfplay::FinishedGame> PlayGames(int n, uint64_t seed = 1, i
   job.size = size;
   job.games = n;
   job.generation = seed;
-  std::vector<selfplay::FinishedGame> games;
-  std::mutex mutex;
-  selfplay::SelfplayHooks hooks;
-  hooks.on_game = [&](selfplay::FinishedGame&& g) {
-    std::lock_guard<std::mutex> lock(mutex);
-    games.push_back(std::move(g));
-    return util::Ok();
-  };
-  auto r = selfplay::RunSelfplay(SmallSelfplay(), search::SearchConfig{}, SmallBatching(),
-                                 evaluator, job, hooks);
-  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error());
-  return games;
+  auto games = selfplay::PlayGamesInMemory(SmallSelfplay(), search::SearchConfig{}, SmallBatching(),
+                                           evaluator, job);
+  EXPECT_TRUE(games.ok()) << (games.ok() ? "" : games.error());
+  return games.ok() ? std::move(games.value()) : std::vector<selfplay::FinishedGame>{};
 }
 
 // The self-play entry a worker sends for `g` (a fresh random game id).

@@ -175,6 +175,27 @@ TEST(SelfplayEngine, WrittenGamesAgreeWithTheRules) {
   EXPECT_EQ(stats.wins_black, black);
 }
 
+TEST(SelfplayEngine, PlayGamesInMemoryReturnsEveryGameAndWritesNothing) {
+  TempDir dir("ignored");
+  search::HashEvaluator eval(5);
+  SelfplayJob job;
+  job.size = 7;
+  job.games = 6;
+  job.out_dir = dir.Str();  // ignored: nothing is written
+  auto games = PlayGamesInMemory(SmallConfig(), search::SearchConfig{}, SmallBatching(), eval, job);
+  ASSERT_TRUE(games.ok()) << games.error();
+  ASSERT_EQ(games.value().size(), 6u);
+  std::set<int64_t> indices;
+  for (const FinishedGame& g : games.value()) {
+    indices.insert(g.index);
+    EXPECT_EQ(g.record.samples, g.samples.size());
+    EXPECT_FALSE(g.samples.empty());
+    EXPECT_GE(g.record.winner, 0);
+  }
+  EXPECT_EQ(indices.size(), 6u);
+  EXPECT_FALSE(std::filesystem::exists(dir.Str()) && !std::filesystem::is_empty(dir.Str()));
+}
+
 TEST(SelfplayEngine, GumbelAndTenByTenGamesAgreeWithTheRules) {
   TempDir dir("out");
   search::HashEvaluator eval(5);
