@@ -218,7 +218,8 @@ int MeasureWorker(const Config& c, const cluster::RedisOptions& redis_options,
                    "\n  max_queued_games: 100000000\n";
   }
   if (!redis.Call({"SET", keys.Config(), config_text}).ok() ||
-      !cluster::PublishNetwork(redis, keys, bytes.value(), 0, true).ok()) {
+      !cluster::PublishNetwork(redis, keys, bytes.value(), 0, true).ok() ||
+      !cluster::EnsureGroup(redis, keys.Tasks(), cluster::kWorkerGroup).ok()) {
     std::cerr << "bench-cluster: cannot publish to redis\n";
     return 1;
   }
@@ -230,7 +231,7 @@ int MeasureWorker(const Config& c, const cluster::RedisOptions& redis_options,
       selfplay::SelfplayJob job;
       job.rules = c.game.rules;
       job.size = c.game.size;
-      job.games = INT64_MAX / 2;
+      job.games = 1'000'000'000;  // until stopped; one planned file (games_per_file below)
       job.out_dir = work + "/local_" + std::to_string(round);
       job.generation = static_cast<uint64_t>(round);
       selfplay::SelfplayConfig sp = c.selfplay;
@@ -247,8 +248,12 @@ int MeasureWorker(const Config& c, const cluster::RedisOptions& redis_options,
         local_time += seconds;
         stop = true;
       });
-      selfplay::RunSelfplay(sp, c.search, c.evaluator, evaluator, job, hooks);
+      auto local = selfplay::RunSelfplay(sp, c.search, c.evaluator, evaluator, job, hooks);
       timer.join();
+      if (!local) {
+        std::cerr << "bench-cluster: local self-play: " << local.error() << "\n";
+        return local.exit_code();
+      }
     }
     {  // one worker
       std::atomic<bool> stop{false};
