@@ -31,6 +31,7 @@
 #include "rules/notation.h"
 #include "search/fake_evaluators.h"
 #include "selfplay/selfplay_engine.h"
+#include "util/clock.h"
 #include "util/sha256.h"
 
 namespace veletas::app {
@@ -38,10 +39,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-double Since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // `n` games with the config's self-play settings and a hash evaluator (8 simulations: the
 // entries have the samples, policies and records of real games of this board; only their
@@ -72,7 +69,7 @@ std::pair<double, double> AddRates(cluster::RedisClient& redis, const std::strin
                                    const std::vector<std::string>& entries) {
   auto start = Clock::now();
   for (const std::string& e : entries) cluster::AddEntry(redis, key, {{"w", "bench"}, {"e", e}});
-  const double single = static_cast<double>(entries.size()) / Since(start);
+  const double single = static_cast<double>(entries.size()) / util::SecondsSince(start);
   start = Clock::now();
   for (size_t at = 0; at < entries.size(); at += 64) {
     std::vector<std::vector<std::string>> batch;
@@ -81,7 +78,7 @@ std::pair<double, double> AddRates(cluster::RedisClient& redis, const std::strin
     }
     redis.Pipeline(batch);
   }
-  const double piped = static_cast<double>(entries.size()) / Since(start);
+  const double piped = static_cast<double>(entries.size()) / util::SecondsSince(start);
   redis.Call({"DEL", key});
   return {single, piped};
 }
@@ -132,7 +129,7 @@ int MeasureIngest(const Config& c, const cluster::RedisOptions& redis_options,
       return 1;
     }
   }
-  f.validate_per_second = static_cast<double>(entries.size()) / Since(start);
+  f.validate_per_second = static_cast<double>(entries.size()) / util::SecondsSince(start);
 
   cluster::RedisClient redis(redis_options);
   cluster::LearnerOptions o;
@@ -174,7 +171,7 @@ int MeasureIngest(const Config& c, const cluster::RedisOptions& redis_options,
     std::cerr << "bench-cluster: " << report.error() << "\n";
     return 1;
   }
-  f.entries_per_second = static_cast<double>(games) / Since(start);
+  f.entries_per_second = static_cast<double>(games) / util::SecondsSince(start);
   // appendfsync: the same entries added with each setting.
   auto fsync = redis.Call({"CONFIG", "GET", "appendfsync"});
   if (fsync && fsync.value().elements.size() == 2) {

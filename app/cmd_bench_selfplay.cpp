@@ -22,15 +22,12 @@
 #include "model/nn_bench.h"
 #include "rules/notation.h"
 #include "selfplay/selfplay_engine.h"
+#include "util/clock.h"
 
 namespace veletas::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double Since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // The self-play network, timed, with measurements of the network alone (NnBench) run on
 // the same thread every `period` seconds before a self-play batch. Self-play between two
@@ -70,7 +67,7 @@ class InterleavedBench final : public search::Evaluator {
             {std::chrono::duration<double>(segment_start_ - created_).count(),
              std::chrono::duration<double>(start - segment_start_).count(), segment_positions_});
       }
-      totals_.alone += Since(start);
+      totals_.alone += util::SecondsSince(start);
       totals_.rates.push_back(rate);
       segment_start_ = Clock::now();
       segment_positions_ = 0;
@@ -79,7 +76,7 @@ class InterleavedBench final : public search::Evaluator {
     }
     const auto start = Clock::now();
     inner_.Evaluate(positions, out);
-    const double took = Since(start);
+    const double took = util::SecondsSince(start);
     std::lock_guard<std::mutex> lock(mutex_);
     totals_.busy += took;
     segment_positions_ += static_cast<double>(positions.size());

@@ -26,6 +26,7 @@
 #include "search/batching_evaluator.h"
 #include "selfplay/selfplay_engine.h"
 #include "util/atomic_file.h"
+#include "util/clock.h"
 #include "util/run_dir.h"
 #include "util/sha256.h"
 
@@ -34,10 +35,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-double Since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 uint64_t RandomWord() {
   std::random_device device;
@@ -375,14 +372,15 @@ util::Status Worker::ReapSelfplay() {
 
 util::Status Worker::Heartbeat() {
   const double every = settings_->cluster.heartbeat_seconds;
-  if (Since(last_heartbeat_) < every) return util::Ok();
+  if (util::SecondsSince(last_heartbeat_) < every) return util::Ok();
   last_heartbeat_ = Clock::now();
   double rate = 0;
   {
     std::lock_guard<std::mutex> lock(recent_mutex_);
-    while (!recent_games_.empty() && Since(recent_games_.front()) > 60) recent_games_.pop_front();
-    rate =
-        static_cast<double>(recent_games_.size()) / std::min(60.0, std::max(1.0, Since(started_)));
+    while (!recent_games_.empty() && util::SecondsSince(recent_games_.front()) > 60)
+      recent_games_.pop_front();
+    rate = static_cast<double>(recent_games_.size()) /
+           std::min(60.0, std::max(1.0, util::SecondsSince(started_)));
   }
   nlohmann::json j;
   j["worker"] = id_;
@@ -399,7 +397,7 @@ util::Status Worker::Heartbeat() {
   j["games_per_second"] = rate;
   j["spool"] = outbox_->Waiting() + outbox_->Unconfirmed();
   j["threads"] = settings_->selfplay.threads;
-  j["uptime_seconds"] = Since(started_);
+  j["uptime_seconds"] = util::SecondsSince(started_);
   const long long ttl_ms = static_cast<long long>(every * 3000);
   auto set = redis_.Call({"SET", keys_.Worker(id_), j.dump(), "PX", std::to_string(ttl_ms)});
   if (!set) return set.error_value();
@@ -428,7 +426,7 @@ util::Status Worker::HandleTask() {
   ++report_.tasks;
   Log("worker " + id_ + ": task " + task_->id + " done (" + task_->task.match + ", " +
       std::to_string(task_->task.games.size()) + " games in " +
-      std::to_string(static_cast<int>(Since(task_->started))) + " s)");
+      std::to_string(static_cast<int>(util::SecondsSince(task_->started))) + " s)");
   task_.reset();
   UpdatePause();
   return util::Ok();

@@ -12,15 +12,12 @@
 #include "training/batch_loader.h"
 #include "training/lr_schedule.h"
 #include "training/metrics.h"
+#include "util/clock.h"
 
 namespace veletas::training {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double Since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const TrainingConfig& c,
                                                        const model::VeletasNet& net) {
@@ -231,8 +228,8 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
         line.policy_target_entropy = m[kTargetEntropy];
         line.value_accuracy = m[kAccuracy];
         line.learning_rate = lr;
-        line.samples_per_second =
-            static_cast<double>(window_acc.steps * c.batch_size) / Since(window_acc.since);
+        line.samples_per_second = static_cast<double>(window_acc.steps * c.batch_size) /
+                                  util::SecondsSince(window_acc.since);
         line.window_samples = s.window->Size();
         line.time = static_cast<double>(std::time(nullptr));
         if (!std::isfinite(line.loss_total)) {
@@ -260,7 +257,8 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
           return Failure(TrainStatus::kFailed, saved.error());
         }
       }
-      if (r.progress && (metrics || last || Since(report_acc.since) >= r.progress_interval)) {
+      if (r.progress &&
+          (metrics || last || util::SecondsSince(report_acc.since) >= r.progress_interval)) {
         const std::vector<double> m = report_acc.Means();
         TrainProgress p;
         p.generation = plan.generation;
@@ -272,16 +270,17 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
         p.loss_aux = m[kAux];
         p.loss_total = m[kPolicy] + c.value_weight * m[kValue] + c.aux_weight * m[kAux];
         p.learning_rate = lr;
-        p.samples_per_second =
-            static_cast<double>(report_acc.steps * c.batch_size) / Since(report_acc.since);
-        const double per_step = Since(loop_start) / static_cast<double>(done - first_step);
+        p.samples_per_second = static_cast<double>(report_acc.steps * c.batch_size) /
+                               util::SecondsSince(report_acc.since);
+        const double per_step =
+            util::SecondsSince(loop_start) / static_cast<double>(done - first_step);
         p.eta_seconds = per_step * static_cast<double>(plan.steps - done);
         p.metrics_line = metrics;
         r.progress(p);
         report_acc.Reset(device.value());
       }
     }
-    const double warm_seconds = Since(warm_start);
+    const double warm_seconds = util::SecondsSince(warm_start);
     const int64_t timed = plan.steps - warm_steps;
     if (timed > 0 && warm_seconds > 0) {
       stats.loop_samples_per_second = static_cast<double>(timed * c.batch_size) / warm_seconds;

@@ -1,0 +1,15 @@
+// Elapsed wall time on the steady clock, for benchmarks, rates and time budgets.
+#pragma once
+
+#include <chrono>
+
+namespace veletas::util {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// Seconds from `start` to now on the steady clock.
+inline double SecondsSince(SteadyClock::time_point start) {
+  return std::chrono::duration<double>(SteadyClock::now() - start).count();
+}
+
+}  // namespace veletas::util
