@@ -19,6 +19,7 @@
 #include "app/status_line.h"
 #include "arena/arena.h"
 #include "selfplay/selfplay_engine.h"
+#include "util/clock.h"
 #include "util/result.h"
 #include "util/run_dir.h"
 
@@ -48,10 +49,7 @@ class Pipeline {
   std::string Header() const {
     return "gen " + std::to_string(state_.iteration + 1) + " | " + StageName(state_.stage);
   }
-  double Elapsed() const {
-    return state_.elapsed_seconds +
-           std::chrono::duration<double>(Clock::now() - session_start_).count();
-  }
+  double Elapsed() const { return state_.elapsed_seconds + util::SecondsSince(session_start_); }
   double CpuElapsed() const {
     return state_.cpu_seconds + ProcessCpuSeconds() - session_cpu_start_;
   }

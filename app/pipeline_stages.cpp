@@ -42,7 +42,7 @@ int Pipeline::StageSelfplayFromCluster() {
   GenerationSummary& g = Current();
   g.selfplay_games = result.value().games;
   g.selfplay_samples += result.value().samples;
-  g.selfplay_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  g.selfplay_seconds += util::SecondsSince(start);
   ChargeCpu();
   Log("gen " + std::to_string(iteration + 1) + " self-play: " + result.value().line);
   state_.stage = PipelineStage::kTrain;
@@ -81,7 +81,7 @@ int Pipeline::StageSelfplay() {
   g.selfplay_games = s.games_resumed + s.games_finished;
   g.selfplay_samples += s.samples;
   g.selfplay_network_evaluations += static_cast<int64_t>(s.network_positions);
-  g.selfplay_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  g.selfplay_seconds += util::SecondsSince(start);
   g.swap_rate = s.SwapRate();
   g.resign_threshold = config.resign_threshold;
   ChargeCpu();
@@ -227,7 +227,7 @@ int Pipeline::StageGate() {
       g.gate_reason = std::string(g.promoted ? "not clearly worse" : "clearly worse") +
                       " (check of promotion: latest): " + g.gate_reason;
     }
-    g.gate_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    g.gate_seconds = util::SecondsSince(start);
   }
   ChargeCpu();
   std::string line = "gen " + std::to_string(candidate) + " gate: ";
@@ -292,7 +292,7 @@ int Pipeline::StageLadder(long long generation) {
   for (std::string l; std::getline(lines, l);) Log("  " + l);
   state_.rated_generations.push_back(generation);
   if (generation == state_.iteration + 1 && !state_.generations.empty()) {
-    Current().ladder_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    Current().ladder_seconds = util::SecondsSince(start);
     Current().ladder_evaluations = evaluations;
     ChargeCpu();
   }
