@@ -190,106 +190,160 @@ int MeasureIngest(const Config& c, const cluster::RedisOptions& redis_options,
   return 0;
 }
 
-// Games finished per second over `seconds` (after `warmup`), by self-play in this process
-// (files written as `veletas selfplay` does) and by one worker (through its spool and Redis),
-// alternately, twice each.
+// Speeds of one side of the worker comparison: searches/s over the timed window (a
+// continuous measure: games finish in waves of games_in_flight, too few in a short window to
+// count) and the games and searches of the whole round (for searches per game).
+struct SelfplaySpeed {
+  double searches = 0, seconds = 0;      // in the timed windows
+  double round_searches = 0, games = 0;  // in whole rounds
+};
+
+// Starts a thread that waits `warmup` seconds, counts `counter` for `seconds` into `speed`,
+// then sets `stop`.
+std::thread TimeWindow(const std::atomic<int64_t>& counter, double warmup, double seconds,
+                       std::atomic<bool>& stop, SelfplaySpeed& speed) {
+  return std::thread([&counter, warmup, seconds, &stop, &speed] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(warmup));
+    const int64_t at_warmup = counter;
+    const auto start = Clock::now();
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    speed.searches += static_cast<double>(counter - at_warmup);
+    speed.seconds += util::SecondsSince(start);
+    stop = true;
+  });
+}
+
+// One round of self-play in this process, files written as the pipeline writes them.
+util::Status LocalRound(const Config& c, search::Evaluator& evaluator, const std::string& dir,
+                        int round, double warmup, double seconds, SelfplaySpeed& speed) {
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> searches{0};
+  selfplay::SelfplayJob job;
+  job.rules = c.game.rules;
+  job.size = c.game.size;
+  // Files as a generation of the pipeline writes them; ten generations' worth of games, so
+  // that the window ends first (the plan lists every game: no 10^9-game plans).
+  job.games = 10 * c.pipeline.games_per_generation;
+  job.out_dir = dir;
+  job.generation = static_cast<uint64_t>(round);
+  selfplay::SelfplayHooks hooks;
+  hooks.stop = &stop;
+  hooks.progress_seconds = 0.25;
+  hooks.progress = [&](const selfplay::SelfplayStats& s) { searches = s.searches; };
+  std::thread timer = TimeWindow(searches, warmup, seconds, stop, speed);
+  auto local = selfplay::RunSelfplay(c.selfplay, c.search, c.evaluator, evaluator, job, hooks);
+  timer.join();
+  if (!local) return util::Prefixed(local.error_value(), "local self-play: ");
+  speed.round_searches += static_cast<double>(local.value().searches);
+  speed.games += static_cast<double>(local.value().games_finished);
+  return util::Ok();
+}
+
+// One round of one worker of run `run` (through its spool and Redis).
+util::Status WorkerRound(const Config& c, const cluster::RedisOptions& redis_options,
+                         const std::string& run, const std::string& dir, double warmup,
+                         double seconds, SelfplaySpeed& speed) {
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> searches{0};
+  cluster::WorkerOptions o;
+  o.redis = redis_options;
+  o.run = run;
+  o.dir = dir;
+  o.id = "bench";
+  o.stop = &stop;
+  o.searches = &searches;
+  WorkerOverrides overrides;
+  overrides.device = c.model.device;
+  TorchWorkerBackend backend(run, overrides);
+  std::thread timer = TimeWindow(searches, warmup, seconds, stop, speed);
+  auto report = cluster::RunWorker(o, backend);
+  timer.join();
+  if (!report) return util::Prefixed(report.error_value(), "worker: ");
+  speed.round_searches += static_cast<double>(report.value().selfplay_searches);
+  speed.games += static_cast<double>(report.value().selfplay_games);
+  return util::Ok();
+}
+
+// Publishes `checkpoint` and the config as run `run` for the worker, with a queue nobody
+// empties that must not fill up.
+util::Status PublishRun(const Config& c, cluster::RedisClient& redis,
+                        const cluster::RedisOptions& redis_options, const std::string& run,
+                        const std::string& checkpoint) {
+  const cluster::RunKeys keys(run);
+  auto bytes = PublishedCheckpoint(checkpoint);
+  if (!bytes) return bytes.error_value();
+  std::string config_text = c.resolved_yaml;
+  if (c.cluster.redis.empty()) {
+    config_text += "cluster:\n  redis: redis://" + redis_options.endpoint.ToString() +
+                   "\n  max_queued_games: 100000000\n";
+  }
+  if (auto s = redis.Call({"SET", keys.Config(), config_text}); !s) return s.error_value();
+  if (auto p = cluster::PublishNetwork(redis, keys, bytes.value(), 0, true); !p) {
+    return p.error_value();
+  }
+  return cluster::EnsureGroup(redis, keys.Tasks(), cluster::kWorkerGroup);
+}
+
+// Self-play in this process against one worker, alternately, twice each: searches/s over
+// `seconds` after a warm-up.
 int MeasureWorker(const Config& c, const cluster::RedisOptions& redis_options,
                   const std::string& work, const std::string& checkpoint, double seconds,
-                  double& local_rate, double& worker_rate) {
+                  SelfplaySpeed& local, SelfplaySpeed& worker) {
   const double warmup = std::min(10.0, seconds / 4);
   auto loaded = LoadConfigNetwork(checkpoint, c);
   if (!loaded) {
     std::cerr << "veletas bench-cluster: " << loaded.error() << "\n";
     return loaded.exit_code();
   }
-  search::Evaluator& evaluator = *loaded.value().evaluator;
   cluster::RedisClient redis(redis_options);
   const std::string run = "benchw-" + std::to_string(::getpid());
   const cluster::RunKeys keys(run);
-  auto bytes = PublishedCheckpoint(checkpoint);
-  if (!bytes) return bytes.exit_code();
-  // Nobody takes the worker's games here: the queue must not fill up.
-  std::string config_text = c.resolved_yaml;
-  if (c.cluster.redis.empty()) {
-    config_text += "cluster:\n  redis: redis://" + redis_options.endpoint.ToString() +
-                   "\n  max_queued_games: 100000000\n";
-  }
-  if (!redis.Call({"SET", keys.Config(), config_text}).ok() ||
-      !cluster::PublishNetwork(redis, keys, bytes.value(), 0, true).ok() ||
-      !cluster::EnsureGroup(redis, keys.Tasks(), cluster::kWorkerGroup).ok()) {
-    std::cerr << "bench-cluster: cannot publish to redis\n";
+  if (auto s = PublishRun(c, redis, redis_options, run, checkpoint); !s.ok()) {
+    std::cerr << "veletas bench-cluster: publishing to redis: " << s.error() << "\n";
     return 1;
   }
-  double local_games = 0, local_time = 0, worker_games = 0, worker_time = 0;
   for (int round = 0; round < 2; ++round) {
-    {  // this process
-      std::atomic<bool> stop{false};
-      std::atomic<int64_t> finished{0};
-      selfplay::SelfplayJob job;
-      job.rules = c.game.rules;
-      job.size = c.game.size;
-      job.games = 1'000'000'000;  // until stopped; one planned file (games_per_file below)
-      job.out_dir = work + "/local_" + std::to_string(round);
-      job.generation = static_cast<uint64_t>(round);
-      selfplay::SelfplayConfig sp = c.selfplay;
-      sp.games_per_file = 1'000'000'000;  // journals only, as a long run writes
-      selfplay::SelfplayHooks hooks;
-      hooks.stop = &stop;
-      hooks.progress_seconds = 0.25;
-      hooks.progress = [&](const selfplay::SelfplayStats& s) { finished = s.games_finished; };
-      std::thread timer([&] {
-        std::this_thread::sleep_for(std::chrono::duration<double>(warmup));
-        const int64_t at_warmup = finished;
-        std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-        local_games += static_cast<double>(finished - at_warmup);
-        local_time += seconds;
-        stop = true;
-      });
-      auto local = selfplay::RunSelfplay(sp, c.search, c.evaluator, evaluator, job, hooks);
-      timer.join();
-      if (!local) {
-        std::cerr << "bench-cluster: local self-play: " << local.error() << "\n";
-        return local.exit_code();
-      }
+    util::Status s =
+        LocalRound(c, *loaded.value().evaluator, work + "/local_" + std::to_string(round), round,
+                   warmup, seconds, local);
+    if (s.ok()) s = WorkerRound(c, redis_options, run, work + "/worker", warmup, seconds, worker);
+    if (!s.ok()) {
+      std::cerr << "veletas bench-cluster: " << s.error() << "\n";
+      return s.exit_code();
     }
-    {  // one worker
-      std::atomic<bool> stop{false};
-      cluster::WorkerOptions o;
-      o.redis = redis_options;
-      o.run = run;
-      o.dir = work + "/worker";
-      o.id = "bench";
-      o.stop = &stop;
-      WorkerOverrides overrides;
-      overrides.device = c.model.device;
-      TorchWorkerBackend backend(run, overrides);
-      std::thread timer([&] {
-        std::this_thread::sleep_for(std::chrono::duration<double>(warmup));
-        const long long at_warmup = redis.Call({"XLEN", keys.SelfplayResults()}).value().integer;
-        std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-        worker_games += static_cast<double>(
-            redis.Call({"XLEN", keys.SelfplayResults()}).value().integer - at_warmup);
-        worker_time += seconds;
-        stop = true;
-      });
-      auto report = cluster::RunWorker(o, backend);
-      timer.join();
-      if (!report) {
-        std::cerr << "bench-cluster: worker: " << report.error() << "\n";
-        return 1;
-      }
-    }
-    std::cerr << "bench-cluster: round " << round + 1 << ": local " << local_games / local_time
-              << " games/s, worker " << worker_games / worker_time << " games/s\n";
+    std::cerr << "bench-cluster: after round " << round + 1 << ": local "
+              << local.searches / local.seconds << " searches/s, worker "
+              << worker.searches / worker.seconds << " searches/s\n";
   }
   for (const std::string& k :
        {keys.SelfplayResults(), keys.ArenaResults(), keys.Tasks(), keys.Config(), keys.Current(),
         keys.Models(), keys.Worker("bench")}) {
     redis.Call({"DEL", k});
   }
-  local_rate = local_games / local_time;
-  worker_rate = worker_games / worker_time;
   return 0;
+}
+
+// The worker comparison and the number of workers one learner can feed.
+void PrintWorkerFigures(const IngestFigures& f, const SelfplaySpeed& local,
+                        const SelfplaySpeed& worker) {
+  const double local_rate = local.searches / local.seconds;
+  const double worker_rate = worker.searches / worker.seconds;
+  std::printf(
+      "self-play: this process %.1f searches/s, one worker through redis %.1f searches/s "
+      "(ratio %.3f, overhead %.1f%%)\n",
+      local_rate, worker_rate, worker_rate / local_rate, 100 * (1 - worker_rate / local_rate));
+  const double games = local.games + worker.games;
+  if (games < 1) {
+    std::printf("no game finished: run longer (--seconds) for games/s and workers per learner\n");
+    return;
+  }
+  const double per_game = (local.round_searches + worker.round_searches) / games;
+  const double worker_games = worker_rate / per_game;
+  std::printf("games: %.0f searches each on average (%.0f games), one worker %.3f games/s\n",
+              per_game, games, worker_games);
+  std::printf(
+      "workers one learner can feed: ingest %.0f entries/s / %.3f games/s per worker = %.0f\n",
+      f.entries_per_second, worker_games, f.entries_per_second / worker_games);
 }
 
 int RunBenchCluster(const std::vector<std::string>& argv) {
@@ -350,7 +404,7 @@ int RunBenchCluster(const std::vector<std::string>& argv) {
         f.everysec.first, f.everysec.second, f.always.first, f.always.first / f.everysec.first,
         f.always.second, f.always.second / f.everysec.second);
   }
-  double local = 0, worker = 0;
+  SelfplaySpeed local, worker;
   if (seconds.value() > 0) {
     std::string checkpoint = args.Value("model").value_or("");
     if (checkpoint.empty()) {
@@ -366,14 +420,7 @@ int RunBenchCluster(const std::vector<std::string>& argv) {
         code != 0) {
       return code;
     }
-    std::printf(
-        "self-play: this process %.3f games/s, one worker through redis %.3f games/s "
-        "(ratio %.3f, overhead %.1f%%)\n",
-        local, worker, worker / local, 100 * (1 - worker / local));
-    std::printf(
-        "workers one learner can feed: ingest %.0f entries/s / %.3f games/s per worker "
-        "= %.0f\n",
-        f.entries_per_second, worker, f.entries_per_second / worker);
+    PrintWorkerFigures(f, local, worker);
   }
   fs::remove_all(work);
   return 0;

@@ -82,6 +82,7 @@ struct SelfplayRun {
   std::unique_ptr<search::Evaluator> evaluator;
   std::atomic<bool> drain{false};
   std::atomic<bool> done{false};
+  int64_t searches = 0;  // of this run, as last reported (its thread only)
   util::Status status = util::Ok();
   std::thread thread;
 };
@@ -124,6 +125,12 @@ class Worker {
   util::Status Heartbeat();
   util::Status SpoolGame(EntryKind kind, Entry entry, TaskRun* task);
   void UpdatePause() { pause_ = task_ != nullptr || queue_full_; }
+  // Adds the searches `r` ran since its last report to the worker's count.
+  void CountSearches(SelfplayRun& r, const selfplay::SelfplayStats& s) {
+    const int64_t total = selfplay_searches_ += s.searches - r.searches;
+    r.searches = s.searches;
+    if (options_.searches != nullptr) *options_.searches = total;
+  }
   void StopAll();
 
   const WorkerOptions& options_;
@@ -143,7 +150,7 @@ class Worker {
   std::atomic<bool> halt_{false};
   bool queue_full_ = false;
   WorkerReport report_;
-  std::atomic<int64_t> selfplay_games_{0}, arena_games_{0};
+  std::atomic<int64_t> selfplay_games_{0}, arena_games_{0}, selfplay_searches_{0};
   std::deque<Clock::time_point> recent_games_;  // for games/s
   std::mutex recent_mutex_;
   Clock::time_point started_ = Clock::now();
@@ -188,6 +195,7 @@ util::Result<WorkerReport> Worker::Run() {
   StopAll();
   if (!status.ok()) return status.error_value();
   report_.selfplay_games = selfplay_games_;
+  report_.selfplay_searches = selfplay_searches_;
   report_.arena_games = arena_games_;
   return report_;
 }
@@ -330,8 +338,11 @@ util::Status Worker::StartSelfplay(const std::string& id, long long generation) 
       e.game.games.push_back(std::move(g.record));
       return SpoolGame(EntryKind::kSelfplay, std::move(e), nullptr);
     };
+    hooks.progress_seconds = 0.25;
+    hooks.progress = [this, r](const selfplay::SelfplayStats& s) { CountSearches(*r, s); };
     auto result = selfplay::RunSelfplay(r->settings.selfplay, r->settings.search,
                                         r->settings.batching, *r->evaluator, job, hooks);
+    if (result) CountSearches(*r, result.value());
     if (!result) r->status = result.error_value();
     r->done = true;
   });
@@ -392,6 +403,7 @@ util::Status Worker::Heartbeat() {
                                    : "self-play";
   j["generation"] = selfplay_.empty() ? -1 : selfplay_.back()->generation;
   j["selfplay_games"] = selfplay_games_.load();
+  j["selfplay_searches"] = selfplay_searches_.load();
   j["arena_games"] = arena_games_.load();
   j["tasks"] = report_.tasks;
   j["games_per_second"] = rate;
