@@ -87,6 +87,7 @@ struct IngestFigures {
   double entries_per_second = 0;
   double validate_per_second = 0;
   double bytes_per_entry = 0;
+  double searches_per_game = 0;  // of the recorded games
   double memory_per_1000 = 0;
   std::pair<double, double> everysec{}, always{};
 };
@@ -104,6 +105,8 @@ int MeasureIngest(const Config& c, const cluster::RedisOptions& redis_options,
   std::vector<std::string> entries;
   double bytes = 0;
   for (const auto& g : recorded.value()) {
+    f.searches_per_game += static_cast<double>(g.full_decisions + g.cheap_decisions) /
+                           static_cast<double>(recorded.value().size());
     cluster::Entry e;
     e.game_id = cluster::RandomGameId();
     e.worker = "bench";
@@ -190,12 +193,14 @@ int MeasureIngest(const Config& c, const cluster::RedisOptions& redis_options,
   return 0;
 }
 
-// Speeds of one side of the worker comparison: searches/s over the timed window (a
-// continuous measure: games finish in waves of games_in_flight, too few in a short window to
-// count) and the games and searches of the whole round (for searches per game).
+// Speeds of one side of the worker comparison: network evaluations asked for per second
+// over the timed windows (a continuous measure: games, and on big boards even searches,
+// finish in waves of games_in_flight, too few in a minute to count), and the totals of the
+// whole rounds (for evaluations per search and searches per game).
 struct SelfplaySpeed {
-  double searches = 0, seconds = 0;      // in the timed windows
-  double round_searches = 0, games = 0;  // in whole rounds
+  double evaluations = 0, seconds = 0;  // in the timed windows
+  double round_evaluations = 0, round_searches = 0, games = 0;
+  double Rate() const { return evaluations / seconds; }
 };
 
 // Starts a thread that waits `warmup` seconds, counts `counter` for `seconds` into `speed`,
@@ -207,7 +212,7 @@ std::thread TimeWindow(const std::atomic<int64_t>& counter, double warmup, doubl
     const int64_t at_warmup = counter;
     const auto start = Clock::now();
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-    speed.searches += static_cast<double>(counter - at_warmup);
+    speed.evaluations += static_cast<double>(counter - at_warmup);
     speed.seconds += util::SecondsSince(start);
     stop = true;
   });
@@ -217,7 +222,7 @@ std::thread TimeWindow(const std::atomic<int64_t>& counter, double warmup, doubl
 util::Status LocalRound(const Config& c, search::Evaluator& evaluator, const std::string& dir,
                         int round, double warmup, double seconds, SelfplaySpeed& speed) {
   std::atomic<bool> stop{false};
-  std::atomic<int64_t> searches{0};
+  std::atomic<int64_t> evaluations{0};
   selfplay::SelfplayJob job;
   job.rules = c.game.rules;
   job.size = c.game.size;
@@ -229,12 +234,15 @@ util::Status LocalRound(const Config& c, search::Evaluator& evaluator, const std
   selfplay::SelfplayHooks hooks;
   hooks.stop = &stop;
   hooks.progress_seconds = 0.25;
-  hooks.progress = [&](const selfplay::SelfplayStats& s) { searches = s.searches; };
-  std::thread timer = TimeWindow(searches, warmup, seconds, stop, speed);
+  hooks.progress = [&](const selfplay::SelfplayStats& s) {
+    evaluations = static_cast<int64_t>(s.evaluations);
+  };
+  std::thread timer = TimeWindow(evaluations, warmup, seconds, stop, speed);
   auto local = selfplay::RunSelfplay(c.selfplay, c.search, c.evaluator, evaluator, job, hooks);
   timer.join();
   if (!local) return util::Prefixed(local.error_value(), "local self-play: ");
   speed.round_searches += static_cast<double>(local.value().searches);
+  speed.round_evaluations += static_cast<double>(local.value().evaluations);
   speed.games += static_cast<double>(local.value().games_finished);
   return util::Ok();
 }
@@ -244,22 +252,23 @@ util::Status WorkerRound(const Config& c, const cluster::RedisOptions& redis_opt
                          const std::string& run, const std::string& dir, double warmup,
                          double seconds, SelfplaySpeed& speed) {
   std::atomic<bool> stop{false};
-  std::atomic<int64_t> searches{0};
+  std::atomic<int64_t> evaluations{0};
   cluster::WorkerOptions o;
   o.redis = redis_options;
   o.run = run;
   o.dir = dir;
   o.id = "bench";
   o.stop = &stop;
-  o.searches = &searches;
+  o.evaluations = &evaluations;
   WorkerOverrides overrides;
   overrides.device = c.model.device;
   TorchWorkerBackend backend(run, overrides);
-  std::thread timer = TimeWindow(searches, warmup, seconds, stop, speed);
+  std::thread timer = TimeWindow(evaluations, warmup, seconds, stop, speed);
   auto report = cluster::RunWorker(o, backend);
   timer.join();
   if (!report) return util::Prefixed(report.error_value(), "worker: ");
   speed.round_searches += static_cast<double>(report.value().selfplay_searches);
+  speed.round_evaluations += static_cast<double>(report.value().selfplay_evaluations);
   speed.games += static_cast<double>(report.value().selfplay_games);
   return util::Ok();
 }
@@ -284,7 +293,7 @@ util::Status PublishRun(const Config& c, cluster::RedisClient& redis,
   return cluster::EnsureGroup(redis, keys.Tasks(), cluster::kWorkerGroup);
 }
 
-// Self-play in this process against one worker, alternately, twice each: searches/s over
+// Self-play in this process against one worker, alternately, twice each: evaluations/s over
 // `seconds` after a warm-up.
 int MeasureWorker(const Config& c, const cluster::RedisOptions& redis_options,
                   const std::string& work, const std::string& checkpoint, double seconds,
@@ -311,9 +320,8 @@ int MeasureWorker(const Config& c, const cluster::RedisOptions& redis_options,
       std::cerr << "veletas bench-cluster: " << s.error() << "\n";
       return s.exit_code();
     }
-    std::cerr << "bench-cluster: after round " << round + 1 << ": local "
-              << local.searches / local.seconds << " searches/s, worker "
-              << worker.searches / worker.seconds << " searches/s\n";
+    std::cerr << "bench-cluster: after round " << round + 1 << ": local " << local.Rate()
+              << " evaluations/s, worker " << worker.Rate() << " evaluations/s\n";
   }
   for (const std::string& k :
        {keys.SelfplayResults(), keys.ArenaResults(), keys.Tasks(), keys.Config(), keys.Current(),
@@ -323,24 +331,26 @@ int MeasureWorker(const Config& c, const cluster::RedisOptions& redis_options,
   return 0;
 }
 
-// The worker comparison and the number of workers one learner can feed.
+// The worker comparison and the number of workers one learner can feed. Searches per game
+// come from the rounds' finished games, or from the recorded games where fewer than 20
+// finished (big boards: a game outlasts a round).
 void PrintWorkerFigures(const IngestFigures& f, const SelfplaySpeed& local,
                         const SelfplaySpeed& worker) {
-  const double local_rate = local.searches / local.seconds;
-  const double worker_rate = worker.searches / worker.seconds;
   std::printf(
-      "self-play: this process %.1f searches/s, one worker through redis %.1f searches/s "
-      "(ratio %.3f, overhead %.1f%%)\n",
-      local_rate, worker_rate, worker_rate / local_rate, 100 * (1 - worker_rate / local_rate));
+      "self-play: this process %.0f evaluations/s, one worker through redis %.0f "
+      "evaluations/s (ratio %.3f, overhead %.1f%%)\n",
+      local.Rate(), worker.Rate(), worker.Rate() / local.Rate(),
+      100 * (1 - worker.Rate() / local.Rate()));
   const double games = local.games + worker.games;
-  if (games < 1) {
-    std::printf("no game finished: run longer (--seconds) for games/s and workers per learner\n");
-    return;
-  }
-  const double per_game = (local.round_searches + worker.round_searches) / games;
-  const double worker_games = worker_rate / per_game;
-  std::printf("games: %.0f searches each on average (%.0f games), one worker %.3f games/s\n",
-              per_game, games, worker_games);
+  const double searches = local.round_searches + worker.round_searches;
+  const double per_search = (local.round_evaluations + worker.round_evaluations) / searches;
+  const bool from_rounds = games >= 20;
+  const double per_game = from_rounds ? searches / games : f.searches_per_game;
+  const double worker_games = worker.Rate() / per_search / per_game;
+  std::printf(
+      "games: %.0f evaluations per search, %.0f searches per game (%s), one worker %.3f "
+      "games/s\n",
+      per_search, per_game, from_rounds ? "the rounds' games" : "the recorded games", worker_games);
   std::printf(
       "workers one learner can feed: ingest %.0f entries/s / %.3f games/s per worker = %.0f\n",
       f.entries_per_second, worker_games, f.entries_per_second / worker_games);

@@ -82,7 +82,7 @@ struct SelfplayRun {
   std::unique_ptr<search::Evaluator> evaluator;
   std::atomic<bool> drain{false};
   std::atomic<bool> done{false};
-  int64_t searches = 0;  // of this run, as last reported (its thread only)
+  selfplay::SelfplayStats counted;  // of this run, as last reported (its thread only)
   util::Status status = util::Ok();
   std::thread thread;
 };
@@ -125,11 +125,13 @@ class Worker {
   util::Status Heartbeat();
   util::Status SpoolGame(EntryKind kind, Entry entry, TaskRun* task);
   void UpdatePause() { pause_ = task_ != nullptr || queue_full_; }
-  // Adds the searches `r` ran since its last report to the worker's count.
+  // Adds the searches `r` ran (and their evaluations) since its last report to the worker's.
   void CountSearches(SelfplayRun& r, const selfplay::SelfplayStats& s) {
-    const int64_t total = selfplay_searches_ += s.searches - r.searches;
-    r.searches = s.searches;
-    if (options_.searches != nullptr) *options_.searches = total;
+    selfplay_searches_ += s.searches - r.counted.searches;
+    const int64_t evaluations = selfplay_evaluations_ +=
+        static_cast<int64_t>(s.evaluations - r.counted.evaluations);
+    r.counted = s;
+    if (options_.evaluations != nullptr) *options_.evaluations = evaluations;
   }
   void StopAll();
 
@@ -150,7 +152,8 @@ class Worker {
   std::atomic<bool> halt_{false};
   bool queue_full_ = false;
   WorkerReport report_;
-  std::atomic<int64_t> selfplay_games_{0}, arena_games_{0}, selfplay_searches_{0};
+  std::atomic<int64_t> selfplay_games_{0}, arena_games_{0};
+  std::atomic<int64_t> selfplay_searches_{0}, selfplay_evaluations_{0};
   std::deque<Clock::time_point> recent_games_;  // for games/s
   std::mutex recent_mutex_;
   Clock::time_point started_ = Clock::now();
@@ -196,6 +199,7 @@ util::Result<WorkerReport> Worker::Run() {
   if (!status.ok()) return status.error_value();
   report_.selfplay_games = selfplay_games_;
   report_.selfplay_searches = selfplay_searches_;
+  report_.selfplay_evaluations = selfplay_evaluations_;
   report_.arena_games = arena_games_;
   return report_;
 }

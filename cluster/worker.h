@@ -74,15 +74,16 @@ struct WorkerOptions {
   const std::atomic<bool>* stop = nullptr;
   // Seconds between two looks at Redis (network, tasks, queue).
   double poll_seconds = 0.5;
-  // If set, kept at the number of searches self-play has run (updated every quarter
-  // second): a continuous measure of its speed for benchmarks.
-  std::atomic<int64_t>* searches = nullptr;
+  // If set, kept at the positions self-play's searches have asked the network for (updated
+  // every quarter second): a continuous measure of its speed for benchmarks.
+  std::atomic<int64_t>* evaluations = nullptr;
 };
 
 struct WorkerReport {
   std::string id;
-  int64_t selfplay_games = 0;     // finished and spooled
-  int64_t selfplay_searches = 0;  // searches of self-play (finished games or not)
+  int64_t selfplay_games = 0;        // finished and spooled
+  int64_t selfplay_searches = 0;     // searches of self-play (finished games or not)
+  int64_t selfplay_evaluations = 0;  // positions those searches asked for
   int64_t arena_games = 0;
   int64_t tasks = 0;  // acknowledged
 };
