@@ -5,6 +5,7 @@
 #include <cctype>
 #include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <deque>
 #include <filesystem>
 #include <list>
@@ -74,6 +75,62 @@ util::Result<std::string> WorkerId(const std::string& dir, const std::string& gi
   return id;
 }
 
+// Writes self-play games into the spool on a thread of its own, so that a search thread
+// (and the games in flight it batches) never waits for the disk. A game waits in memory for
+// milliseconds; a kill then loses it as it loses the games in flight: nothing acknowledged.
+class SpoolWriter {
+ public:
+  explicit SpoolWriter(Outbox& outbox) : outbox_(outbox), thread_([this] { Loop(); }) {}
+  ~SpoolWriter() { Close(); }
+
+  // Queues `entry` for the spool.
+  void Add(EntryKind kind, std::string entry) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.emplace_back(kind, std::move(entry));
+    cv_.notify_one();
+  }
+
+  // The first write error so far (the writer stops writing at it).
+  util::Status status() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return status_;
+  }
+
+  // Writes what is queued, stops the thread and returns status().
+  util::Status Close() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closing_ = true;
+      cv_.notify_one();
+    }
+    if (thread_.joinable()) thread_.join();
+    return status();
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      cv_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+      if (queue_.empty() || !status_.ok()) return;
+      auto [kind, entry] = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      auto name = outbox_.Put(kind, entry);
+      lock.lock();
+      if (!name) status_ = name.error_value();
+    }
+  }
+
+  Outbox& outbox_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::pair<EntryKind, std::string>> queue_;
+  bool closing_ = false;
+  util::Status status_ = util::Ok();
+  std::thread thread_;  // last: starts once the rest is built
+};
+
 // Self-play with one network on its own thread.
 struct SelfplayRun {
   std::string network;
@@ -142,6 +199,7 @@ class Worker {
   std::string id_;
   util::DirectoryLock lock_;
   std::unique_ptr<Outbox> outbox_;
+  std::unique_ptr<SpoolWriter> spool_;  // self-play games into outbox_
   std::string config_text_;
   std::optional<RunSettings> settings_;
   bool settings_changed_ = false;
@@ -185,6 +243,7 @@ util::Result<WorkerReport> Worker::Run() {
       Outbox::Open((fs::path(options_.dir) / "outbox").string(), defaults.spool_grace_seconds);
   if (!outbox) return outbox.error_value();
   outbox_ = std::move(outbox.value());
+  spool_ = std::make_unique<SpoolWriter>(*outbox_);
   if (outbox_->Waiting() > 0) {
     Log("worker " + id_ + ": " + std::to_string(outbox_->Waiting()) +
         " games in the spool from an earlier start; they are sent first");
@@ -193,9 +252,11 @@ util::Result<WorkerReport> Worker::Run() {
   while (!Stopping() && status.ok()) {
     status = Poll();
     if (status.ok()) status = ReapSelfplay();
+    if (status.ok()) status = spool_->status();
     std::this_thread::sleep_for(std::chrono::duration<double>(options_.poll_seconds));
   }
   StopAll();
+  if (status.ok()) status = spool_->status();  // games written while stopping
   if (!status.ok()) return status.error_value();
   report_.selfplay_games = selfplay_games_;
   report_.selfplay_searches = selfplay_searches_;
@@ -357,13 +418,15 @@ util::Status Worker::StartSelfplay(const std::string& id, long long generation) 
 util::Status Worker::SpoolGame(EntryKind kind, Entry entry, TaskRun* task) {
   auto bytes = EncodeEntry(entry);
   if (!bytes) return bytes.error_value();
-  auto name = outbox_->Put(kind, bytes.value());
-  if (!name) return name.error_value();
-  (kind == EntryKind::kArena ? arena_games_ : selfplay_games_)++;
-  if (task != nullptr) {
+  if (task == nullptr) {
+    spool_->Add(kind, std::move(bytes.value()));
+  } else {  // the task is acknowledged once the files of all its games are sent
+    auto name = outbox_->Put(kind, bytes.value());
+    if (!name) return name.error_value();
     std::lock_guard<std::mutex> lock(task->mutex);
     task->files.push_back(name.value());
   }
+  (kind == EntryKind::kArena ? arena_games_ : selfplay_games_)++;
   std::lock_guard<std::mutex> lock(recent_mutex_);
   recent_games_.push_back(Clock::now());
   return util::Ok();
@@ -562,6 +625,7 @@ void Worker::StopAll() {
   selfplay_.clear();
   if (task_ && task_->thread.joinable()) task_->thread.join();
   task_.reset();
+  spool_->Close();  // finished games go to the spool before the last flush
   if (redis_.Connected()) {
     outbox_->Flush(redis_, keys_, id_);
     redis_.Command({"DEL", keys_.Worker(id_)});
