@@ -231,6 +231,14 @@ def draw_losses(path, rows):
     xs, ys = series(rows, "step", "policy_target_entropy")
     if xs:
         top.plot(xs, ys, linestyle=":", color="black", label="policy target entropy (floor)")
+    # The value loss by game phase (absent or -1 in older metrics files).
+    for key, label in [("loss_value_setup", "value, setup"), ("loss_value_early", "value, early"),
+                       ("loss_value_late", "value, late")]:
+        xs, ys = series(rows, "step", key)
+        kept = [(x, y) for x, y in zip(xs, ys) if y >= 0]
+        if kept:
+            top.plot([x for x, _ in kept], [y for _, y in kept], linestyle="--", linewidth=1,
+                     label=label)
     starts = {}
     for row in rows:
         g, s = number(row.get("generation")), number(row.get("step"))

@@ -17,6 +17,15 @@ uint64_t BatchSeed(uint64_t seed, int64_t index) {
 
 }  // namespace
 
+GamePhase PhaseOf(const rules::Position& p) {
+  const rules::Decision d = p.Pending();
+  if (d == rules::Decision::kSetupShooter || d == rules::Decision::kSetupStone ||
+      d == rules::Decision::kPie) {
+    return GamePhase::kSetup;
+  }
+  return p.TurnsPlayed() < kEarlyTurns ? GamePhase::kEarly : GamePhase::kLate;
+}
+
 void ResizeBatch(int batch, int canvas, TrainingBatch& out) {
   const size_t b = static_cast<size_t>(batch);
   const size_t area = static_cast<size_t>(canvas) * canvas;
@@ -27,6 +36,7 @@ void ResizeBatch(int batch, int canvas, TrainingBatch& out) {
   out.policy.resize(b * actions);
   out.legal.resize(b * actions);
   out.value.resize(b);
+  out.phase.resize(b);
   out.aux.resize(b * area);
   out.sample.resize(b);
   out.symmetry.resize(b);
@@ -62,6 +72,7 @@ void EncodeSample(const data::Sample& sample, int sym, double root_value_weight,
 
   out.value[row] = static_cast<float>((1.0 - root_value_weight) * sample.outcome +
                                       root_value_weight * sample.root_value);
+  out.phase[row] = static_cast<uint8_t>(PhaseOf(sample.position));
   out.symmetry[row] = sym;
 }
 

@@ -9,9 +9,21 @@
 
 #include "data/sample.h"
 #include "model/features.h"
+#include "rules/position.h"
 #include "training/replay_window.h"
 
 namespace veletas::training {
+
+// Phases of a game, for the value loss by phase in the metrics: the setup decisions (the pie
+// decision included), the early play phase (fewer than kEarlyTurns full turns played, setup
+// turns counted) and the rest. At the empty board the outcome is close to a coin flip, so
+// the value loss of the setup phase shows how much of the total is noise no network removes.
+enum class GamePhase : uint8_t { kSetup = 0, kEarly = 1, kLate = 2 };
+inline constexpr int kNumGamePhases = 3;
+inline constexpr int kEarlyTurns = 12;
+
+// The phase of `p`.
+GamePhase PhaseOf(const rules::Position& p);
 
 // One batch of B samples on a canvas of side M (A = M * M + 1 actions).
 struct TrainingBatch {
@@ -22,6 +34,7 @@ struct TrainingBatch {
   std::vector<float> policy;    // [B][A]: target probabilities, 0 on illegal actions
   std::vector<uint8_t> legal;   // [B][A]: 1 on legal actions
   std::vector<float> value;     // [B]: value target for the player to move
+  std::vector<uint8_t> phase;   // [B]: GamePhase of each sample
   std::vector<int64_t> aux;     // [B][M][M]: data::Owner, -1 where no shooter
   std::vector<int64_t> sample;  // [B]: index in the window of each sample
   std::vector<int> symmetry;    // [B]: symmetry applied (rules/symmetry.h)

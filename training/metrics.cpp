@@ -22,6 +22,9 @@ const std::vector<std::string>& MetricsFieldNames() {
                                                  "policy_entropy",
                                                  "policy_target_entropy",
                                                  "value_accuracy",
+                                                 "loss_value_setup",
+                                                 "loss_value_early",
+                                                 "loss_value_late",
                                                  "learning_rate",
                                                  "samples_per_second",
                                                  "window_samples",
@@ -42,6 +45,9 @@ std::string MetricsToJson(const MetricsLine& m) {
   j["policy_entropy"] = m.policy_entropy;
   j["policy_target_entropy"] = m.policy_target_entropy;
   j["value_accuracy"] = m.value_accuracy;
+  j["loss_value_setup"] = m.loss_value_setup;
+  j["loss_value_early"] = m.loss_value_early;
+  j["loss_value_late"] = m.loss_value_late;
   j["learning_rate"] = m.learning_rate;
   j["samples_per_second"] = m.samples_per_second;
   j["window_samples"] = m.window_samples;
@@ -75,6 +81,9 @@ util::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path) {
       m.policy_entropy = j.at("policy_entropy").get<double>();
       m.policy_target_entropy = j.at("policy_target_entropy").get<double>();
       m.value_accuracy = j.at("value_accuracy").get<double>();
+      m.loss_value_setup = j.value("loss_value_setup", -1.0);  // absent before 2026-12
+      m.loss_value_early = j.value("loss_value_early", -1.0);
+      m.loss_value_late = j.value("loss_value_late", -1.0);
       m.learning_rate = j.at("learning_rate").get<double>();
       m.samples_per_second = j.at("samples_per_second").get<double>();
       m.window_samples = j.at("window_samples").get<int64_t>();

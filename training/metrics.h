@@ -25,6 +25,11 @@ struct MetricsLine {
   double policy_entropy = 0;         // of the network's policy over legal actions
   double policy_target_entropy = 0;  // of the targets (the floor of loss_policy)
   double value_accuracy = 0;         // fraction with sign(value) == sign(value target)
+  // loss_value of the samples of each GamePhase (training/batch.h): setup decisions, early
+  // and late play; -1 where the window had no sample of the phase (and in older files).
+  double loss_value_setup = -1;
+  double loss_value_early = -1;
+  double loss_value_late = -1;
   double learning_rate = 0;
   double samples_per_second = 0;  // training samples per second of wall time in the window
   int64_t window_samples = 0;

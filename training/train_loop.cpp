@@ -42,6 +42,7 @@ const char* OptimizerName(Optimizer o) { return o == Optimizer::kAdamW ? "adamw"
 struct BatchTensors {
   torch::Tensor planes;
   model::Targets targets;
+  torch::Tensor phase;  // [B] int64 GamePhase
 };
 
 BatchTensors ToTensors(TrainingBatch& b, const torch::Device& device) {
@@ -52,6 +53,7 @@ BatchTensors ToTensors(TrainingBatch& b, const torch::Device& device) {
   t.targets.legal = torch::from_blob(b.legal.data(), {n, a}, torch::kBool);
   t.targets.value = torch::from_blob(b.value.data(), {n}, torch::kFloat);
   t.targets.aux = torch::from_blob(b.aux.data(), {n, m, m}, torch::kLong);
+  t.phase = torch::from_blob(b.phase.data(), {n}, torch::kUInt8).to(device, torch::kLong);
   if (!device.is_cpu()) {
     t.planes = t.planes.to(device);
     t.targets.policy = t.targets.policy.to(device);
@@ -62,8 +64,19 @@ BatchTensors ToTensors(TrainingBatch& b, const torch::Device& device) {
   return t;
 }
 
-// Sums of the per-step statistics, kept on the device (read once per report).
-enum Stat { kPolicy, kValue, kAux, kEntropy, kTargetEntropy, kAccuracy, kNumStats };
+// Sums of the per-step statistics, kept on the device (read once per report). kPhaseSq + k:
+// the squared value errors of the samples of GamePhase k; kPhaseCount + k: their number.
+enum Stat {
+  kPolicy,
+  kValue,
+  kAux,
+  kEntropy,
+  kTargetEntropy,
+  kAccuracy,
+  kPhaseSq,
+  kPhaseCount = kPhaseSq + kNumGamePhases,
+  kNumStats = kPhaseCount + kNumGamePhases
+};
 
 struct Accumulator {
   torch::Tensor sums;
@@ -86,13 +99,26 @@ struct Accumulator {
 
 // The step's statistics as a [kNumStats] double tensor.
 torch::Tensor StepStats(const model::NetOutput& out, const model::Targets& t,
-                        const model::Losses& losses) {
+                        const torch::Tensor& phase, const model::Losses& losses) {
   const torch::Tensor& log_p = losses.policy_log_p;
   const torch::Tensor entropy = -(log_p.exp() * log_p).sum(1).mean();
   const torch::Tensor accuracy = (out.value * t.value).gt(0).to(torch::kFloat).mean();
-  return torch::stack({losses.policy, losses.value, losses.aux, entropy,
-                       model::PolicyTargetEntropy(t.policy), accuracy})
-      .to(torch::kDouble);
+  const torch::Tensor squared = (out.value - t.value).square().to(torch::kDouble);
+  const torch::Tensor one_hot = torch::one_hot(phase, kNumGamePhases).to(torch::kDouble);
+  return torch::cat({torch::stack({losses.policy, losses.value, losses.aux, entropy,
+                                   model::PolicyTargetEntropy(t.policy), accuracy})
+                         .to(torch::kDouble),
+                     squared.matmul(one_hot), one_hot.sum(0)});
+}
+
+// The value loss of each phase over the steps of `m` (Accumulator::Means), -1 where no
+// sample of the phase was seen.
+void SetPhaseLosses(const std::vector<double>& m, MetricsLine& line) {
+  double* phases[kNumGamePhases] = {&line.loss_value_setup, &line.loss_value_early,
+                                    &line.loss_value_late};
+  for (int k = 0; k < kNumGamePhases; ++k) {
+    *phases[k] = m[kPhaseCount + k] > 0 ? m[kPhaseSq + k] / m[kPhaseCount + k] : -1.0;
+  }
 }
 
 double L2Term(const model::VeletasNet& net, double weight_decay) {
@@ -190,7 +216,7 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
         losses.total.backward();
         optimizer->step();
         torch::NoGradGuard no_grad;
-        const torch::Tensor step_stats = StepStats(out, t.targets, losses);
+        const torch::Tensor step_stats = StepStats(out, t.targets, t.phase, losses);
         window_acc.sums += step_stats;
         report_acc.sums += step_stats;
       }
@@ -227,6 +253,7 @@ TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
         line.policy_entropy = m[kEntropy];
         line.policy_target_entropy = m[kTargetEntropy];
         line.value_accuracy = m[kAccuracy];
+        SetPhaseLosses(m, line);
         line.learning_rate = lr;
         line.samples_per_second = static_cast<double>(window_acc.steps * c.batch_size) /
                                   util::SecondsSince(window_acc.since);

@@ -90,6 +90,31 @@ TEST(Augmentation, EverySymmetricSampleMapsConsistently) {
   EXPECT_GT(identity_only, 5);
 }
 
+TEST(GamePhase, SetupEarlyAndLateFollowTheDecisionAndTheTurns) {
+  const std::vector<data::Sample> samples = Samples(rules::RuleSet::kStandard, 7, 3, 5);
+  int seen[kNumGamePhases] = {};
+  for (const data::Sample& s : samples) {
+    const rules::Decision d = s.position.Pending();
+    const bool setup = d == rules::Decision::kSetupShooter || d == rules::Decision::kSetupStone ||
+                       d == rules::Decision::kPie;
+    const GamePhase expected = setup                                    ? GamePhase::kSetup
+                               : s.position.TurnsPlayed() < kEarlyTurns ? GamePhase::kEarly
+                                                                        : GamePhase::kLate;
+    ASSERT_EQ(PhaseOf(s.position), expected) << s.position.TurnsPlayed();
+    ++seen[static_cast<int>(expected)];
+  }
+  EXPECT_GT(seen[0], 0);
+  EXPECT_GT(seen[1], 0);
+  // The batch carries each sample's phase.
+  const ReplayWindow window(samples);
+  TrainingBatch b;
+  DrawBatch(window, 3, 0, 32, 0.0, b);
+  ASSERT_EQ(b.phase.size(), 32u);
+  for (int i = 0; i < 32; ++i) {
+    EXPECT_EQ(b.phase[i], static_cast<uint8_t>(PhaseOf(window.At(b.sample[i]).position)));
+  }
+}
+
 TEST(DrawBatch, NonSymmetricDecisionsKeepTheIdentity) {
   std::vector<data::Sample> setup, play;
   for (data::Sample& s : Samples(rules::RuleSet::kStandard, 7, 4, 7)) {

@@ -2,6 +2,7 @@
 // metrics lines carry every field, generations chain (step count, optimiser state, data
 // bookkeeping), and bad data, checkpoints and configs give clear errors.
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <cmath>
 #include <filesystem>
@@ -126,6 +127,17 @@ TEST(Trainer, MetricsLinesCarryEveryField) {
     EXPECT_NEAR(j["loss_total"].get<double>(), total, 1e-9);
     // The target entropy bounds the policy cross-entropy from below.
     EXPECT_LE(j["policy_target_entropy"].get<double>(), j["loss_policy"].get<double>() + 1e-6);
+    // The value loss is the sample-weighted mean of the phases' value losses: between the
+    // smallest and the largest of the phases seen (random games have samples of each).
+    std::vector<double> phases;
+    for (const char* key : {"loss_value_setup", "loss_value_early", "loss_value_late"}) {
+      if (j[key].get<double>() >= 0) phases.push_back(j[key].get<double>());
+    }
+    ASSERT_GE(phases.size(), 2u) << text;
+    EXPECT_GE(j["loss_value"].get<double>(),
+              *std::min_element(phases.begin(), phases.end()) - 1e-6);
+    EXPECT_LE(j["loss_value"].get<double>(),
+              *std::max_element(phases.begin(), phases.end()) + 1e-6);
     steps.push_back(step);
   }
   // Windows end at multiples of metrics_every (4, 8), at the checkpoints (3, 6) and at the
