@@ -148,8 +148,8 @@ util::Result<MatchJournal> MatchJournal::Open(const std::string& run_dir, const 
   return MatchJournal(path);
 }
 
-util::Status MatchJournal::Append(const ArenaGame& game, bool sync) const {
-  return util::AppendFile(path_, GameLine(game) + "\n", sync);
+util::Status MatchJournal::Append(const ArenaGame& game) const {
+  return util::AppendFile(path_, GameLine(game) + "\n");
 }
 
 void MatchJournal::Remove() const {
@@ -196,8 +196,8 @@ util::Status JournaledMatch::AcceptRemote(const ArenaGame& g, const std::set<int
                                  " does not start with its pair's opening");
     }
   }
-  // Flushed: the remote acknowledges the game once this returns.
-  if (util::Status s = journal_->Append(g, /*sync=*/true); !s.ok()) {
+  // Synced: the remote acknowledges the game once this returns.
+  if (util::Status s = journal_->Append(g); !s.ok()) {
     return util::Status::Failure(s.error());
   }
   in_.emplace(g.index, g.a_won);

@@ -73,9 +73,9 @@ class MatchJournal {
                                          std::vector<ArenaGame>& restored,
                                          std::vector<std::string>& notes);
 
-  // Appends one finished game; with `sync`, flushed to the device before returning. The
-  // error names the file.
-  util::Status Append(const ArenaGame& game, bool sync = false) const;
+  // Appends one finished game, synced to the device before returning (util::AppendFile).
+  // The error names the file.
+  util::Status Append(const ArenaGame& game) const;
   // Removes the journal (after the match file is saved).
   void Remove() const;
   const std::string& Path() const { return path_; }

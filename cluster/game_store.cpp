@@ -59,7 +59,6 @@ util::Result<std::vector<data::GameId>> ReadGameIds(const std::string& dir, bool
 util::Result<std::unique_ptr<GameStore>> GameStore::Open(data::SampleDirOptions options,
                                                          const GameIdSet* earlier,
                                                          std::vector<std::string>& notes) {
-  options.sync = true;
   auto plan = data::PlanResume(options.dir, options.prefix, options.games, options.games_per_file,
                                options.rules, options.size);
   if (!plan) return plan.error_value();

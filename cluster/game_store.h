@@ -40,7 +40,7 @@ class GameStore {
  public:
   enum class Outcome { kStored, kDuplicate, kFull };
 
-  // Opens the iteration's directory (options.sync is forced on): complete files and journals
+  // Opens the iteration's directory (every append is synced): complete files and journals
   // are taken back. `earlier`: the ids of the run's earlier iterations (must outlive the
   // store). `notes` gets a line per file taken back or dropped. Errors name the file.
   static util::Result<std::unique_ptr<GameStore>> Open(data::SampleDirOptions options,

@@ -74,7 +74,7 @@ util::Status SampleDirWriter::Add(std::vector<IndexedGame> games) {
     // Appended under the lock, so that no entry follows the file's write and removal.
     for (const auto& [chunk, bytes] : appends) {
       const std::string path = JournalPath(options_.dir, options_.prefix, chunk);
-      if (util::Status s = util::AppendFile(path, bytes, options_.sync); !s.ok()) return s;
+      if (util::Status s = util::AppendFile(path, bytes); !s.ok()) return s;
     }
   }
   for (auto& [chunk, held] : complete) {

@@ -26,9 +26,6 @@ struct SampleDirOptions {
   int games_per_file = 100;  // >= 1
   rules::RuleSet rules = rules::RuleSet::kStandard;
   int size = 7;
-  // Flush every journal append to the device (fsync), so that a game Add returned for
-  // survives a power cut, not only a kill (the files themselves are always flushed).
-  bool sync = false;
 };
 
 // One finished game for the writer.
@@ -49,7 +46,7 @@ class SampleDirWriter {
 
   // Adds finished games, each index once. The games of one file not yet complete are
   // appended to its journal in one write; a file whose last game arrives is written. Returns
-  // once all of it is written (flushed with options.sync). Errors (failures) name the file.
+  // once all of it is written and synced. Errors (failures) name the file.
   util::Status Add(std::vector<IndexedGame> games);
 
   // Sample files written by this writer.

@@ -1,6 +1,9 @@
 // Files that matter (checkpoints, sample files, ratings, match records) are written to a
-// temporary name in the same folder, flushed, and renamed into place, so a kill at any
-// moment leaves either the old complete file or the new complete file.
+// temporary name in the same folder, synced, and renamed into place, and the folder is synced
+// after the rename, so that a kill or a power loss at any moment leaves either the old
+// complete file or the new complete file. Journals are appended with one write each and
+// synced before the append returns. Temporaries are created exclusively and never through a
+// symbolic link (a link planted at a temporary's name is removed, not followed).
 #pragma once
 
 #include <cstdint>
@@ -11,19 +14,34 @@
 
 namespace veletas::util {
 
-// Writes `data` to `path` atomically. On error (a failure naming the file) nothing is left
-// behind. Thread-safe for distinct paths.
+// Writes `data` to `path` atomically and durably (the file and its directory entry are
+// synced). On error (a failure naming the file) nothing is left behind. Thread-safe for
+// distinct paths.
 Status WriteFileAtomic(const std::string& path, std::string_view data);
 
-// Appends `data` to `path` (created if missing) in one write, as journals do: a kill can
-// tear only this append. With `sync`, the file is flushed to the device (fsync) before
-// returning, so that the append also survives a power cut. The error (a failure) names the
-// file. Callers serialise appends to one path.
-Status AppendFile(const std::string& path, std::string_view data, bool sync = false);
+// Appends `data` to `path` (created if missing, never through a symbolic link) in one
+// write, as journals do, and syncs it (and the directory when the file is new) before
+// returning: an append that returned survives a power loss, and a kill can tear only this
+// append. The error (a failure) names the file. Callers serialise appends to one path.
+Status AppendFile(const std::string& path, std::string_view data);
 
-// The whole content of the file at `path`. A missing or unreadable file is bad input naming
-// it.
-Result<std::string> ReadFile(const std::string& path);
+// Syncs the directory `dir` so that the files created, renamed or removed in it survive a
+// power loss. The error (a failure) names the directory.
+Status SyncDirectory(const std::string& dir);
+
+// Creates `dir` and any missing parents (like mkdir -p) and syncs the parent of each one
+// created. An existing directory is fine; an existing file of that name is bad input. The
+// error names the directory.
+Status CreateDirectories(const std::string& dir);
+
+// Files larger than this are not read whole (ReadFile's default limit).
+inline constexpr uint64_t kMaxReadBytes = uint64_t{16} << 30;
+
+// The whole content of the regular file at `path`. A missing, unreadable or non-regular
+// file (a directory, a device, a pipe) or one larger than `max_bytes` is bad input naming
+// it, e.g. "run.yaml: is a directory, expected a file". Never blocks on a pipe and never
+// allocates more than the file's size (at most max_bytes). Thread-safe.
+Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes = kMaxReadBytes);
 
 // 64-bit FNV-1a checksum of `data`.
 uint64_t Fnv1a64(std::string_view data);

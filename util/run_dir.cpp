@@ -8,6 +8,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "util/atomic_file.h"
+
 namespace veletas::util {
 
 namespace fs = std::filesystem;
@@ -27,24 +29,34 @@ std::string TemporaryPath(const std::string& path) {
   return path + ".tmp." + std::to_string(::getpid());
 }
 
-std::vector<std::string> RemoveStaleTemporaries(const std::string& dir,
-                                                std::vector<std::string>* errors) {
-  std::vector<std::string> removed;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(dir, ec), end;
-  if (ec) {
-    if (errors) errors->push_back(dir + ": cannot list: " + ec.message());
-    return removed;
-  }
-  std::vector<fs::path> stale;
-  for (; it != end; it.increment(ec)) {
-    if (ec) {
-      if (errors) errors->push_back(dir + ": cannot list: " + ec.message());
-      break;
-    }
-    if (it->is_regular_file(ec) && IsTemporaryName(it->path().filename().string())) {
+namespace {
+
+// Appends the temporaries found by `it` (a directory iterator) to `stale`.
+template <class Iterator>
+void FindTemporaries(const std::string& dir, Iterator it, std::error_code ec,
+                     std::vector<fs::path>& stale, std::vector<std::string>* errors) {
+  for (const Iterator end; !ec && it != end; it.increment(ec)) {
+    const fs::file_status st = it->symlink_status(ec);
+    if (!ec && !fs::is_directory(st) && IsTemporaryName(it->path().filename().string())) {
       stale.push_back(it->path());
     }
+  }
+  if (ec && errors) errors->push_back(dir + ": cannot list: " + ec.message());
+}
+
+}  // namespace
+
+std::vector<std::string> RemoveStaleTemporaries(const std::string& dir,
+                                                std::vector<std::string>* errors, bool recursive) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  if (recursive) {
+    fs::recursive_directory_iterator it(dir, ec);
+    FindTemporaries(dir, std::move(it), ec, stale, errors);
+  } else {
+    fs::directory_iterator it(dir, ec);
+    FindTemporaries(dir, std::move(it), ec, stale, errors);
   }
   for (const fs::path& p : stale) {
     if (fs::remove(p, ec)) {
@@ -61,8 +73,9 @@ DirectoryLock::~DirectoryLock() {
 }
 
 Status DirectoryLock::Acquire(const std::string& dir) {
+  if (Status created = CreateDirectories(dir); !created.ok()) return created;
   const std::string path = (fs::path(dir) / ".lock").string();
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return Status::Failure(path + ": cannot open the lock file: " + std::strerror(errno));
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
@@ -85,6 +98,17 @@ Status DirectoryLock::Acquire(const std::string& dir) {
   if (fd_ >= 0) ::close(fd_);
   fd_ = fd;
   return Ok();
+}
+
+Result<std::vector<std::string>> LockAndClean(const std::string& dir, DirectoryLock& lock,
+                                              const std::string& clean, bool recursive) {
+  if (Status locked = lock.Acquire(dir); !locked.ok()) return locked.error_value();
+  std::error_code ec;
+  if (!fs::exists(clean, ec)) return std::vector<std::string>();
+  std::vector<std::string> errors;
+  std::vector<std::string> removed = RemoveStaleTemporaries(clean, &errors, recursive);
+  if (!errors.empty()) return Error{errors.front(), ErrorKind::kFailure};
+  return removed;
 }
 
 }  // namespace veletas::util

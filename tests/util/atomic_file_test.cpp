@@ -1,7 +1,9 @@
 #include "util/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -40,6 +42,75 @@ TEST(AtomicFile, ErrorsNameTheFile) {
   EXPECT_NE(read.error().find("absent: cannot open"), std::string::npos) << read.error();
   EXPECT_EQ(read.kind(), ErrorKind::kBadInput);
   EXPECT_EQ(read.exit_code(), 2);
+}
+
+TEST(AtomicFile, ReadingADirectoryOrAPipeIsBadInputNamingIt) {
+  TempDir dir;
+  const auto directory = ReadFile(dir.Str());
+  ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(directory.error(), dir.Str() + ": is a directory, expected a file");
+  EXPECT_EQ(directory.exit_code(), 2);
+  // A named pipe without a writer: refused at once, never waited on.
+  const std::string fifo = dir.File("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto start = std::chrono::steady_clock::now();
+  const auto pipe = ReadFile(fifo);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  ASSERT_FALSE(pipe.ok());
+  EXPECT_EQ(pipe.error(), fifo + ": is not a regular file, expected a file");
+}
+
+TEST(AtomicFile, AFileLargerThanTheLimitIsRefusedBeforeReading) {
+  TempDir dir;
+  const std::string path = dir.File("big");
+  ASSERT_TRUE(WriteFileAtomic(path, std::string(1000, 'x')).ok());
+  const auto read = ReadFile(path, 999);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error(), path + ": 1000 bytes, more than the 999 this reader accepts");
+  ASSERT_TRUE(ReadFile(path, 1000).ok());
+  EXPECT_EQ(ReadFile(path, 1000).value().size(), 1000u);
+}
+
+// A link planted at the temporary's name (another user, a shared run directory) is
+// replaced, never followed: the file it points to keeps its content.
+TEST(AtomicFile, APlantedSymlinkAtTheTemporaryIsNotFollowed) {
+  TempDir dir;
+  const std::string victim = dir.File("victim");
+  ASSERT_TRUE(WriteFileAtomic(victim, "precious").ok());
+  const std::string path = dir.File("state.json");
+  fs::create_symlink(victim, TemporaryPath(path));
+  ASSERT_EQ(test_support::ErrorText(WriteFileAtomic(path, "new")), "");
+  EXPECT_EQ(test_support::ReadAll(victim), "precious");
+  EXPECT_EQ(test_support::ReadAll(path), "new");
+  EXPECT_FALSE(fs::exists(fs::symlink_status(TemporaryPath(path))));
+}
+
+TEST(AtomicFile, AppendsGoToNewOrExistingFilesButNeverThroughASymlink) {
+  TempDir dir;
+  const std::string journal = dir.File("j.part");
+  ASSERT_TRUE(AppendFile(journal, "a").ok());
+  ASSERT_TRUE(AppendFile(journal, "b").ok());
+  EXPECT_EQ(test_support::ReadAll(journal), "ab");
+  const std::string victim = dir.File("victim");
+  ASSERT_TRUE(WriteFileAtomic(victim, "precious").ok());
+  const std::string link = dir.File("link.part");
+  fs::create_symlink(victim, link);
+  const Status appended = AppendFile(link, "x");
+  ASSERT_FALSE(appended.ok());
+  EXPECT_NE(appended.error().find(link), std::string::npos) << appended.error();
+  EXPECT_EQ(test_support::ReadAll(victim), "precious");
+}
+
+TEST(AtomicFile, CreateDirectoriesMakesParentsAndRefusesAFileInTheWay) {
+  TempDir dir;
+  ASSERT_TRUE(CreateDirectories(dir.File("a/b/c")).ok());
+  EXPECT_TRUE(fs::is_directory(dir.File("a/b/c")));
+  ASSERT_TRUE(CreateDirectories(dir.File("a/b/c")).ok());  // exists: fine
+  ASSERT_TRUE(WriteFileAtomic(dir.File("f"), "x").ok());
+  const Status blocked = CreateDirectories(dir.File("f/g"));
+  ASSERT_FALSE(blocked.ok());
+  EXPECT_EQ(blocked.error(), dir.File("f") + ": exists and is not a directory");
+  EXPECT_TRUE(SyncDirectory(dir.Str()).ok());
 }
 
 TEST(AtomicFile, Fnv1aMatchesPublishedVectors) {

@@ -81,12 +81,32 @@ TEST(RunDir, ALockIsExclusiveUntilReleased) {
   EXPECT_TRUE(again.Acquire(dir.string()).ok());
 }
 
-TEST(RunDir, ALockInAMissingDirectoryFailsWithItsPath) {
+TEST(RunDir, ALockCreatesItsDirectoryOrFailsWithItsPath) {
+  const TempDir temp;
   DirectoryLock lock;
-  const Status locked = lock.Acquire("/nonexistent_veletas_dir/run");
+  const std::string missing = temp.File("new/run");
+  ASSERT_TRUE(lock.Acquire(missing).ok());
+  EXPECT_TRUE(fs::is_regular_file(fs::path(missing) / ".lock"));
+  // A directory that cannot be made (a file is in the way).
+  std::ofstream(temp.File("file")) << "x";
+  DirectoryLock blocked;
+  const Status locked = blocked.Acquire(temp.File("file/run"));
   ASSERT_FALSE(locked.ok());
-  const std::string err = locked.error();
-  EXPECT_NE(err.find("/nonexistent_veletas_dir/run/.lock"), std::string::npos) << err;
+  EXPECT_NE(locked.error().find(temp.File("file")), std::string::npos) << locked.error();
+}
+
+TEST(RunDir, StaleTemporariesOfOneDirectoryOnly) {
+  const TempDir temp;
+  std::ofstream(temp.File("a.ckpt.tmp.12")) << "x";
+  fs::create_directories(temp.Path() / "sub");
+  std::ofstream(temp.File("sub/b.vzs.tmp.13")) << "x";
+  std::vector<std::string> errors;
+  const std::vector<std::string> removed =
+      RemoveStaleTemporaries(temp.Str(), &errors, /*recursive=*/false);
+  EXPECT_TRUE(errors.empty());
+  ASSERT_EQ(removed.size(), 1u);
+  EXPECT_EQ(removed[0], temp.File("a.ckpt.tmp.12"));
+  EXPECT_TRUE(fs::exists(temp.File("sub/b.vzs.tmp.13")));
 }
 
 }  // namespace

@@ -1,0 +1,96 @@
+// The JSON nesting bound (util/json_text.h, util/json.h) and the checks of names and paths
+// (util/names.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "util/json.h"
+#include "util/json_text.h"
+#include "util/names.h"
+
+namespace veletas::util {
+namespace {
+
+std::string Nested(int depth, const std::string& inside = "") {
+  return std::string(static_cast<size_t>(depth), '[') + inside +
+         std::string(static_cast<size_t>(depth), ']');
+}
+
+TEST(JsonDepth, NestingUpToTheBoundIsAcceptedAndDeeperIsNot) {
+  EXPECT_EQ(CheckJsonDepth(Nested(64)), "");
+  EXPECT_EQ(CheckJsonDepth(Nested(65)),
+            "arrays and objects nest deeper than 64 levels (at byte 64)");
+  EXPECT_EQ(CheckJsonDepth("{\"a\": [1, {\"b\": []}]}", 4), "");
+  EXPECT_NE(CheckJsonDepth("{\"a\": [1, {\"b\": []}]}", 3), "");
+}
+
+TEST(JsonDepth, BracketsInsideStringsDoNotCount) {
+  const std::string brackets =
+      "[\"" + std::string(1000, '[') + "\\\"" + std::string(1000, '{') + "\"]";
+  EXPECT_EQ(CheckJsonDepth(brackets), "");
+  EXPECT_TRUE(ParseJson(brackets, "x.json").ok());
+}
+
+// Defect 1 of issue 13 at the reader: 100,000 nested arrays (200 KB) are refused before
+// any parser or printer recurses into them.
+TEST(JsonDepth, AHundredThousandLevelsAreAnErrorNamingTheSource) {
+  const std::string deep = "{\"format\": " + Nested(100000) + "}";
+  const auto parsed = ParseJson(deep, "run/matches/x.json");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error(),
+            "run/matches/x.json: arrays and objects nest deeper than 64 levels (at byte 74)");
+  EXPECT_EQ(parsed.exit_code(), 2);
+}
+
+TEST(JsonDepth, SyntaxErrorsNameTheSource) {
+  const auto parsed = ParseJson("{\"a\": ", "state.json");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().rfind("state.json: not valid JSON: ", 0), 0u) << parsed.error();
+}
+
+TEST(JsonExcerpt, ValuesInMessagesStayShort) {
+  EXPECT_EQ(JsonExcerpt(nlohmann::json(3)), "3");
+  EXPECT_EQ(JsonExcerpt(nlohmann::json("abc")), "\"abc\"");
+  EXPECT_EQ(JsonExcerpt(nlohmann::json(std::string(100, 'x')), 10), "\"xxxxxxxxxx\"...");
+  EXPECT_EQ(JsonExcerpt(nlohmann::json::parse(Nested(50))), "an array of 1 element");
+  EXPECT_EQ(JsonExcerpt(nlohmann::json::parse("{\"a\": 1, \"b\": 2}")), "an object of 2 elements");
+}
+
+TEST(Names, PlainNamesAreAcceptedAndPathsAreNot) {
+  EXPECT_EQ(ValidateName("samples", "prefix"), "");
+  EXPECT_EQ(ValidateName("gen_3-vs-uct_1000.r2", "match name"), "");
+  EXPECT_EQ(ValidateName("../escaped", "sample file prefix"),
+            "sample file prefix \"../escaped\" starts with '.'");
+  EXPECT_EQ(ValidateName("a/b", "match name"),
+            "match name \"a/b\" has '/' (allowed: letters, digits, '_', '-', '.')");
+  EXPECT_EQ(ValidateName("", "match name"), "match name is empty");
+  EXPECT_EQ(ValidateName(std::string(200, 'a'), "x"), "");
+  EXPECT_NE(ValidateName(std::string(201, 'a'), "x").find("is longer than 200 characters (201)"),
+            std::string::npos);
+  EXPECT_EQ(ValidateName("caf\xC3\xA9", "x"),
+            "x \"caf\\xC3\\xA9\" has '\\xC3' (allowed: letters, digits, '_', '-', '.')");
+}
+
+TEST(Names, Utf8IsCheckedStrictly) {
+  EXPECT_TRUE(IsValidUtf8("plain/path.ckpt"));
+  EXPECT_TRUE(IsValidUtf8("caf\xC3\xA9/\xE2\x82\xAC/\xF0\x9F\x98\x80"));
+  EXPECT_FALSE(IsValidUtf8("g\xE9.ckpt"));        // Latin-1
+  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));          // overlong '/'
+  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));      // a surrogate
+  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // past U+10FFFF
+  EXPECT_FALSE(IsValidUtf8("\xE2\x82"));          // cut short
+}
+
+// Defect 5 of issue 13 at the check: the path is refused up front with a clear message.
+TEST(Names, APathThatIsNotUtf8IsBadInputNamingItsByte) {
+  EXPECT_TRUE(CheckUtf8Path("runs/caf\xC3\xA9", "--run").ok());
+  const Status bad = CheckUtf8Path("d5/g\xE9.ckpt", "player A checkpoint");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(),
+            "player A checkpoint \"d5/g\\xE9.ckpt\": the path is not valid UTF-8 (byte 0xE9 at "
+            "offset 4), so it cannot be stored in the run's JSON files; rename it");
+  EXPECT_EQ(bad.exit_code(), 2);
+}
+
+}  // namespace
+}  // namespace veletas::util
