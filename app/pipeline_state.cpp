@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/atomic_file.h"
+#include "util/json.h"
 
 namespace veletas::app {
 namespace {
@@ -41,24 +42,27 @@ nlohmann::json ToJson(const GenerationSummary& g) {
 
 GenerationSummary FromJson(const nlohmann::json& j) {
   GenerationSummary g;
-  g.generation = j.at("generation").get<int64_t>();
-  g.selfplay_games = j.at("selfplay_games").get<int64_t>();
-  g.selfplay_samples = j.at("selfplay_samples").get<int64_t>();
-  g.selfplay_seconds = j.at("selfplay_seconds").get<double>();
-  g.selfplay_network_evaluations = j.value("selfplay_network_evaluations", int64_t{0});
-  g.train_steps = j.at("train_steps").get<int64_t>();
-  g.loss_total = j.at("loss_total").get<double>();
-  g.loss_policy = j.at("loss_policy").get<double>();
-  g.loss_value = j.at("loss_value").get<double>();
-  g.train_seconds = j.at("train_seconds").get<double>();
-  g.gated_against = j.at("gated_against").get<int64_t>();
+  g.generation = util::JsonInteger<int64_t>(j, "generation");
+  g.selfplay_games = util::JsonInteger<int64_t>(j, "selfplay_games");
+  g.selfplay_samples = util::JsonInteger<int64_t>(j, "selfplay_samples");
+  g.selfplay_seconds = util::JsonNumber(j, "selfplay_seconds");
+  g.selfplay_network_evaluations =
+      j.contains("selfplay_network_evaluations")
+          ? util::JsonInteger<int64_t>(j, "selfplay_network_evaluations")
+          : 0;
+  g.train_steps = util::JsonInteger<int64_t>(j, "train_steps");
+  g.loss_total = util::JsonNumber(j, "loss_total");
+  g.loss_policy = util::JsonNumber(j, "loss_policy");
+  g.loss_value = util::JsonNumber(j, "loss_value");
+  g.train_seconds = util::JsonNumber(j, "train_seconds");
+  g.gated_against = util::JsonInteger<int64_t>(j, "gated_against");
   g.promoted = j.at("promoted").get<bool>();
-  g.gate_games = j.at("gate_games").get<int>();
-  g.gate_wins = j.at("gate_wins").get<int>();
+  g.gate_games = util::JsonInteger<int>(j, "gate_games");
+  g.gate_wins = util::JsonInteger<int>(j, "gate_wins");
   g.gate_reason = j.at("gate_reason").get<std::string>();
-  g.gate_seconds = j.at("gate_seconds").get<double>();
-  g.ladder_seconds = j.at("ladder_seconds").get<double>();
-  g.iteration_seconds = j.at("iteration_seconds").get<double>();
+  g.gate_seconds = util::JsonNumber(j, "gate_seconds");
+  g.ladder_seconds = util::JsonNumber(j, "ladder_seconds");
+  g.iteration_seconds = util::JsonNumber(j, "iteration_seconds");
   // Added later: optional, so that earlier runs resume.
   g.swap_rate = j.value("swap_rate", 0.0);
   g.resign_threshold = j.value("resign_threshold", -1.0);
@@ -127,18 +131,23 @@ std::string StatePath(const std::string& run_dir) {
 }
 
 util::Result<PipelineState> ReadPipelineState(const std::string& path) {
-  using R = util::Result<PipelineState>;
   const auto read = util::ReadFile(path);
   if (!read) return read.error_value();
-  const std::string& text = read.value();
+  return PipelineStateFromText(read.value(), path);
+}
+
+util::Result<PipelineState> PipelineStateFromText(std::string_view text, const std::string& path) {
+  using R = util::Result<PipelineState>;
+  const util::Result<nlohmann::json> parsed = util::ParseJson(text, path);
+  if (!parsed) return parsed.error_value();
   try {
-    const nlohmann::json j = nlohmann::json::parse(text);
+    const nlohmann::json& j = parsed.value();
     if (j.at("format").get<std::string>() != "veletas-pipeline-state" ||
-        j.at("version").get<int>() != 1) {
+        util::JsonInteger<int>(j, "version") != 1) {
       return R::Error(path + ": not a version 1 pipeline state");
     }
     PipelineState s;
-    s.iteration = j.at("iteration").get<int64_t>();
+    s.iteration = util::JsonInteger<int64_t>(j, "iteration");
     const std::string stage = j.at("stage").get<std::string>();
     bool known = false;
     for (int i = 0; i < 5; ++i) {
@@ -148,11 +157,13 @@ util::Result<PipelineState> ReadPipelineState(const std::string& path) {
       }
     }
     if (!known) return R::Error(path + ": unknown stage \"" + stage + "\"");
-    s.best_generation = j.at("best_generation").get<int64_t>();
-    s.elapsed_seconds = j.at("elapsed_seconds").get<double>();
+    s.best_generation = util::JsonInteger<int64_t>(j, "best_generation");
+    s.elapsed_seconds = util::JsonNumber(j, "elapsed_seconds");
     s.finished_reason = j.at("finished_reason").get<std::string>();
     for (const nlohmann::json& g : j.at("generations")) s.generations.push_back(FromJson(g));
-    s.rated_generations = j.at("rated_generations").get<std::vector<long long>>();
+    for (const nlohmann::json& g : j.at("rated_generations")) {
+      s.rated_generations.push_back(util::JsonIntegerValue<long long>(g, "rated_generations"));
+    }
     s.cpu_seconds = j.value("cpu_seconds", 0.0);
     s.resign_threshold = j.value("resign_threshold", -1.0);
     s.resign_calibrated = j.value("resign_calibrated", false);
@@ -161,7 +172,7 @@ util::Result<PipelineState> ReadPipelineState(const std::string& path) {
       return R::Error(path + ": inconsistent values");
     }
     return s;
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::exception& e) {
     return R::Error(path + ": corrupt pipeline state: " + e.what());
   }
 }

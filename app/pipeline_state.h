@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/result.h"
@@ -83,6 +84,8 @@ struct PipelineState {
 std::string StatePath(const std::string& run_dir);
 // Reads the state; errors name the file and what is wrong.
 util::Result<PipelineState> ReadPipelineState(const std::string& path);
+// The state from the text of a state file (`path` names it in errors).
+util::Result<PipelineState> PipelineStateFromText(std::string_view text, const std::string& path);
 // Writes atomically; the error names the file.
 util::Status WritePipelineState(const std::string& path, const PipelineState& state);
 

@@ -3,18 +3,18 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "arena/arena_record.h"
 #include "arena/match_record.h"
 #include "rules/notation.h"
 #include "rules/turns.h"
 #include "util/atomic_file.h"
+#include "util/json.h"
 
 namespace veletas::arena {
-namespace {
 
-std::string HeaderLine(const std::string& name, const Arena& arena, const ArenaConfig& config) {
+std::string MatchJournalHeader(const std::string& name, const Arena& arena,
+                               const ArenaConfig& config) {
   nlohmann::json h;
   h["journal"] = 1;
   h["match"] = name;
@@ -26,6 +26,8 @@ std::string HeaderLine(const std::string& name, const Arena& arena, const ArenaC
   h["opening_turns"] = config.opening_turns;
   return h.dump();
 }
+
+namespace {
 
 std::string GameLine(const ArenaGame& g) {
   nlohmann::json j;
@@ -39,21 +41,22 @@ std::string GameLine(const ArenaGame& g) {
 }
 
 // The game of one journal line, or an error saying what is wrong with it.
-util::Result<ArenaGame> ParseGameLine(const std::string& line, rules::RuleSet rs, int size) {
+util::Result<ArenaGame> ParseGameLine(std::string_view line, rules::RuleSet rs, int size) {
   using R = util::Result<ArenaGame>;
-  const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return R::Error("not a JSON object (a torn write?)");
+  const util::Result<nlohmann::json> parsed = util::ParseJson(line, "the line");
+  if (!parsed || !parsed.value().is_object()) return R::Error("not a JSON object (a torn write?)");
+  const nlohmann::json& j = parsed.value();
   ArenaGame g;
   try {
-    g.index = j.at("index").get<int>();
+    g.index = util::JsonInteger<int>(j, "index");
     g.a_first = j.at("a_first").get<bool>();
     const std::string colour = j.at("a_colour").get<std::string>();
     if (colour != "black" && colour != "white") return R::Error("bad a_colour");
     g.a_colour = colour == "black" ? rules::Color::kBlack : rules::Color::kWhite;
     g.a_won = j.at("a_won").get<bool>();
-    g.turns = j.at("turns").get<int>();
+    g.turns = util::JsonInteger<int>(j, "turns");
     g.record = j.at("record").get<std::string>();
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::exception& e) {
     return R::Error(std::string("bad fields: ") + e.what());
   }
   if (util::Status valid = ValidateArenaGame(g, rs, size); !valid.ok()) return valid.error_value();
@@ -76,6 +79,34 @@ util::Status ValidateArenaGame(const ArenaGame& g, rules::RuleSet rs, int size) 
     return S::Error("the result disagrees with the record");
   }
   return util::Ok();
+}
+
+size_t ParseMatchJournal(std::string_view data, const std::string& header, rules::RuleSet rules,
+                         int size, const std::string& path, std::vector<ArenaGame>& restored,
+                         std::vector<std::string>& notes) {
+  const size_t first_end = data.find('\n');
+  if (first_end == std::string_view::npos || data.substr(0, first_end) != header) return 0;
+  size_t good = first_end + 1;
+  std::set<int> seen;
+  for (int n = 2; good < data.size(); ++n) {
+    const size_t end = data.find('\n', good);
+    // A last line without its newline is torn.
+    auto game = end == std::string_view::npos
+                    ? util::Result<ArenaGame>::Error("torn (no line end)")
+                    : ParseGameLine(data.substr(good, end - good), rules, size);
+    if (game && !seen.insert(game.value().index).second) {
+      game = util::Result<ArenaGame>::Error("game " + std::to_string(game.value().index) +
+                                            " appears twice");
+    }
+    if (!game) {
+      notes.push_back(path + ":" + std::to_string(n) + ": " + game.error() +
+                      "; it and what follows will be played again");
+      break;
+    }
+    restored.push_back(game.value());
+    good = end + 1;
+  }
+  return good;
 }
 
 std::string MatchJournalPath(const std::string& run_dir, const std::string& name) {
@@ -101,38 +132,19 @@ util::Result<MatchJournal> MatchJournal::Open(const std::string& run_dir, const 
                                               const Arena& arena, const ArenaConfig& config,
                                               std::vector<ArenaGame>& restored,
                                               std::vector<std::string>& notes) {
-  using R = util::Result<MatchJournal>;
   const std::string path = MatchJournalPath(run_dir, name);
+  if (util::Status dir = util::CreateDirectories(MatchesDir(run_dir)); !dir.ok()) {
+    return dir.error_value();
+  }
   std::error_code ec;
-  std::filesystem::create_directories(MatchesDir(run_dir), ec);
-  if (ec) return R::Error(MatchesDir(run_dir) + ": cannot create: " + ec.message());
-  const std::string header = HeaderLine(name, arena, config);
+  const std::string header = MatchJournalHeader(name, arena, config);
   const auto read = std::filesystem::exists(path, ec) ? util::ReadFile(path)
                                                       : util::Result<std::string>::Error("");
   if (read.ok()) {
     const std::string& data = read.value();
-    std::istringstream in(data);
-    std::string line;
-    size_t good = 0;
-    if (std::getline(in, line) && line == header && !in.eof()) {
-      good = line.size() + 1;
-      std::set<int> seen;
-      for (int n = 2; std::getline(in, line); ++n) {
-        const bool complete = !in.eof();  // a last line without its newline is torn
-        auto game = complete ? ParseGameLine(line, arena.Rules(), arena.Size())
-                             : util::Result<ArenaGame>::Error("torn (no line end)");
-        if (game && !seen.insert(game.value().index).second) {
-          game = util::Result<ArenaGame>::Error("game " + std::to_string(game.value().index) +
-                                                " appears twice");
-        }
-        if (!game) {
-          notes.push_back(path + ":" + std::to_string(n) + ": " + game.error() +
-                          "; it and what follows will be played again");
-          break;
-        }
-        restored.push_back(game.value());
-        good += line.size() + 1;
-      }
+    const size_t good =
+        ParseMatchJournal(data, header, arena.Rules(), arena.Size(), path, restored, notes);
+    if (good > 0) {
       if (good < data.size()) std::filesystem::resize_file(path, good, ec);
       if (!restored.empty()) {
         notes.push_back(path + ": " + std::to_string(restored.size()) +

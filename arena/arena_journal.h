@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arena/arena.h"
@@ -51,6 +52,20 @@ class RemoteGames {
   virtual util::Status Play(const RemoteMatch& match, const std::vector<int>& indices,
                             const std::function<util::Status(const ArenaGame&)>& accept) = 0;
 };
+
+// The first line of the journal of match `name` between the arena's players.
+std::string MatchJournalHeader(const std::string& name, const Arena& arena,
+                               const ArenaConfig& config);
+
+// Reads the journal text `data` (the file `path`, named in `notes`) of the match whose
+// first line is `header`: appends its valid games to `restored` (each checked: a legal,
+// finished game of `rules` and `size` whose winner agrees with its result, an index seen
+// once) until the first torn or invalid line, which gets a line in `notes`. Returns the
+// length of the good part (header and games read), or 0 when the first line differs (another
+// setup of the match). Thread-safe.
+size_t ParseMatchJournal(std::string_view data, const std::string& header, rules::RuleSet rules,
+                         int size, const std::string& path, std::vector<ArenaGame>& restored,
+                         std::vector<std::string>& notes);
 
 // The record of match `name` when its file RUN_DIR/matches/<name>.json exists (the match
 // is finished), else nullopt. A journal left next to a finished match (a run killed

@@ -62,9 +62,7 @@ util::Status SaveMatch(const std::string& run_dir, const MatchRecord& record,
   if (std::string e = ValidateMatchName(record.name); !e.empty()) {
     return util::Status::Error(MatchFilePath(run_dir, record.name) + ": " + e);
   }
-  std::error_code ec;
-  std::filesystem::create_directories(MatchesDir(run_dir), ec);
-  if (ec) return util::Status::Failure(MatchesDir(run_dir) + ": cannot create: " + ec.message());
+  if (util::Status dir = util::CreateDirectories(MatchesDir(run_dir)); !dir.ok()) return dir;
   std::string text;
   for (const ArenaGame& g : games) text += g.record + "\n";
   const std::string path = (std::filesystem::path(run_dir) / RecordsFileName(record.name)).string();

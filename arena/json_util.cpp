@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "util/json.h"
+
 namespace veletas::arena {
 
 using nlohmann::json;
@@ -39,7 +41,7 @@ long long JsonFields::Int(const std::string& key, long long lo, long long hi) {
   const json* v = Get(key, "an integer");
   if (v == nullptr) return lo;
   if (!v->is_number_integer()) {
-    Fail(Name(key) + ": expected an integer, got " + v->dump());
+    Fail(Name(key) + ": expected an integer, got " + util::JsonExcerpt(*v));
     return lo;
   }
   const long long x = v->is_number_unsigned() ? static_cast<long long>(std::min<unsigned long long>(
@@ -57,12 +59,12 @@ double JsonFields::Real(const std::string& key, double lo, double hi) {
   const json* v = Get(key, "a number");
   if (v == nullptr) return lo;
   if (!v->is_number()) {
-    Fail(Name(key) + ": expected a number, got " + v->dump());
+    Fail(Name(key) + ": expected a number, got " + util::JsonExcerpt(*v));
     return lo;
   }
   const double x = v->get<double>();
   if (!std::isfinite(x) || x < lo || x > hi) {
-    Fail(Name(key) + ": " + v->dump() + " is out of range [" + json(lo).dump() + ", " +
+    Fail(Name(key) + ": " + util::JsonExcerpt(*v) + " is out of range [" + json(lo).dump() + ", " +
          json(hi).dump() + "]");
     return lo;
   }
@@ -73,7 +75,7 @@ std::string JsonFields::String(const std::string& key) {
   const json* v = Get(key, "a string");
   if (v == nullptr) return "";
   if (!v->is_string()) {
-    Fail(Name(key) + ": expected a string, got " + v->dump());
+    Fail(Name(key) + ": expected a string, got " + util::JsonExcerpt(*v));
     return "";
   }
   return v->get<std::string>();
@@ -82,7 +84,7 @@ std::string JsonFields::String(const std::string& key) {
 const json* JsonFields::Object(const std::string& key) {
   const json* v = Get(key, "an object");
   if (v != nullptr && !v->is_object()) {
-    Fail(Name(key) + ": expected an object, got " + v->dump());
+    Fail(Name(key) + ": expected an object, got " + util::JsonExcerpt(*v));
     return nullptr;
   }
   return v;

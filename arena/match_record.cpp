@@ -7,6 +7,8 @@
 #include "arena/json_util.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
+#include "util/json.h"
+#include "util/names.h"
 
 namespace veletas::arena {
 
@@ -19,18 +21,7 @@ int MatchRecord::AWins() const {
 }
 
 std::string ValidateMatchName(const std::string& name) {
-  if (name.empty()) return "match name is empty";
-  if (name.size() > 200) return "match name is longer than 200 characters";
-  if (name[0] == '.') return "match name \"" + name + "\" starts with '.'";
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-' || c == '.';
-    if (!ok) {
-      return "match name \"" + name + "\" has '" + std::string(1, c) +
-             "' (allowed: letters, digits, '_', '-', '.')";
-    }
-  }
-  return "";
+  return util::ValidateName(name, "match name");
 }
 
 std::string MatchesDir(const std::string& run_dir) {
@@ -190,9 +181,7 @@ util::Status WriteMatchRecord(const std::string& run_dir, const MatchRecord& mat
   if (std::string e = ValidateMatchName(match.name); !e.empty()) {
     return util::Status::Error(path + ": " + e);
   }
-  std::error_code ec;
-  fs::create_directories(MatchesDir(run_dir), ec);
-  if (ec) return util::Status::Failure(MatchesDir(run_dir) + ": cannot create: " + ec.message());
+  if (util::Status dir = util::CreateDirectories(MatchesDir(run_dir)); !dir.ok()) return dir;
   return util::WriteFileAtomic(path, MatchRecordToJson(match).dump(1) + "\n");
 }
 
@@ -202,14 +191,10 @@ util::Result<MatchRecord> ReadMatchRecord(const std::string& path) {
   if (!read) return read.error_value();
   const std::string& text = read.value();
   if (text.empty()) return R::Error(path + ": empty file");
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // e.what() names the line and column, e.g. "syntax error while parsing object ...".
-    return R::Error(path + ": not valid JSON: " + e.what());
-  }
-  return MatchRecordFromJson(j, path);
+  // The error names the line and column, e.g. "syntax error while parsing object ...".
+  const util::Result<json> j = util::ParseJson(text, path);
+  if (!j) return j.error_value();
+  return MatchRecordFromJson(j.value(), path);
 }
 
 RunMatches LoadRunMatches(const std::string& run_dir) {

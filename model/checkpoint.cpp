@@ -9,47 +9,12 @@
 namespace veletas::model {
 namespace {
 
-// Network tensors section: u32 count, then per tensor: u32 name length, name, u8 dtype
-// (0 float32, 1 int64), u32 rank, i64 dims..., u64 byte count, bytes (row-major).
-enum : uint8_t { kFloat32 = 0, kInt64 = 1 };
-
 template <class T>
 void Put(std::string& out, T value) {
   char bytes[sizeof(T)];
   std::memcpy(bytes, &value, sizeof(T));
   out.append(bytes, sizeof(T));
 }
-
-// Bounds-checked reader over a section.
-class Reader {
- public:
-  explicit Reader(const std::string& data) : data_(data) {}
-  template <class T>
-  bool Read(T& value) {
-    if (data_.size() - at_ < sizeof(T)) return false;
-    std::memcpy(&value, data_.data() + at_, sizeof(T));
-    at_ += sizeof(T);
-    return true;
-  }
-  bool Bytes(size_t n, const char*& p) {
-    if (data_.size() - at_ < n) return false;
-    p = data_.data() + at_;
-    at_ += n;
-    return true;
-  }
-  bool AtEnd() const { return at_ == data_.size(); }
-
- private:
-  const std::string& data_;
-  size_t at_ = 0;
-};
-
-struct StoredTensor {
-  uint8_t dtype = 0;
-  std::vector<int64_t> shape;
-  const char* data = nullptr;
-  uint64_t bytes = 0;
-};
 
 std::string ShapeText(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -84,33 +49,9 @@ util::Result<std::string> SerializeTensors(const VeletasNet& net) {
 }
 
 Status LoadTensors(const std::string& path, const std::string& blob, VeletasNet& net) {
-  Reader r(blob);
-  uint32_t count = 0;
-  if (!r.Read(count)) return Status::Error(path + ": corrupt checkpoint: no tensor table");
-  std::map<std::string, StoredTensor> stored;
-  for (uint32_t i = 0; i < count; ++i) {
-    uint32_t name_len = 0, rank = 0;
-    const char* name = nullptr;
-    StoredTensor t;
-    if (!r.Read(name_len) || !r.Bytes(name_len, name) || !r.Read(t.dtype) || !r.Read(rank) ||
-        rank > 8) {
-      return Status::Error(path + ": corrupt checkpoint: bad tensor entry " + std::to_string(i));
-    }
-    uint64_t numel = 1;
-    for (uint32_t k = 0; k < rank; ++k) {
-      int64_t d = 0;
-      if (!r.Read(d) || d < 0) return Status::Error(path + ": corrupt checkpoint: bad shape");
-      t.shape.push_back(d);
-      numel *= static_cast<uint64_t>(d);
-    }
-    const uint64_t elem = t.dtype == kFloat32 ? 4 : t.dtype == kInt64 ? 8 : 0;
-    if (elem == 0 || !r.Read(t.bytes) || t.bytes != numel * elem || !r.Bytes(t.bytes, t.data)) {
-      return Status::Error(path + ": corrupt checkpoint: bad tensor data for " +
-                           std::string(name, name_len));
-    }
-    stored[std::string(name, name_len)] = t;
-  }
-  if (!r.AtEnd()) return Status::Error(path + ": corrupt checkpoint: trailing tensor bytes");
+  const util::Result<std::map<std::string, StoredTensor>> table = ParseTensorTable(blob, path);
+  if (!table) return table.error_value();
+  const std::map<std::string, StoredTensor>& stored = table.value();
   const auto named = NamedTensors(net);
   if (named.size() != stored.size()) {
     return Status::Error(path + ": checkpoint has " + std::to_string(stored.size()) +
@@ -128,7 +69,7 @@ Status LoadTensors(const std::string& path, const std::string& blob, VeletasNet&
                            ", the network expects " + ShapeText(want));
     }
     torch::Tensor cpu = torch::empty(want, s.dtype == kFloat32 ? torch::kFloat : torch::kLong);
-    std::memcpy(cpu.data_ptr(), s.data, s.bytes);
+    std::memcpy(cpu.data_ptr(), s.data.data(), s.data.size());
     tensor.copy_(cpu);
   }
   return Ok();

@@ -1,16 +1,14 @@
 #include "model/checkpoint_file.h"
 
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <utility>
 
 #include "model/features.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
+#include "util/byte_io.h"
+#include "util/json.h"
 
 namespace veletas::model {
 namespace {
@@ -105,28 +103,30 @@ std::string MetaToJson(const CheckpointMeta& meta) {
 
 util::Result<CheckpointMeta> MetaFromJson(const std::string& text, const std::string& source) {
   using R = util::Result<CheckpointMeta>;
+  const util::Result<nlohmann::json> parsed = util::ParseJson(text, source + ": metadata");
+  if (!parsed) return parsed.error_value();
   try {
-    const nlohmann::json j = nlohmann::json::parse(text);
+    const nlohmann::json& j = parsed.value();
     CheckpointMeta m;
-    m.format_version = j.at("format_version").get<uint32_t>();
+    m.format_version = util::JsonInteger<uint32_t>(j, "format_version");
     const auto rs = rules::ParseRuleSet(j.at("rules").get<std::string>());
     if (!rs) return R::Error(source + ": metadata: unknown rule set");
     m.rules = *rs;
-    m.size = j.at("size").get<int>();
+    m.size = util::JsonInteger<int>(j, "size");
     if (!rules::IsSupportedSize(m.size)) return R::Error(source + ": metadata: bad board size");
-    m.arch.blocks = j.at("blocks").get<int>();
-    m.arch.channels = j.at("channels").get<int>();
-    m.arch.head_channels = j.at("head_channels").get<int>();
-    m.arch.value_hidden = j.at("value_hidden").get<int>();
+    m.arch.blocks = util::JsonInteger<int>(j, "blocks");
+    m.arch.channels = util::JsonInteger<int>(j, "channels");
+    m.arch.head_channels = util::JsonInteger<int>(j, "head_channels");
+    m.arch.value_hidden = util::JsonInteger<int>(j, "value_hidden");
     if (m.arch.blocks < 1 || m.arch.blocks > 40 || m.arch.channels < 1 || m.arch.channels > 512 ||
         m.arch.head_channels < 1 || m.arch.head_channels > 256 || m.arch.value_hidden < 1 ||
         m.arch.value_hidden > 1024) {
       return R::Error(source + ": metadata: bad architecture " + ArchText(m.arch));
     }
-    m.feature_version = j.at("feature_version").get<int>();
-    m.input_planes = j.at("input_planes").get<int>();
-    m.generation = j.at("generation").get<int64_t>();
-    m.training_steps = j.at("training_steps").get<int64_t>();
+    m.feature_version = util::JsonInteger<int>(j, "feature_version");
+    m.input_planes = util::JsonInteger<int>(j, "input_planes");
+    m.generation = util::JsonInteger<int64_t>(j, "generation");
+    m.training_steps = util::JsonInteger<int64_t>(j, "training_steps");
     m.optimizer = j.at("optimizer").get<std::string>();
     m.extra = j.at("extra").get<std::map<std::string, std::string>>();
     return m;
@@ -160,15 +160,10 @@ std::string EncodeCheckpointFile(const CheckpointSections& sections) {
 
 namespace {
 
-// The container of `path` read once and verified: its sections and payload checksum.
-util::Result<std::pair<CheckpointSections, uint64_t>> ReadContainer(const std::string& path) {
+// The container `file` (the file `path`) verified: its sections and payload checksum.
+util::Result<std::pair<CheckpointSections, uint64_t>> DecodeContainer(std::string_view file,
+                                                                      const std::string& path) {
   using R = util::Result<std::pair<CheckpointSections, uint64_t>>;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return R::Error(path + ": cannot open checkpoint: " + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return R::Error(path + ": read error");
-  const std::string file = std::move(buffer).str();
   if (file.size() < kHeaderSize) {
     return R::Error(path + ": truncated checkpoint: " + std::to_string(file.size()) +
                     " bytes, shorter than the " + std::to_string(kHeaderSize) + "-byte header");
@@ -212,12 +207,26 @@ util::Result<std::pair<CheckpointSections, uint64_t>> ReadContainer(const std::s
   return std::make_pair(std::move(sections), checksum);
 }
 
+// The container of `path` read once and verified.
+util::Result<std::pair<CheckpointSections, uint64_t>> ReadContainer(const std::string& path) {
+  const util::Result<std::string> read = util::ReadFile(path);
+  if (!read) return read.error_value();
+  return DecodeContainer(read.value(), path);
+}
+
 }  // namespace
 
 util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path) {
   auto read = ReadContainer(path);
   if (!read) return read.error_value();
   return std::move(read.value().first);
+}
+
+util::Result<CheckpointSections> DecodeCheckpointFile(std::string_view file,
+                                                      const std::string& path) {
+  auto decoded = DecodeContainer(file, path);
+  if (!decoded) return decoded.error_value();
+  return std::move(decoded.value().first);
 }
 
 util::Result<CheckpointFile> ReadCheckpoint(const std::string& path) {
@@ -234,6 +243,48 @@ Status CheckFits(const CheckpointFile& file, const ModelRequirement& need) {
   if (why.empty()) return Ok();
   return Status::Error(file.path + (need.source.empty() ? "" : " does not fit " + need.source) +
                        ": " + why);
+}
+
+util::Result<std::map<std::string, StoredTensor>> ParseTensorTable(std::string_view section,
+                                                                   const std::string& path) {
+  using R = util::Result<std::map<std::string, StoredTensor>>;
+  util::Reader r(section);
+  const uint64_t count = r.U32();
+  if (!r.ok()) return R::Error(path + ": corrupt checkpoint: no tensor table");
+  std::map<std::string, StoredTensor> stored;
+  for (uint64_t i = 0; i < count; ++i) {
+    const std::string_view name = r.Bytes(r.U32());
+    StoredTensor t;
+    t.dtype = static_cast<uint8_t>(r.U8());
+    const uint64_t rank = r.U32();
+    if (!r.ok() || rank > 8) {
+      return R::Error(path + ": corrupt checkpoint: bad tensor entry " + std::to_string(i));
+    }
+    // The byte count is checked against the dims without overflow: each dim at most what
+    // is left of the section.
+    uint64_t numel = 1;
+    for (uint64_t k = 0; k < rank; ++k) {
+      const auto d = static_cast<int64_t>(r.U64());
+      if (!r.ok() || d < 0 || static_cast<uint64_t>(d) > section.size()) {
+        return R::Error(path + ": corrupt checkpoint: bad shape of tensor " + std::to_string(i));
+      }
+      t.shape.push_back(d);
+      const uint64_t cap = section.size() + 1, du = static_cast<uint64_t>(d);
+      numel = du == 0 || numel == 0 ? 0 : numel > cap / du ? cap : numel * du;
+    }
+    const uint64_t elem = t.dtype == kFloat32 ? 4 : t.dtype == kInt64 ? 8 : 0;
+    const uint64_t bytes = r.U64();
+    if (elem == 0 || !r.ok() || numel > section.size() || bytes != numel * elem) {
+      return R::Error(path + ": corrupt checkpoint: bad tensor data for " + std::string(name));
+    }
+    t.data = r.Bytes(bytes);
+    if (!r.ok()) {
+      return R::Error(path + ": corrupt checkpoint: bad tensor data for " + std::string(name));
+    }
+    stored[std::string(name)] = std::move(t);
+  }
+  if (r.remaining() != 0) return R::Error(path + ": corrupt checkpoint: trailing tensor bytes");
+  return stored;
 }
 
 util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path) {

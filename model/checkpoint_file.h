@@ -14,7 +14,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
+#include <vector>
 
 #include "model/net_config.h"
 #include "rules/position.h"
@@ -67,6 +69,21 @@ struct ModelRequirement {
 // expected 4 blocks x 48 channels (heads 32, value 128)".
 std::string DescribeMismatch(const CheckpointMeta& meta, const ModelRequirement& need);
 
+// One tensor of the network tensors section: u32 count, then per tensor: u32 name length,
+// name, u8 dtype (0 float32, 1 int64), u32 rank (at most 8), i64 dims..., u64 byte count
+// (dims multiplied by the element size), bytes (row-major).
+enum : uint8_t { kFloat32 = 0, kInt64 = 1 };
+struct StoredTensor {
+  uint8_t dtype = kFloat32;
+  std::vector<int64_t> shape;
+  std::string_view data;  // into the section's bytes
+};
+
+// The tensors of a network tensors section by name; errors (bad input) name `path`.
+// Thread-safe.
+util::Result<std::map<std::string, StoredTensor>> ParseTensorTable(std::string_view section,
+                                                                   const std::string& path);
+
 // The three payload sections.
 struct CheckpointSections {
   std::string meta_json;
@@ -88,6 +105,9 @@ std::string EncodeCheckpointFile(const CheckpointSections& sections);
 // Reads and verifies the container (magic, version, length, checksum). Errors name the
 // file and the problem ("truncated", "checksum mismatch", ...).
 util::Result<CheckpointSections> ReadCheckpointFile(const std::string& path);
+// The same for the bytes of a checkpoint file (`path` names it in errors). Thread-safe.
+util::Result<CheckpointSections> DecodeCheckpointFile(std::string_view file,
+                                                      const std::string& path);
 
 // A checkpoint read once from its file and verified, with its metadata parsed: everything
 // a loader needs, so that metadata and weights always come from the same bytes.

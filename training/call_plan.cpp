@@ -4,6 +4,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "util/json.h"
+
 namespace veletas::training {
 
 std::string CallPlanToJson(const CallPlan& p) {
@@ -25,20 +27,23 @@ std::string CallPlanToJson(const CallPlan& p) {
 
 util::Result<CallPlan> CallPlanFromJson(const std::string& text, const std::string& source) {
   using R = util::Result<CallPlan>;
+  const util::Result<nlohmann::json> parsed =
+      util::ParseJson(text, source + ": training call plan");
+  if (!parsed) return parsed.error_value();
   try {
-    const nlohmann::json j = nlohmann::json::parse(text);
+    const nlohmann::json& j = parsed.value();
     CallPlan p;
     p.input_fingerprint = j.at("input_fingerprint").get<std::string>();
-    p.generation = j.at("generation").get<int64_t>();
-    p.start_step = j.at("start_step").get<int64_t>();
-    p.steps = j.at("steps").get<int64_t>();
-    p.steps_done = j.at("steps_done").get<int64_t>();
-    p.first_batch = j.at("first_batch").get<int64_t>();
-    p.seed = j.at("seed").get<uint64_t>();
-    p.metrics_offset = j.at("metrics_offset").get<int64_t>();
-    p.new_files = j.at("new_files").get<int64_t>();
-    p.new_samples = j.at("new_samples").get<int64_t>();
-    p.window_samples = j.at("window_samples").get<int64_t>();
+    p.generation = util::JsonInteger<int64_t>(j, "generation");
+    p.start_step = util::JsonInteger<int64_t>(j, "start_step");
+    p.steps = util::JsonInteger<int64_t>(j, "steps");
+    p.steps_done = util::JsonInteger<int64_t>(j, "steps_done");
+    p.first_batch = util::JsonInteger<int64_t>(j, "first_batch");
+    p.seed = util::JsonInteger<uint64_t>(j, "seed");
+    p.metrics_offset = util::JsonInteger<int64_t>(j, "metrics_offset");
+    p.new_files = util::JsonInteger<int64_t>(j, "new_files");
+    p.new_samples = util::JsonInteger<int64_t>(j, "new_samples");
+    p.window_samples = util::JsonInteger<int64_t>(j, "window_samples");
     p.complete = j.at("complete").get<bool>();
     if (p.steps < 0 || p.steps_done < 0 || p.steps_done > p.steps || p.start_step < 0 ||
         p.first_batch < 0 || p.metrics_offset < 0) {

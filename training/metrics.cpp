@@ -1,12 +1,10 @@
 #include "training/metrics.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "util/atomic_file.h"
+#include "util/json.h"
 
 namespace veletas::training {
 
@@ -60,37 +58,49 @@ util::Status AppendMetrics(const std::string& path, const MetricsLine& line) {
 }
 
 util::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path) {
+  const util::Result<std::string> read = util::ReadFile(path);
+  if (!read) return read.error_value();
+  return MetricsFromText(read.value(), path);
+}
+
+util::Result<std::vector<MetricsLine>> MetricsFromText(std::string_view all,
+                                                       const std::string& path) {
   using R = util::Result<std::vector<MetricsLine>>;
-  std::ifstream in(path);
-  if (!in) return R::Error(path + ": cannot open metrics file: " + std::strerror(errno));
   std::vector<MetricsLine> lines;
-  std::string text;
-  for (int number = 1; std::getline(in, text); ++number) {
+  int number = 0;
+  for (size_t at = 0; at < all.size();) {
+    ++number;
+    const size_t end = std::min(all.find('\n', at), all.size());
+    const std::string_view text = all.substr(at, end - at);
+    at = end + 1;
     if (text.empty()) continue;
+    const std::string where = path + ":" + std::to_string(number);
+    const util::Result<nlohmann::json> parsed = util::ParseJson(text, where);
+    if (!parsed) return parsed.error_value();
     try {
-      const nlohmann::json j = nlohmann::json::parse(text);
+      const nlohmann::json& j = parsed.value();
       MetricsLine m;
-      m.generation = j.at("generation").get<int64_t>();
-      m.step = j.at("step").get<int64_t>();
-      m.steps = j.at("steps").get<int64_t>();
-      m.loss_total = j.at("loss_total").get<double>();
-      m.loss_policy = j.at("loss_policy").get<double>();
-      m.loss_value = j.at("loss_value").get<double>();
-      m.loss_aux = j.at("loss_aux").get<double>();
-      m.loss_l2 = j.at("loss_l2").get<double>();
-      m.policy_entropy = j.at("policy_entropy").get<double>();
-      m.policy_target_entropy = j.at("policy_target_entropy").get<double>();
-      m.value_accuracy = j.at("value_accuracy").get<double>();
+      m.generation = util::JsonInteger<int64_t>(j, "generation");
+      m.step = util::JsonInteger<int64_t>(j, "step");
+      m.steps = util::JsonInteger<int64_t>(j, "steps");
+      m.loss_total = util::JsonNumber(j, "loss_total");
+      m.loss_policy = util::JsonNumber(j, "loss_policy");
+      m.loss_value = util::JsonNumber(j, "loss_value");
+      m.loss_aux = util::JsonNumber(j, "loss_aux");
+      m.loss_l2 = util::JsonNumber(j, "loss_l2");
+      m.policy_entropy = util::JsonNumber(j, "policy_entropy");
+      m.policy_target_entropy = util::JsonNumber(j, "policy_target_entropy");
+      m.value_accuracy = util::JsonNumber(j, "value_accuracy");
       m.loss_value_setup = j.value("loss_value_setup", -1.0);  // absent before 2026-12
       m.loss_value_early = j.value("loss_value_early", -1.0);
       m.loss_value_late = j.value("loss_value_late", -1.0);
-      m.learning_rate = j.at("learning_rate").get<double>();
-      m.samples_per_second = j.at("samples_per_second").get<double>();
-      m.window_samples = j.at("window_samples").get<int64_t>();
-      m.time = j.at("time").get<double>();
+      m.learning_rate = util::JsonNumber(j, "learning_rate");
+      m.samples_per_second = util::JsonNumber(j, "samples_per_second");
+      m.window_samples = util::JsonInteger<int64_t>(j, "window_samples");
+      m.time = util::JsonNumber(j, "time");
       lines.push_back(m);
     } catch (const std::exception& e) {
-      return R::Error(path + ":" + std::to_string(number) + ": bad metrics line: " + e.what());
+      return R::Error(where + ": bad metrics line: " + e.what());
     }
   }
   return lines;

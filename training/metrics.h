@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/result.h"
@@ -47,5 +48,8 @@ util::Status AppendMetrics(const std::string& path, const MetricsLine& line);
 
 // Reads every line of a metrics file. Errors name the file and line.
 util::Result<std::vector<MetricsLine>> ReadMetrics(const std::string& path);
+// The same from the text of a metrics file (`path` names it in errors).
+util::Result<std::vector<MetricsLine>> MetricsFromText(std::string_view text,
+                                                       const std::string& path);
 
 }  // namespace veletas::training

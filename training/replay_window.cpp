@@ -8,6 +8,8 @@
 #include <set>
 
 #include "rules/notation.h"
+#include "util/json.h"
+#include "util/names.h"
 
 namespace veletas::training {
 namespace fs = std::filesystem;
@@ -35,16 +37,20 @@ std::string DataStateToJson(const DataState& s) {
 
 util::Result<DataState> DataStateFromJson(const std::string& text, const std::string& source) {
   using R = util::Result<DataState>;
+  const util::Result<nlohmann::json> parsed =
+      util::ParseJson(text, source + ": training data state");
+  if (!parsed) return parsed.error_value();
   try {
-    const nlohmann::json j = nlohmann::json::parse(text);
+    const nlohmann::json& j = parsed.value();
     DataState s;
-    s.total_samples = j.at("total_samples").get<int64_t>();
-    s.batches_drawn = j.at("batches_drawn").get<int64_t>();
-    s.samples_consumed = j.at("samples_consumed").get<int64_t>();
-    s.reuse_credit = j.at("reuse_credit").get<double>();
+    s.total_samples = util::JsonInteger<int64_t>(j, "total_samples");
+    s.batches_drawn = util::JsonInteger<int64_t>(j, "batches_drawn");
+    s.samples_consumed = util::JsonInteger<int64_t>(j, "samples_consumed");
+    s.reuse_credit = util::JsonNumber(j, "reuse_credit");
     int64_t sum = 0;
     for (const auto& f : j.at("files")) {
-      IngestedFile file{f.at(0).get<std::string>(), f.at(1).get<int64_t>()};
+      IngestedFile file{f.at(0).get<std::string>(),
+                        util::JsonIntegerValue<int64_t>(f.at(1), "files")};
       if (file.samples < 0) return R::Error(source + ": training data state: negative count");
       sum += file.samples;
       s.files.push_back(std::move(file));
@@ -93,10 +99,17 @@ util::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::st
   if (data.empty()) return R::Error("no sample data given (expected directories or files)");
   std::vector<std::string> result;
   std::set<std::string> seen;
+  // Files are identified by their paths in the checkpoints' JSON metadata: each must be
+  // valid UTF-8 to be stored there.
+  util::Status bad_path = util::Ok();
   auto add = [&](const fs::path& p) {
     std::error_code ec;
     fs::path c = fs::weakly_canonical(fs::absolute(p, ec), ec);
     const std::string s = (ec ? fs::absolute(p) : c).string();
+    if (util::Status utf8 = util::CheckUtf8Path(s, "sample file"); !utf8.ok()) {
+      if (bad_path.ok()) bad_path = utf8;
+      return;
+    }
     if (seen.insert(s).second) result.push_back(s);
   };
   for (const std::string& entry : data) {
@@ -123,6 +136,7 @@ util::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::st
     std::sort(relative.begin(), relative.end(), NaturalLess);
     for (const std::string& r : relative) add(fs::path(entry) / r);
   }
+  if (!bad_path.ok()) return bad_path.error_value();
   return result;
 }
 

@@ -60,7 +60,8 @@ bool NaturalLess(const std::string& a, const std::string& b);
 
 // The sample files of `data` (directories or files) in ingestion order, as canonical
 // absolute paths, without duplicates. Errors: an empty list, a path that does not exist or
-// is neither a file nor a directory.
+// is neither a file nor a directory, a sample file whose path is not valid UTF-8 (it could
+// not be stored in the checkpoint's metadata).
 util::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::string>& data);
 
 // The outcome of ingesting new files.

@@ -208,5 +208,22 @@ TEST_F(MatchRecordTest, NamesAndMissingDirectory) {
   EXPECT_TRUE(run.matches.empty());
 }
 
+// Defect 1 of issue 13 at the reader: a 200 KB record nesting 100,000 arrays is skipped with
+// an error naming the file (it used to overflow the stack), and a long value quoted in an
+// error stays short.
+TEST_F(MatchRecordTest, DeepOrHugeValuesGiveShortErrorsNamingTheFile) {
+  WriteRaw("x.json", "{\"format\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
+  const RunMatches run = LoadRunMatches(dir_);
+  ASSERT_EQ(run.skipped.size(), 1u);
+  EXPECT_EQ(run.skipped[0], MatchFilePath(dir_, "x") +
+                                ": arrays and objects nest deeper than 64 levels (at byte 74)");
+  nlohmann::json j = MatchRecordToJson(Sample("long"));
+  j["format"] = nlohmann::json::array();
+  for (int i = 0; i < 50; ++i) j["format"].push_back(std::string(1000, 'x'));
+  const auto bad = MatchRecordFromJson(j, "long.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error(), "long.json: format: expected a string, got an array of 50 elements");
+}
+
 }  // namespace
 }  // namespace veletas::arena
