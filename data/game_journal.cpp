@@ -43,15 +43,24 @@ util::Status AppendJournalGame(const std::string& path, uint64_t index, const Sa
 
 JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int size, uint64_t first,
                             uint64_t count) {
-  JournalContents out;
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return out;
+  if (!std::filesystem::exists(path, ec)) return {};
   const auto read = util::ReadFile(path);
   if (!read) {
+    JournalContents out;
     out.note = read.error() + "; its games will be played again";
     return out;
   }
-  const std::string& data = read.value();
+  JournalContents out = ParseJournal(read.value(), path, rules, size, first, count);
+  if (out.good_bytes < read.value().size()) {
+    std::filesystem::resize_file(path, out.good_bytes, ec);
+  }
+  return out;
+}
+
+JournalContents ParseJournal(std::string_view data, const std::string& path, rules::RuleSet rules,
+                             int size, uint64_t first, uint64_t count) {
+  JournalContents out;
   std::set<uint64_t> seen;
   size_t at = 0;
   while (at < data.size()) {
@@ -64,7 +73,7 @@ JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int s
       stop("truncated");
       break;
     }
-    Reader header(std::string_view(data).substr(at, kEntryHeader));
+    Reader header(data.substr(at, kEntryHeader));
     if (header.Bytes(4) != std::string_view(kEntryMagic, 4)) {
       stop("not a journal entry");
       break;
@@ -76,7 +85,7 @@ JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int s
       stop("truncated");
       break;
     }
-    const std::string_view payload = std::string_view(data).substr(at + kEntryHeader, length);
+    const std::string_view payload = data.substr(at + kEntryHeader, length);
     if (util::Fnv1a64(payload) != sum) {
       stop("checksum mismatch");
       break;
@@ -102,7 +111,7 @@ JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int s
     out.games.push_back(JournalGame{index, std::move(game.value())});
     at += kEntryHeader + length;
   }
-  if (at < data.size()) std::filesystem::resize_file(path, at, ec);
+  out.good_bytes = at;
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "data/sample_file.h"
@@ -37,7 +38,13 @@ util::Status AppendJournalGame(const std::string& path, uint64_t index, const Sa
 struct JournalContents {
   std::vector<JournalGame> games;  // in the order appended, each index once
   std::string note;                // non-empty when a torn or bad entry was dropped
+  size_t good_bytes = 0;           // the length of the entries read (the journal's good part)
 };
+
+// The games of the journal bytes `data` (the file `path`, named in the note), read as
+// ReadJournal does, without touching the file. Thread-safe.
+JournalContents ParseJournal(std::string_view data, const std::string& path, rules::RuleSet rules,
+                             int size, uint64_t first, uint64_t count);
 
 // Reads the journal at `path`. Entries whose game is not one valid game of `rules` and
 // `size` with an index in [first, first + count), or that repeat an index, end the reading

@@ -2,8 +2,10 @@
 
 #include <zstd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 #include "util/atomic_file.h"
 #include "util/byte_io.h"
@@ -18,6 +20,72 @@ constexpr char kMagic[8] = {'V', 'E', 'L', 'Z', 'S', 'M', 'P', 'L'};
 constexpr size_t kHeaderSize = 64;
 constexpr uint32_t kMaxSamples = 50'000'000;
 constexpr uint32_t kMaxGames = 10'000'000;
+// The fewest payload bytes a sample (no policy or aux entries) and a game (empty record)
+// take: counts in a header are checked against the payload length with these before
+// anything is allocated for them.
+constexpr uint64_t kMinSampleBytes = 5 * 16 + 8 + 2 + 1 + 4 + 1 + 1;
+constexpr uint64_t kMinGameBytes = 4 + 1 + 1 + 4;
+// Decompressed output is allocated as it is produced, this much at first.
+constexpr size_t kFirstOutputChunk = size_t{1} << 20;
+// The most a payload may compress (real files compress about 10:1), and the largest zstd
+// window a frame may ask for (the writer's level 3 uses at most 2^21 bytes).
+constexpr uint64_t kMaxCompressionRatio = 1024;
+constexpr int kMaxWindowLog = 22;
+
+// Decompresses the one zstd frame `compressed` that must hold exactly `raw_len` bytes. The
+// output grows only as the frame produces it, so a header or frame that claims more than
+// the data holds never makes it allocate that much. "" or what is wrong.
+std::string Decompress(std::string_view compressed, uint64_t raw_len, std::string& raw) {
+  const unsigned long long declared =
+      ZSTD_getFrameContentSize(compressed.data(), compressed.size());
+  if (declared == ZSTD_CONTENTSIZE_ERROR) return "not a zstd frame";
+  if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != raw_len) {
+    return "the frame holds " + std::to_string(declared) + " bytes, the header says " +
+           std::to_string(raw_len);
+  }
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!ctx) return "out of memory";
+  if (ZSTD_isError(ZSTD_DCtx_setParameter(ctx.get(), ZSTD_d_windowLogMax, kMaxWindowLog))) {
+    return "cannot limit the window";
+  }
+  ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
+  raw.clear();
+  size_t produced = 0;
+  for (;;) {
+    if (produced == raw.size()) {
+      if (raw.size() == raw_len) {
+        // Full: the frame must end here, without another byte of output.
+        char extra;
+        ZSTD_outBuffer probe{&extra, 1, 0};
+        const size_t left = ZSTD_decompressStream(ctx.get(), &probe, &in);
+        if (ZSTD_isError(left)) return ZSTD_getErrorName(left);
+        if (probe.pos != 0)
+          return "the frame holds more than the header's " + std::to_string(raw_len) + " bytes";
+        if (left != 0) return "truncated frame";
+        break;
+      }
+      raw.resize(static_cast<size_t>(
+          std::min<uint64_t>(raw_len, std::max(kFirstOutputChunk, 2 * raw.size()))));
+    }
+    ZSTD_outBuffer out{raw.data(), raw.size(), produced};
+    const size_t consumed = in.pos;
+    const size_t left = ZSTD_decompressStream(ctx.get(), &out, &in);
+    if (ZSTD_isError(left)) return ZSTD_getErrorName(left);
+    if (left == 0) {
+      produced = out.pos;
+      break;  // the frame ended
+    }
+    if (out.pos < out.size && in.pos == in.size) return "truncated frame";
+    if (out.pos == produced && in.pos == consumed) return "no progress";
+    produced = out.pos;
+  }
+  if (produced != raw_len) {
+    return "the frame holds " + std::to_string(produced) + " bytes, the header says " +
+           std::to_string(raw_len);
+  }
+  if (in.pos != in.size) return "bytes after the frame";
+  return "";
+}
 
 void WriteSample(Writer& w, const Sample& s) {
   const rules::PositionState st = s.position.State();
@@ -196,14 +264,25 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
     return R::Error(path + ": truncated: header says " + std::to_string(zlen) +
                     " compressed bytes, file has " + std::to_string(data.size() - kHeaderSize));
   }
+  if (raw_len > kMaxCompressionRatio * zlen + kHeaderSize) {
+    return R::Error(path + ": corrupt header: a payload of " + std::to_string(raw_len) +
+                    " bytes cannot come from " + std::to_string(zlen) + " compressed bytes");
+  }
+  if (num_samples * kMinSampleBytes + num_games * kMinGameBytes > raw_len) {
+    return R::Error(path + ": corrupt header: " + std::to_string(num_samples) + " samples and " +
+                    std::to_string(num_games) + " games cannot fit in a payload of " +
+                    std::to_string(raw_len) + " bytes");
+  }
   const std::string_view compressed = data.substr(kHeaderSize);
   if (util::Fnv1a64(compressed) != zsum) {
     return R::Error(path + ": corrupt data (checksum mismatch)");
   }
-  std::string raw(raw_len, '\0');
-  const size_t n = ZSTD_decompress(raw.data(), raw.size(), compressed.data(), compressed.size());
-  if (ZSTD_isError(n) || n != raw_len || util::Fnv1a64(raw) != raw_sum) {
-    return R::Error(path + ": corrupt data (decompression failed)");
+  std::string raw;
+  if (const std::string err = Decompress(compressed, raw_len, raw); !err.empty()) {
+    return R::Error(path + ": corrupt data (decompression failed: " + err + ")");
+  }
+  if (util::Fnv1a64(raw) != raw_sum) {
+    return R::Error(path + ": corrupt data (checksum mismatch after decompression)");
   }
   SampleFile file;
   file.rules = static_cast<rules::RuleSet>(rules_id);

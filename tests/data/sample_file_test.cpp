@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "data/game_journal.h"
 #include "rules/notation.h"
 #include "rules/turns.h"
 #include "util/atomic_file.h"
@@ -281,6 +282,84 @@ TEST_F(SampleFileTest, APayloadLargerThanTheCallersLimitIsRefusedBeforeReading) 
   const auto refused = DecodeSampleFile(bytes.value(), "x", raw - 1);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().find("more than the limit"), std::string::npos) << refused.error();
+}
+
+// The encoded file `file` with the 4- or 8-byte header field at `offset` set to `value` and
+// the header checksum made right again: what a hostile hand can write.
+std::string Reheadered(std::string file, size_t offset, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) file[offset + i] = static_cast<char>((value >> (8 * i)) & 0xFF);
+  const uint64_t sum = util::Fnv1a64(std::string_view(file).substr(0, 56));
+  for (int i = 0; i < 8; ++i) file[56 + i] = static_cast<char>((sum >> (8 * i)) & 0xFF);
+  return file;
+}
+
+// Defect 2 of issue 13 at the reader: counts and lengths in a header are checked against the
+// bytes present before anything is allocated for them; the errors name the file.
+TEST_F(SampleFileTest, HeaderClaimsBeyondTheBytesPresentAreRefusedBeforeAllocating) {
+  const auto encoded = EncodeSampleFile(RandomGameFile(rules::RuleSet::kStandard, 7, 7));
+  ASSERT_TRUE(encoded.ok());
+  const std::string& good = encoded.value();
+  const uint64_t zlen = good.size() - 64;
+  uint64_t raw_len = 0;
+  for (int i = 0; i < 8; ++i)
+    raw_len |= static_cast<uint64_t>(static_cast<uint8_t>(good[24 + i])) << (8 * i);
+  struct Case {
+    std::string bytes;
+    std::string error;
+  };
+  const Case cases[] = {
+      {Reheadered(good, 24, uint64_t{1} << 30, 8),
+       "x.vzs: corrupt header: a payload of 1073741824 bytes cannot come from " +
+           std::to_string(zlen) + " compressed bytes"},
+      {Reheadered(good, 16, 5'000'000, 4),
+       "x.vzs: corrupt header: 5000000 samples and 1 games cannot fit in a payload of " +
+           std::to_string(raw_len) + " bytes"},
+      {Reheadered(good, 24, raw_len + 100, 8),
+       "x.vzs: corrupt data (decompression failed: the frame holds " + std::to_string(raw_len) +
+           " bytes, the header says " + std::to_string(raw_len + 100) + ")"},
+  };
+  for (const Case& c : cases) {
+    const auto read = DecodeSampleFile(c.bytes, "x.vzs");
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error(), c.error);
+    EXPECT_EQ(read.exit_code(), 2);
+  }
+  // The 83-byte file of the issue: 5,000,000 samples in a 1 GiB payload of 19 bytes.
+  util::Writer h;
+  h.Bytes("VELZSMPL");
+  h.U32(1);
+  h.U8(0);
+  h.U8(7);
+  h.U16(0);
+  h.U32(5'000'000);
+  h.U32(1);
+  h.U64(uint64_t{1} << 30);
+  const std::string payload(19, '\x28');
+  h.U64(payload.size());
+  h.U64(0);
+  h.U64(util::Fnv1a64(payload));
+  h.U64(util::Fnv1a64(h.str()));
+  const std::string tiny = h.str() + payload;
+  ASSERT_EQ(tiny.size(), 83u);
+  const auto read = DecodeSampleFile(tiny, "x.vzs");
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error(),
+            "x.vzs: corrupt header: a payload of 1073741824 bytes cannot come from 19 compressed "
+            "bytes");
+  // The same file as the payload of a journal entry: the entry is dropped with a note.
+  util::Writer entry;
+  entry.Bytes("VZJ1");
+  entry.U64(0);
+  entry.U32(tiny.size());
+  entry.U64(util::Fnv1a64(tiny));
+  entry.Bytes(tiny);
+  const JournalContents journal =
+      ParseJournal(entry.str(), "samples_0.vzs.part", rules::RuleSet::kStandard, 7, 0, 4);
+  EXPECT_TRUE(journal.games.empty());
+  EXPECT_EQ(journal.good_bytes, 0u);
+  EXPECT_NE(journal.note.find("samples_0.vzs.part: entry 1 (byte 0): corrupt header"),
+            std::string::npos)
+      << journal.note;
 }
 
 }  // namespace
