@@ -57,6 +57,9 @@ util::Result<Config> LoadConfig(const std::string& path) {
     return Parse(ConfigSection::LoadFile(path), path);
   } catch (const ConfigError& e) {
     return util::Result<Config>::Error(e.what());
+  } catch (const std::exception& e) {
+    // What the YAML library still throws (none known): bad input all the same.
+    return util::Result<Config>::Error(path + ": cannot read the config: " + e.what());
   }
 }
 
@@ -65,6 +68,8 @@ util::Result<Config> LoadConfigFromString(const std::string& text, const std::st
     return Parse(ConfigSection::LoadString(text, source_name), source_name);
   } catch (const ConfigError& e) {
     return util::Result<Config>::Error(e.what());
+  } catch (const std::exception& e) {
+    return util::Result<Config>::Error(source_name + ": cannot read the config: " + e.what());
   }
 }
 

@@ -6,8 +6,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+
+#include "util/atomic_file.h"
 
 namespace veletas::app {
 
@@ -29,6 +29,22 @@ std::string Format(double x) {
   return ec == std::errc() ? std::string(buf, end) : std::to_string(x);
 }
 
+// Throws ConfigError naming the file and line of the first key of the mapping `node` that is
+// not a plain scalar, e.g. `[a, b]: 1`. `path` is the mapping's section ("" for the root).
+void CheckKeys(const YAML::Node& node, const std::string& source, const std::string& path) {
+  if (!node.IsMap()) return;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (it->first.IsScalar()) continue;
+    throw ConfigError(source + ":" + std::to_string(it->first.Mark().line + 1) + ": " +
+                      (path.empty() ? std::string("a key") : "a key of " + path) +
+                      " is not a word (expected a key such as \"size\", got a " +
+                      (it->first.IsSequence() ? "list"
+                       : it->first.IsMap()    ? "mapping"
+                                              : "null") +
+                      ")");
+  }
+}
+
 }  // namespace
 
 ConfigSection::ConfigSection(std::shared_ptr<State> state, std::unique_ptr<YAML::Node> node,
@@ -36,7 +52,10 @@ ConfigSection::ConfigSection(std::shared_ptr<State> state, std::unique_ptr<YAML:
     : state_(std::move(state)),
       node_(std::move(node)),
       resolved_(std::move(resolved)),
-      path_(std::move(path)) {}
+      path_(std::move(path)) {
+  // Only the mappings a section is made of are read by key; their keys must be words.
+  CheckKeys(*node_, state_->file, path_);
+}
 
 ConfigSection::~ConfigSection() = default;
 ConfigSection::ConfigSection(ConfigSection&&) noexcept = default;
@@ -58,18 +77,16 @@ ConfigSection ConfigSection::LoadString(const std::string& text, const std::stri
 }
 
 ConfigSection ConfigSection::LoadFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open the config file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return LoadString(buffer.str(), path);
+  const util::Result<std::string> text = util::ReadFile(path, kMaxConfigBytes);
+  if (!text) throw ConfigError(text.error() + " (the config file)");
+  return LoadString(text.value(), path);
 }
 
 std::string ConfigSection::Where(const std::string& key) const {
   int line = 0;
   if (node_->IsMap()) {
     for (auto it = node_->begin(); it != node_->end(); ++it) {
-      if (it->first.as<std::string>() == key) line = it->first.Mark().line + 1;
+      if (it->first.Scalar() == key) line = it->first.Mark().line + 1;
     }
     if (line == 0 && node_->Mark().line >= 0) line = node_->Mark().line + 1;
   }
@@ -80,7 +97,7 @@ const YAML::Node* ConfigSection::Lookup(const std::string& key) {
   used_.push_back(key);
   if (!node_->IsMap()) return nullptr;
   for (auto it = node_->begin(); it != node_->end(); ++it) {
-    if (it->first.as<std::string>() == key) {
+    if (it->first.Scalar() == key) {
       if (it->second.IsNull()) return nullptr;
       static thread_local YAML::Node found;
       found.reset(it->second);
@@ -250,7 +267,7 @@ ConfigSection ConfigSection::Section(const std::string& key) {
 void ConfigSection::RejectUnknownKeys() {
   if (!node_->IsMap()) return;
   for (auto it = node_->begin(); it != node_->end(); ++it) {
-    const std::string key = it->first.as<std::string>();
+    const std::string key = it->first.Scalar();
     if (std::find(used_.begin(), used_.end(), key) == used_.end()) {
       throw ConfigError(state_->file + ":" + std::to_string(it->first.Mark().line + 1) +
                         ": unknown key \"" + Join(path_, key) + "\"");

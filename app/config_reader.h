@@ -15,6 +15,9 @@ class Node;
 
 namespace veletas::app {
 
+// Config files larger than this are refused (no preset comes near).
+inline constexpr unsigned long long kMaxConfigBytes = 1 << 20;
+
 // A bad config: message like `run.yaml:12: search.simulations: 0 is out of range [1, 100000]`.
 class ConfigError : public std::runtime_error {
  public:

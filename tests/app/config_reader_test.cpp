@@ -1,0 +1,76 @@
+// The config reader with files a hostile or careless hand wrote: keys that are not words,
+// directories and unreadable files, YAML that nests or aliases heavily.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/config.h"
+#include "tests/support/temp_dir.h"
+
+namespace veletas::app {
+namespace {
+
+using test_support::TempDir;
+
+// Defect 8 of issue 13: a key that is not a scalar is an error naming the file and line,
+// not a yaml-cpp exception.
+TEST(ConfigReader, AKeyThatIsNotAWordIsAnErrorNamingFileAndLine) {
+  const auto list = LoadConfigFromString("game:\n  [a, b]: 1\n", "d8.yaml");
+  ASSERT_FALSE(list.ok());
+  EXPECT_EQ(list.error(),
+            "d8.yaml:2: a key of game is not a word (expected a key such as \"size\", got a "
+            "list)");
+  EXPECT_EQ(list.exit_code(), 2);
+  const auto top = LoadConfigFromString("{x: 1}: 2\n", "top.yaml");
+  ASSERT_FALSE(top.ok());
+  EXPECT_EQ(top.error(),
+            "top.yaml:1: a key is not a word (expected a key such as \"size\", got a mapping)");
+  const auto nested = LoadConfigFromString("arena:\n  gate:\n    ? [1]\n    : 2\n", "n.yaml");
+  ASSERT_FALSE(nested.ok());
+  EXPECT_EQ(nested.error().rfind("n.yaml:3: a key of arena.gate is not a word", 0), 0u)
+      << nested.error();
+}
+
+// Defect 7 of issue 13 at the reader: a directory is not a config with every default.
+TEST(ConfigReader, ADirectoryOrAMissingFileIsAnError) {
+  const TempDir dir;
+  const auto directory = LoadConfig(dir.Str());
+  ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(directory.error(), dir.Str() + ": is a directory, expected a file (the config file)");
+  EXPECT_EQ(directory.exit_code(), 2);
+  const auto missing = LoadConfig(dir.File("none.yaml"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().find(dir.File("none.yaml") + ": cannot open"), std::string::npos)
+      << missing.error();
+}
+
+TEST(ConfigReader, AHugeFileIsRefusedUnread) {
+  const TempDir dir;
+  const std::string path = dir.File("huge.yaml");
+  std::ofstream(path) << "# " << std::string(kMaxConfigBytes, 'x') << "\n";
+  const auto huge = LoadConfig(path);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.error().find("this reader accepts"), std::string::npos) << huge.error();
+}
+
+// Aliases of aliases (a "billion laughs") are read without expanding them, and deep
+// nesting ends in an error, not a stack overflow.
+TEST(ConfigReader, AliasesAndDeepNestingStayBounded) {
+  std::string laughs = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 30; ++i) {
+    laughs += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k)
+      laughs += std::string(k ? ", " : "") + "*a" + std::to_string(i - 1);
+    laughs += "]\n";
+  }
+  const auto aliased = LoadConfigFromString(laughs, "laughs.yaml");
+  ASSERT_FALSE(aliased.ok());
+  EXPECT_EQ(aliased.error(), "laughs.yaml:1: unknown key \"a0\"");
+  const auto deep = LoadConfigFromString("game: " + std::string(100000, '[') + "\n", "deep.yaml");
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.error().rfind("deep.yaml:", 0), 0u) << deep.error();
+}
+
+}  // namespace
+}  // namespace veletas::app
