@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "arena/match_record.h"
+
 namespace veletas::app {
 namespace {
 
@@ -36,6 +38,17 @@ util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const s
   auto player = ResolvePlayer(spec.value(), models, search);
   if (!player) return R::Error("--" + option + ": " + player.error());
   return player;
+}
+
+util::Status LockRunDirectory(const std::string& command, const std::string& run_dir,
+                              util::DirectoryLock& lock) {
+  const auto removed = util::LockAndClean(run_dir, lock, arena::MatchesDir(run_dir), true);
+  if (!removed) return removed.error_value();
+  for (const std::string& path : removed.value()) {
+    std::cerr << "veletas " << command << ": " << path
+              << ": removed (incomplete file of a killed session)\n";
+  }
+  return util::Ok();
 }
 
 ProgressLine::ProgressLine(std::string label)

@@ -9,6 +9,7 @@
 #include "arena/player_spec.h"
 #include "search/search_config.h"
 #include "util/result.h"
+#include "util/run_dir.h"
 
 namespace veletas::app {
 
@@ -25,6 +26,13 @@ util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec, Ar
 util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const std::string& text,
                                               int simulations, ArenaModels& models,
                                               const search::SearchConfig& search);
+
+// Takes the lock of the run directory `run_dir` for a standalone gate or ladder (the lock a
+// pipeline holds: neither runs on a run in progress, nor two on one run) and removes the
+// stale temporaries of RUN_DIR/matches, each reported on stderr as "veletas <command>: PATH:
+// removed ...". The error (a failure naming the directory) is returned, not printed.
+util::Status LockRunDirectory(const std::string& command, const std::string& run_dir,
+                              util::DirectoryLock& lock);
 
 // A progress line on stderr: rewritten in place on a terminal (at most 5 times a second),
 // else a new line at most every 10 seconds. Not thread-safe.

@@ -69,6 +69,10 @@ int RunGate(const GateArgs& args) {
   if (players[0].name == players[1].name) players[0].name += "_candidate";
 
   const std::string& run_dir = args.run;
+  util::DirectoryLock lock;
+  if (util::Status locked = LockRunDirectory(kCmd, run_dir, lock); !locked.ok()) {
+    return CommandError(kCmd, locked.error_value());
+  }
   const std::string& name = args.name;
   const bool json_out = args.json;
   std::ostream& info = json_out ? std::cerr : std::cout;
@@ -84,7 +88,7 @@ int RunGate(const GateArgs& args) {
   progress.Done();
   if (!result) {
     std::cerr << "veletas gate: " << result.error() << "\n";
-    return 1;
+    return result.exit_code();
   }
   const arena::GateResult& r = result.value();
   for (const std::string& note : r.notes) std::cerr << "veletas gate: " << note << "\n";

@@ -97,6 +97,10 @@ int RunLadder(const LadderArgs& args) {
   }
 
   const std::string& run_dir = args.run;
+  util::DirectoryLock lock;
+  if (util::Status locked = LockRunDirectory(kCmd, run_dir, lock); !locked.ok()) {
+    return CommandError(kCmd, locked.error_value());
+  }
   const bool json_out = args.json;
   std::ostream& info = json_out ? std::cerr : std::cout;
   info << "ladder round for " << newcomer.value().name << " (" << newcomer.value().spec.ToString()
@@ -116,7 +120,7 @@ int RunLadder(const LadderArgs& args) {
   if (progress) progress->Done();
   if (!result) {
     std::cerr << "veletas ladder: " << result.error() << "\n";
-    return 1;
+    return result.exit_code();
   }
   const arena::LadderRoundResult& r = result.value();
   for (const std::string& s : r.skipped_files) std::cerr << "veletas ladder: skipped " << s << "\n";

@@ -17,6 +17,7 @@
 #include "arena/arena_record.h"
 #include "arena/match_record.h"
 #include "rules/notation.h"
+#include "util/atomic_file.h"
 
 namespace veletas::app {
 namespace {
@@ -57,11 +58,6 @@ util::Result<std::array<arena::ArenaPlayer, 2>> MatchPlayers(const MatchArgs& ar
     if (!args.a_name) players[0].name += "_a";
     if (!args.b_name) players[1].name += "_b";
   }
-  for (const arena::ArenaPlayer& p : players) {
-    if (std::string e = arena::ValidateMatchName(p.name); !e.empty()) {
-      return util::Error{"player name: " + e};
-    }
-  }
   return players;
 }
 
@@ -84,6 +80,10 @@ util::Result<std::string> MatchName(const MatchArgs& args,
   std::string name = base;
   for (int k = 2; fs::exists(arena::MatchFilePath(args.out, name), ec); ++k) {
     name = base + "-" + std::to_string(k);
+  }
+  // Checked now: nothing may fail once the games are played (this command keeps no journal).
+  if (std::string e = arena::ValidateMatchName(name); !e.empty()) {
+    return util::Error{e + "; choose a shorter one with --name"};
   }
   return name;
 }
@@ -112,6 +112,9 @@ int RunMatch(const MatchArgs& args) {
   if (!named) return CommandError(kCmd, named.error_value());
   const std::string& name = named.value();
   const std::string& out_dir = args.out;
+  if (util::Status dir = util::CreateDirectories(arena::MatchesDir(out_dir)); !dir.ok()) {
+    return CommandError(kCmd, dir.error_value());
+  }
 
   const bool json_out = args.json;
   std::ostream& info = json_out ? std::cerr : std::cout;
@@ -136,6 +139,10 @@ int RunMatch(const MatchArgs& args) {
   const arena::MatchRecord record =
       arena::MakeMatchRecord(name, arena, std::nullopt, started, arena::UtcTimestamp());
   if (util::Status saved = arena::SaveMatch(out_dir, record, arena.Games()); !saved.ok()) {
+    // A late failure (a full disk) loses no finished game: the results and records go to
+    // standard output instead.
+    std::cout << MatchSummary(arena) << "games:\n";
+    for (const arena::ArenaGame& g : arena.Games()) std::cout << g.record << "\n";
     std::cerr << "veletas match: " << saved.error() << "\n";
     return saved.exit_code();
   }
@@ -149,7 +156,8 @@ int RunMatch(const MatchArgs& args) {
     j["turns"] = arena.Stats().turns;
     j["evaluations"] = arena.Stats().evaluations;
     j["evaluate_calls"] = arena.Stats().evaluate_calls;
-    std::cout << j.dump(1) << "\n";
+    // Paths are printed as they are: bytes that are not UTF-8 show as U+FFFD.
+    std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << MatchSummary(arena) << "wrote " << match_file << " and " << records_file << "\n";
   }

@@ -87,7 +87,7 @@ int RunSelfplayCommand(const SelfplayArgs& args) {
   if (tty && progress_shown) std::fputc('\n', stderr);
   if (!result) {
     std::cerr << "veletas selfplay: " << result.error() << "\n";
-    return 1;
+    return result.exit_code();
   }
   std::cout << selfplay::FormatSummary(result.value());
   if (g_interrupted) {

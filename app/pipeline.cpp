@@ -16,6 +16,7 @@
 #include "model/model_files.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
+#include "util/names.h"
 #include "util/run_dir.h"
 
 namespace veletas::app {
@@ -97,19 +98,23 @@ GenerationSummary& Pipeline::Current() {
 }
 
 int Pipeline::Prepare() {
+  // Its paths go into the run's JSON files (sample files in checkpoints, specs in matches).
+  if (util::Status utf8 = util::CheckUtf8Path(fs::absolute(run_).string(), "the run directory");
+      !utf8.ok()) {
+    return Fail(2, utf8.error());
+  }
   std::error_code ec;
   for (const char* sub : {"models", "samples", "train", "matches", "logs"}) {
     fs::create_directories(fs::path(run_) / sub, ec);
     if (ec) return Fail(1, run_ + ": cannot create " + sub + "/: " + ec.message());
   }
-  if (util::Status locked = lock_.Acquire(run_); !locked.ok()) return Fail(1, locked.error());
   // A session killed while writing leaves "<file>.tmp.<pid>" files; nothing else writes
   // here while the lock is held, so every one of them is stale.
-  std::vector<std::string> errors;
-  for (const std::string& path : util::RemoveStaleTemporaries(run_, &errors)) {
+  const auto removed = util::LockAndClean(run_, lock_, run_, /*recursive=*/true);
+  if (!removed) return Fail(1, removed.error());
+  for (const std::string& path : removed.value()) {
     Log(path + ": removed (incomplete file of a killed session)");
   }
-  if (!errors.empty()) return Fail(1, errors.front());
   const std::string resolved_path = (fs::path(run_) / "config.resolved.yaml").string();
   const auto previous_read =
       fs::exists(resolved_path) ? util::ReadFile(resolved_path) : util::Result<std::string>("");

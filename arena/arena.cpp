@@ -14,6 +14,7 @@
 #include "search/mcts.h"
 #include "search/player.h"
 #include "search/search_driver.h"
+#include "util/names.h"
 #include "util/random.h"
 
 namespace veletas::arena {
@@ -70,6 +71,12 @@ std::string ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::Rul
   for (const ArenaPlayer* p : {&a, &b}) {
     const std::string who = p == &a ? "player A" : "player B";
     if (p->name.empty()) return who + " has no name";
+    // Names become file names and JSON strings, specs JSON strings (match records).
+    if (std::string bad = util::ValidateName(p->name, who + " name"); !bad.empty()) return bad;
+    if (util::Status utf8 = util::CheckUtf8Path(p->spec.checkpoint, who + " checkpoint");
+        !utf8.ok()) {
+      return utf8.error();
+    }
     switch (p->spec.kind) {
       case PlayerKind::kRandom:
         break;

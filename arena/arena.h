@@ -66,7 +66,8 @@ ArenaPlayer MakeGenerationPlayer(long long generation, const std::string& checkp
 // spec.kind is not kMcts.
 ArenaPlayer MakeBaselinePlayer(const PlayerSpec& spec);
 
-// "" when the match can be played, else what is wrong (names empty or equal, an MCTS player
+// "" when the match can be played, else what is wrong (names empty, equal or not valid as
+// file names (util::ValidateName), a checkpoint path that is not UTF-8, an MCTS player
 // without an evaluator, budgets, the config's ranges: games_in_parallel >= 1, threads >= 1,
 // opening_turns in [0, 20], size and rules supported).
 std::string ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,

@@ -8,7 +8,8 @@
 
 #include "data/sample_file.h"
 #include "rules/notation.h"
-#include "util/run_dir.h"
+#include "util/atomic_file.h"
+#include "util/names.h"
 
 namespace veletas::data {
 namespace {
@@ -45,12 +46,13 @@ util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& p
                                     int64_t games, int games_per_file, rules::RuleSet rules,
                                     int size) {
   using R = util::Result<ResumePlan>;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) {
-    return R::Error(dir + ": cannot create the output directory" +
-                    (ec ? ": " + ec.message() : std::string()));
+  if (std::string bad = util::ValidateName(prefix, "sample file prefix"); !bad.empty()) {
+    return R::Error(bad);
   }
+  if (util::Status created = util::CreateDirectories(dir); !created.ok()) {
+    return util::Prefixed(created.error_value(), "the output directory: ");
+  }
+  std::error_code ec;
   const int64_t chunks = ChunkCount(games, games_per_file);
   ResumePlan plan;
   std::vector<bool> done(static_cast<size_t>(chunks), false);
@@ -64,13 +66,7 @@ util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& p
     const size_t digits = ParseDigits(rest, chunk);
     if (digits == 0) continue;
     rest.remove_prefix(digits);
-    if (rest == ".vzs") {
-      files[chunk] = e.path().string();
-    } else if (rest.starts_with(".vzs.") && util::IsTemporaryName(name)) {
-      // A temporary file of a writer that was killed before its rename (util/atomic_file.h).
-      fs::remove(e.path(), ec);
-      plan.notes.push_back(e.path().string() + ": removed (incomplete file of an earlier run)");
-    }
+    if (rest == ".vzs") files[chunk] = e.path().string();
   }
   if (ec) return R::Error(dir + ": cannot list the output directory: " + ec.message());
   for (const auto& [chunk, path] : files) {

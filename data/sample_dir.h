@@ -37,16 +37,18 @@ struct ResumePlan {
   std::vector<GameId> done_ids;
   // One line per file that could not be used (unreadable or corrupt: it is skipped, its
   // games are played again and the file is replaced) or that was ignored (a chunk number
-  // past this run's last file), per stale temporary file or journal removed, and per
-  // journal games were taken back from.
+  // past this run's last file), per journal of a complete file removed, and per journal
+  // games were taken back from.
   std::vector<std::string> notes;
 };
 
 // Looks at `dir` (created if missing) for this run's files and plans what is left. Errors
 // (a hard stop: the directory holds another run's data): a readable file of another rule
 // set or board size, or holding a different number of games than its chunk should (e.g.
-// games_per_file or the number of games changed); and an unusable directory.
-// Preconditions: games >= 0, games_per_file >= 1.
+// games_per_file or the number of games changed); a prefix that is not a plain name
+// (util::ValidateName: "../x" would write outside `dir`); and an unusable directory.
+// Preconditions: games >= 0, games_per_file >= 1; no other process writes in `dir` (the
+// caller holds its lock and removed its stale temporaries, as RunSelfplay does).
 util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& prefix,
                                     int64_t games, int games_per_file, rules::RuleSet rules,
                                     int size);

@@ -22,6 +22,8 @@
 #include "search/search_driver.h"
 #include "selfplay/selfplay_game.h"
 #include "util/atomic_file.h"
+#include "util/names.h"
+#include "util/run_dir.h"
 
 namespace veletas::selfplay {
 namespace {
@@ -78,7 +80,12 @@ class Engine {
         done_cv_.wait_for(lock, interval, [&] { return workers_left_ == 0; });
         if (workers_left_ > 0 && hooks_.progress) {
           lock.unlock();
-          hooks_.progress(Snapshot());
+          // The workers must be joined whatever the hook does: its exception ends the run.
+          try {
+            hooks_.progress(Snapshot());
+          } catch (const std::exception& e) {
+            Fail(util::Error{std::string("self-play progress: ") + e.what(), util::ErrorKind::kFailure});
+          }
           lock.lock();
         }
       }
@@ -262,7 +269,18 @@ util::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
   std::vector<data::JournalGame> recovered;
   int64_t total = job.games;
   int64_t resumed = 0;
+  util::DirectoryLock lock;
   if (!job.out_dir.empty()) {
+    // The prefix becomes part of file names: checked before anything is created.
+    if (std::string bad = util::ValidateName(job.prefix, "sample file prefix"); !bad.empty()) {
+      return util::Error{bad, util::ErrorKind::kBadInput};
+    }
+    // Like a pipeline's run: one process per output directory.
+    const auto removed = util::LockAndClean(job.out_dir, lock, job.out_dir, /*recursive=*/false);
+    if (!removed) return removed.error_value();
+    for (const std::string& path : removed.value()) {
+      if (hooks.log) hooks.log(path + ": removed (incomplete file of an earlier run)");
+    }
     util::Result<data::ResumePlan> plan = data::PlanResume(
         job.out_dir, job.prefix, job.games, config.games_per_file, job.rules, job.size);
     if (!plan) return plan.error_value();

@@ -47,6 +47,7 @@ struct SelfplayJob {
   // Output directory; empty: play without writing (benchmarks, or games handed to
   // hooks.on_game), nothing is resumed.
   std::string out_dir;
+  // The start of every file name (letters, digits, '_', '-', '.'; util::ValidateName).
   std::string prefix = "samples";
   // Part of every game's seed (the pipeline passes its generation number).
   uint64_t generation = 0;
@@ -76,8 +77,11 @@ struct SelfplayHooks {
 
 // Plays job.games games (minus those already in complete files in job.out_dir) with
 // `backend` behind one batching evaluator configured by `batching`, and writes the sample
-// files. Returns the run's counters, or an error: the output directory holds another run's
-// files (sample_dir.h), a file cannot be written, or the backend threw (its message).
+// files. The output directory is locked for the run (util::DirectoryLock: a second run on it
+// stops with an error) and the temporaries a killed writer left there are removed (logged).
+// Returns the run's counters, or an error: a bad prefix, the directory is in use or holds
+// another run's files (sample_dir.h), a file cannot be written, or the backend threw (its
+// message).
 // Preconditions: configs in the ranges app/config_selfplay.cpp and app/config_search.cpp
 // check; job.size supported. `backend` is called from the batching front end's thread only,
 // one batch at a time. Blocks until done.

@@ -12,6 +12,7 @@
 #include "training/replay_window.h"
 #include "training/train_loop.h"
 #include "util/atomic_file.h"
+#include "util/run_dir.h"
 
 namespace veletas::training {
 namespace fs = std::filesystem;
@@ -139,6 +140,15 @@ TrainResult TrainGeneration(const TrainRequest& r) {
     return p.input_fingerprint == fingerprint && p.generation == generation;
   };
 
+  // One writer per output directory, as a pipeline's run has; once the lock is held, every
+  // temporary file found there is a killed writer's.
+  util::DirectoryLock lock;
+  const auto removed = util::LockAndClean(out_dir.string(), lock, out_dir.string(), false);
+  if (!removed) return Failure(TrainStatus::kFailed, removed.error());
+  for (const std::string& p : removed.value()) {
+    note(p + ": removed (incomplete file of an earlier run)");
+  }
+
   TrainResult result;
   TrainStats& stats = result.stats;
   // Already done: the output exists for this input and generation.
@@ -226,7 +236,6 @@ TrainResult TrainGeneration(const TrainRequest& r) {
   stats.resumed_from_step = resume ? plan.steps_done : 0;
 
   std::error_code ec;
-  if (!out_dir.empty()) fs::create_directories(out_dir, ec);
   if (resume && FileSize(metrics_path) > plan.metrics_offset) {
     fs::resize_file(metrics_path, static_cast<uintmax_t>(plan.metrics_offset), ec);
     if (ec) {

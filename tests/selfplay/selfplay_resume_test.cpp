@@ -16,6 +16,7 @@
 #include "selfplay/selfplay_engine.h"
 #include "selfplay_test_util.h"
 #include "util/atomic_file.h"
+#include "util/run_dir.h"
 
 namespace veletas::selfplay {
 namespace {
@@ -331,6 +332,39 @@ TEST_F(SelfplayResume, AnotherRunsDirectoryIsAnError) {
   EXPECT_NE(classic.result.error().find("standard 7x7"), std::string::npos)
       << classic.result.error();
   ExpectSameAsReference();  // nothing was touched
+}
+
+// Defect 6 of issue 13: a prefix that would leave the output directory is bad input, and
+// nothing is written anywhere.
+TEST_F(SelfplayResume, APrefixThatIsAPathIsRefusedAndNothingIsWritten) {
+  const TempDir parent("parent");
+  const std::string out = parent.File("out");
+  for (const char* prefix : {"../escaped", "a/b", ".hidden", ""}) {
+    SelfplayJob job;
+    job.size = 7;
+    job.games = 4;
+    job.out_dir = out;
+    job.prefix = prefix;
+    const util::Result<SelfplayStats> r =
+        RunSelfplay(SmallConfig(), search::SearchConfig{}, SmallBatching(), eval_, job);
+    ASSERT_FALSE(r.ok()) << prefix;
+    EXPECT_EQ(r.kind(), util::ErrorKind::kBadInput);
+    EXPECT_NE(r.error().find("sample file prefix"), std::string::npos) << r.error();
+  }
+  // Refused before anything was created.
+  EXPECT_TRUE(fs::is_empty(parent.Path()));
+}
+
+// Like a pipeline's run directory, an output directory has one writer at a time.
+TEST_F(SelfplayResume, ASecondRunOnTheSameDirectoryIsRefused) {
+  util::DirectoryLock other;  // another process's lock, as far as flock is concerned
+  ASSERT_TRUE(other.Acquire(out_.Str()).ok());
+  const RunOutput run = Play(out_.Str(), eval_);
+  ASSERT_FALSE(run.result.ok());
+  EXPECT_NE(run.result.error().find(out_.Str() + " is in use by another veletas process"),
+            std::string::npos)
+      << run.result.error();
+  EXPECT_FALSE(fs::exists(Out(0)));
 }
 
 TEST(SampleDir, ChunksCoverTheGamesOnce) {
