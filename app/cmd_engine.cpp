@@ -32,11 +32,7 @@ int RunEngine(const BackendArgs& args) {
   play::EngineProtocol engine(std::move(setup));
   std::cerr << "veletas engine: " << b.description << "; " << rules::RuleSetName(b.rules) << " "
             << b.size << "x" << b.size << "; see docs/ENGINE_PROTOCOL.md\n";
-  std::string line;
-  while (!engine.Finished() && std::getline(std::cin, line)) {
-    const std::string response = engine.Handle(line);
-    if (!response.empty()) std::cout << response << std::flush;
-  }
+  play::ServeEngine(engine, std::cin, std::cout);
   return 0;
 }
 

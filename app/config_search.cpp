@@ -31,6 +31,7 @@ void ParseSearchSection(ConfigSection& s, search::SearchConfig& out) {
   out.gumbel_c_scale = s.Float("gumbel_c_scale", out.gumbel_c_scale, 0.0, 1000.0);
   out.reuse_tree = s.Bool("reuse_tree", out.reuse_tree);
   out.solver = s.Bool("solver", out.solver);
+  out.max_nodes = s.Int("max_nodes", out.max_nodes, 0, int64_t{1} << 40);
   s.RejectUnknownKeys();
 }
 

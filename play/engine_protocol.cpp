@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <istream>
+#include <ostream>
 #include <sstream>
 
 #include "rules/notation.h"
@@ -36,6 +38,15 @@ long long ParseCount(const std::string& text, long long lo, long long hi) {
   }
   const long long v = std::strtoll(text.c_str(), nullptr, 10);
   return v < lo || v > hi ? -1 : v;
+}
+
+// Says on stderr that a search stopped at the tree's node budget, when it did.
+void ReportNodeLimit(const char* command, const TurnAnalysis& a) {
+  if (!a.node_limit) return;
+  std::fprintf(stderr,
+               "%s: the search stopped early: its tree reached the node budget of %lld nodes "
+               "(%d simulations; setoption max_nodes N or search.max_nodes sets it)\n",
+               command, static_cast<long long>(a.max_nodes), a.simulations);
 }
 
 std::string FormatRate(float r) {
@@ -266,6 +277,7 @@ EngineProtocol::Reply EngineProtocol::CmdGenmove(const Args& in) {
   std::fprintf(stderr, "genmove %s winrate %.4f visits %u simulations %d time_ms %.0f\n",
                move.c_str(), static_cast<double>(a.best.win_rate), a.best.visits, a.simulations,
                a.seconds * 1000.0);
+  ReportNodeLimit("genmove", a);
   game_.Play(a.best.turn);
   return {true, move};
 }
@@ -276,6 +288,7 @@ EngineProtocol::Reply EngineProtocol::CmdAnalyse(const Args& args) {
   const rules::Position& pos = game_.Current();
   if (pos.IsTerminal()) return {false, "the game is over"};
   const TurnAnalysis a = setup_.searcher->Search(pos, budget, setup_.candidates);
+  ReportNodeLimit("analyse", a);
   std::ostringstream out;
   out << "info simulations " << a.simulations << " time_ms "
       << static_cast<long long>(a.seconds * 1000.0 + 0.5);
@@ -311,6 +324,10 @@ EngineProtocol::Reply EngineProtocol::CmdSetOption(const Args& in) {
     const long long v = ParseCount(value, 0, 100000000);
     if (v < 0) return range_error(0, 100000000);
     setup_.time_ms = static_cast<int>(v);
+  } else if (name == "max_nodes") {
+    const long long v = ParseCount(value, 0, 1LL << 40);
+    if (v < 0) return range_error(0, 1LL << 40);
+    setup_.searcher->SetMaxNodes(v);
   } else if (name == "candidates") {
     const long long v = ParseCount(value, 1, 100);
     if (v < 0) return range_error(1, 100);
@@ -332,7 +349,7 @@ EngineProtocol::Reply EngineProtocol::CmdSetOption(const Args& in) {
     }
   } else {
     return {false, "setoption: unknown option \"" + name +
-                       "\" (known: simulations, time, threads, candidates, seed)"};
+                       "\" (known: simulations, time, threads, candidates, seed, max_nodes)"};
   }
   return {true, ""};
 }
@@ -346,6 +363,26 @@ EngineProtocol::Reply EngineProtocol::CmdLoadRecord(const Args& args) {
   for (const rules::Turn& t : game.value().turns) game_.Play(t);
   setup_.searcher->NewGame();
   return {true, ""};
+}
+
+void ServeEngine(EngineProtocol& engine, std::istream& in, std::ostream& out) {
+  std::string line;
+  while (!engine.Finished()) {
+    // Reads one line, keeping at most kMaxEngineLine + 1 characters of it.
+    line.clear();
+    bool got = false;
+    for (int c; (c = in.get()) != std::char_traits<char>::eof();) {
+      got = true;
+      if (c == '\n') break;
+      if (line.size() <= kMaxEngineLine) line += static_cast<char>(c);
+    }
+    if (!got) break;
+    const std::string response =
+        line.size() > kMaxEngineLine
+            ? "? line longer than " + std::to_string(kMaxEngineLine) + " bytes\n\n"
+            : engine.Handle(line);
+    if (!response.empty()) out << response << std::flush;
+  }
 }
 
 }  // namespace veletas::play

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,5 +80,13 @@ class EngineProtocol {
   GameState game_;
   bool finished_ = false;
 };
+
+// The longest command line the engine reads (a 10x10 record for loadrecord is a few KB).
+inline constexpr size_t kMaxEngineLine = 1 << 20;
+
+// Answers the command lines of `in` on `out` (flushed after each response) until `quit` or
+// the end of the input. A line longer than kMaxEngineLine is answered with an error and
+// skipped without being stored whole.
+void ServeEngine(EngineProtocol& engine, std::istream& in, std::ostream& out);
 
 }  // namespace veletas::play

@@ -109,6 +109,12 @@ void TurnSearcher::Seed(uint64_t seed) {
   if (rollouts_) *rollouts_ = search::RolloutEvaluator(seed + 1);
 }
 
+void TurnSearcher::SetMaxNodes(int64_t max_nodes) {
+  search::SearchConfig config = mcts_.Config();
+  config.max_nodes = max_nodes;
+  mcts_.SetConfig(config);
+}
+
 std::string TurnSearcher::AlgorithmName() const {
   switch (mcts_.Config().algorithm) {
     case search::Algorithm::kPuct:
@@ -216,7 +222,8 @@ void TurnSearcher::ProvideEvaluations(std::span<const search::EvalOutput> output
 void TurnSearcher::FinishSearch() {
   const search::SearchResult r = mcts_.Result();
   simulations_ += r.simulations;
-  if (timed_ && Clock::now() < deadline_ && r.proven == 0) {
+  analysis_.node_limit = analysis_.node_limit || r.node_limit;
+  if (timed_ && Clock::now() < deadline_ && r.proven == 0 && !r.node_limit) {
     mcts_.StartSearch(std::max(16, 2 * mcts_.Config().leaves_per_batch));
     return;
   }
@@ -267,6 +274,8 @@ void TurnSearcher::FinishTurn() {
   }
   alternatives_.clear();
   analysis_.simulations = simulations_;
+  const int64_t configured = mcts_.Config().max_nodes;
+  analysis_.max_nodes = configured > 0 ? configured : search::DefaultMaxNodes();
   analysis_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
   active_ = false;
   done_ = true;

@@ -61,6 +61,10 @@ struct TurnAnalysis {
   std::vector<TurnCandidate> candidates;
   int simulations = 0;   // simulations (or playouts) run for this turn
   double seconds = 0.0;  // wall-clock time spent
+  // A search stopped before its budget because the tree reached its node budget
+  // (search::SearchConfig::max_nodes); `max_nodes` is that budget.
+  bool node_limit = false;
+  int64_t max_nodes = 0;
 };
 
 // Searches full turns with one tree (kept across calls when the positions follow each
@@ -110,6 +114,9 @@ class TurnSearcher {
     mcts_.Clear();
     active_ = false;
   }
+  // Sets the tree's node budget (search::SearchConfig::max_nodes; 0 = automatic) for the
+  // next searches.
+  void SetMaxNodes(int64_t max_nodes);
   // Restarts the random generators.
   void Seed(uint64_t seed);
   // e.g. "puct", "gumbel" or "uct".

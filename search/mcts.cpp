@@ -1,5 +1,7 @@
 #include "search/mcts.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -37,7 +39,28 @@ bool FindInTree(const Node* node, const rules::Position& pos, const rules::Posit
 
 }  // namespace
 
-Mcts::Mcts(const SearchConfig& config, uint64_t seed) : config_(config), rng_(seed) {}
+int64_t DefaultMaxNodes() {
+  static const int64_t nodes = [] {
+    constexpr int64_t kMinNodes = 1'000'000;
+    // The largest a node can be: itself and an edge for every action of a 10x10 board.
+    constexpr int64_t kNodeBytes = sizeof(Node) + rules::kMaxActions * sizeof(Edge);
+#ifdef __EMSCRIPTEN__
+    const int64_t memory = int64_t{2} << 30;  // a browser tab's memory at most
+#else
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    const int64_t memory = pages > 0 && page > 0 ? int64_t{pages} * page : int64_t{4} << 30;
+#endif
+    return std::max(kMinNodes, memory / 4 / kNodeBytes);
+  }();
+  return nodes;
+}
+
+Mcts::Mcts(const SearchConfig& config, uint64_t seed) : rng_(seed) { SetConfig(config); }
+
+void Mcts::SetConfig(const SearchConfig& config) {
+  config_ = config;
+  max_nodes_ = static_cast<uint64_t>(config.max_nodes > 0 ? config.max_nodes : DefaultMaxNodes());
+}
 
 Mcts::~Mcts() {
   if (root_ != nullptr) pool_.FreeSubtree(root_);
@@ -106,6 +129,7 @@ void Mcts::Advance(rules::Action a) {
 
 void Mcts::StartSearch(int simulations) {
   target_ = simulations < 0 ? config_.simulations : simulations;
+  node_limit_ = false;
   started_ = 0;
   done_ = 0;
   searching_ = true;
@@ -170,6 +194,12 @@ int Mcts::CollectLeaves(int max_leaves, std::vector<rules::Position>& out) {
   while (collected < max_leaves && started_ < target_) {
     // A halving step ranks the candidates by their Q values: wait for every result.
     if (gumbel && halving_step_[started_] && !pending_.empty()) break;
+    // A simulation adds at most one node: stop where the next one could pass the budget.
+    if (pool_.LiveNodes() >= max_nodes_) {
+      target_ = started_;
+      node_limit_ = true;
+      break;
+    }
     Leaf leaf;
     if (!spare_.empty()) {
       leaf = std::move(spare_.back());

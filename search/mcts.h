@@ -69,7 +69,10 @@ struct SearchResult {
   float raw_value = 0.0f;    // the evaluator's value of the root
   uint32_t root_visits = 0;  // sum of the children's visits
   int simulations = 0;       // simulations run by this search
-  int8_t proven = 0;         // the root proven won (+1) or lost (-1) for its player to move
+  // The search stopped before its simulations because the tree reached its node budget
+  // (SearchConfig::max_nodes).
+  bool node_limit = false;
+  int8_t proven = 0;  // the root proven won (+1) or lost (-1) for its player to move
   // Every legal action, most visited first (ties: higher prior first).
   std::vector<ChildInfo> children;
   // Most visited path from the root (its first action is the most visited child, which
@@ -107,7 +110,7 @@ class Mcts {
   const SearchConfig& Config() const { return config_; }
   // Changes the settings for the next search (e.g. temperature). Precondition: no search
   // in progress.
-  void SetConfig(const SearchConfig& config) { config_ = config; }
+  void SetConfig(const SearchConfig& config);
   // Reseeds the random generator (noise, temperature).
   void Seed(uint64_t seed) { rng_.Seed(seed); }
 
@@ -124,8 +127,9 @@ class Mcts {
   const rules::Position& RootPosition() const { return root_pos_; }
 
   // Begins a search of `simulations` new simulations (default: config.simulations) from
-  // the root. Root noise is applied here (once per root). Precondition: a root position
-  // that is not terminal; no leaves in flight.
+  // the root. Root noise is applied here (once per root). The search ends early, with
+  // SearchResult::node_limit, when the tree reaches its node budget (config.max_nodes).
+  // Precondition: a root position that is not terminal; no leaves in flight.
   void StartSearch(int simulations = -1);
   // Selects up to `max_leaves` leaves that need an evaluation (virtual loss keeps them
   // apart), appends their positions to `out` and returns how many. Simulations that end in
@@ -203,9 +207,11 @@ class Mcts {
   bool root_noised_ = false;            // Dirichlet noise already in this root's priors
   std::vector<float> root_raw_priors_;  // by edge index, before noise
 
-  int target_ = 0;   // simulations of this search
-  int started_ = 0;  // simulations selected (in flight or done)
-  int done_ = 0;     // simulations backed up
+  uint64_t max_nodes_ = 0;   // the node budget: config_.max_nodes or DefaultMaxNodes()
+  bool node_limit_ = false;  // this search stopped at the node budget
+  int target_ = 0;           // simulations of this search
+  int started_ = 0;          // simulations selected (in flight or done)
+  int done_ = 0;             // simulations backed up
   bool searching_ = false;
   std::vector<Leaf> pending_;
   std::vector<Leaf> collided_;  // selections that hit a leaf in flight (virtual loss only)

@@ -12,6 +12,7 @@ SearchResult Mcts::Result() {
   if (!root_prepared_) PrepareRoot();  // a search of zero simulations
   SearchResult r;
   r.simulations = done_;
+  r.node_limit = node_limit_;
   r.mean_value = root_->q;
   r.raw_value = root_->raw_value;
   r.proven = config_.solver ? root_->proven : 0;

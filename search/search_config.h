@@ -74,7 +74,17 @@ struct SearchConfig {
   // Propagate proven wins and losses (terminal results) up the tree and prefer proven wins
   // / avoid proven losses when selecting (MCTS-solver).
   bool solver = true;
+
+  // The most nodes one tree may hold: a search that reaches it stops early (its result says
+  // so, SearchResult::node_limit), so that no budget (e.g. a huge visit count or time) can
+  // grow a tree past the machine's memory. 0 = automatic: DefaultMaxNodes().
+  int64_t max_nodes = 0;
 };
+
+// The node budget of a tree when SearchConfig::max_nodes is 0: a quarter of the machine's
+// physical memory at the largest size a node can take (its edges included), at least
+// 1,000,000 nodes. Thread-safe.
+int64_t DefaultMaxNodes();
 
 // The copy of `c` used for evaluation play: no root noise, temperature 0 throughout.
 inline SearchConfig ForPlay(SearchConfig c) {

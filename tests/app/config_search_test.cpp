@@ -40,7 +40,7 @@ TEST(ConfigSearch, ReadsEveryKey) {
       "  virtual_loss: 2\n  root_noise: false\n  dirichlet_alpha_total: 5\n"
       "  dirichlet_epsilon: 0.1\n  temperature: 0.5\n  temperature_turns: 3\n"
       "  final_temperature: 0.2\n  gumbel_considered: 8\n  gumbel_c_visit: 40\n"
-      "  gumbel_c_scale: 1\n  reuse_tree: false\n  solver: false\n";
+      "  gumbel_c_scale: 1\n  reuse_tree: false\n  solver: false\n  max_nodes: 50000\n";
   ASSERT_EQ(SearchError(yaml, c), "");
   EXPECT_EQ(c.algorithm, search::Algorithm::kGumbel);
   EXPECT_EQ(c.simulations, 64);
@@ -61,6 +61,7 @@ TEST(ConfigSearch, ReadsEveryKey) {
   EXPECT_EQ(c.gumbel_c_scale, 1.0f);
   EXPECT_FALSE(c.reuse_tree);
   EXPECT_FALSE(c.solver);
+  EXPECT_EQ(c.max_nodes, 50000);
   search::BatchingConfig b;
   ASSERT_EQ(EvaluatorError("  max_batch: 512\n  max_wait_us: 0\n  cache_size: 0\n", b), "");
   EXPECT_EQ(b.max_batch, 512);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "rules/notation.h"
+#include "rules/turns.h"
 #include "search/fake_evaluators.h"
 #include "tests/play/test_util.h"
 
@@ -289,6 +290,30 @@ TEST_F(Engine, QuitEnds) {
   EXPECT_FALSE(engine_->Finished());
   EXPECT_EQ(engine_->Handle("5 quit"), "=5\n\n");
   EXPECT_TRUE(engine_->Finished());
+}
+
+// Defect 9 of issue 13: `genmove visits 100000000` ends at the tree's node budget with a
+// legal move instead of growing the tree without bound.
+TEST_F(Engine, AHugeBudgetStopsAtTheNodeBudget) {
+  ASSERT_EQ(Ok("setoption max_nodes 2000"), "");
+  EXPECT_NE(Err("setoption max_nodes -1").find("expected an integer in [0, "), std::string::npos);
+  ASSERT_EQ(Ok("play c3/a1"), "");
+  const auto start = std::chrono::steady_clock::now();
+  const std::string move = Ok("genmove visits 100000000");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+  rules::Position before = rules::Position::Initial(RuleSet::kStandard, 7);
+  rules::ApplyTurn(before, rules::ParseTurn(before, "c3/a1").value());
+  EXPECT_TRUE(rules::ParseTurn(before, move).ok()) << move;
+  EXPECT_EQ(engine_->Game().Record(), "c3/a1 " + move);
+}
+
+// ServeEngine reads lines of any length without storing more than kMaxEngineLine of one.
+TEST_F(Engine, ServeAnswersLinesAndRefusesOverlongOnes) {
+  std::istringstream in("1 name\n" + std::string(kMaxEngineLine + 10, 'x') + "\n2 quit\n3 name\n");
+  std::ostringstream out;
+  ServeEngine(*engine_, in, out);
+  EXPECT_EQ(out.str(), "=1 veletas-zero\n\n? line longer than " + std::to_string(kMaxEngineLine) +
+                           " bytes\n\n=2\n\n");
 }
 
 }  // namespace

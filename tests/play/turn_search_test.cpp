@@ -117,6 +117,28 @@ TEST(TurnSearcher, VisitsArePerSubDecisionForANetworkAndPerTurnForUct) {
   EXPECT_GT(checked, 10);
 }
 
+// Whatever the budget (visits or time), a search stops when its tree reaches the node
+// budget, reports it, and still plays a legal turn.
+TEST(TurnSearcher, TheNodeBudgetBoundsHugeVisitAndTimeBudgets) {
+  auto uct = TurnSearcher::Uct(1.0f, 5);
+  uct->SetMaxNodes(3000);
+  const auto g = testing::PlayRandomGame(RuleSet::kStandard, 9, 4);
+  const Position& pos = g.before[g.turns.size() / 3];
+  for (const SearchBudget budget : {SearchBudget{100'000'000, 0}, SearchBudget{0, 100'000'000}}) {
+    uct->NewGame();
+    const auto start = std::chrono::steady_clock::now();
+    const TurnAnalysis a = uct->Search(pos, budget, 3);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+    EXPECT_TRUE(a.node_limit);
+    EXPECT_EQ(a.max_nodes, 3000);
+    EXPECT_TRUE(IsLegalTurn(pos, a.best.turn));
+  }
+  // A small budget is not affected.
+  uct->NewGame();
+  const TurnAnalysis small = uct->Search(pos, {200, 0}, 1);
+  EXPECT_FALSE(small.node_limit);
+}
+
 TEST(TurnSearcher, TimeBudgetIsSpentAndHonoured) {
   auto uct = TurnSearcher::Uct(1.0f, 5);
   const auto g = testing::PlayRandomGame(RuleSet::kStandard, 9, 4);

@@ -1,0 +1,60 @@
+// The node budget of a search tree (SearchConfig::max_nodes): a search with a huge budget
+// of simulations stops where the tree is full, says so, and still gives a usable result.
+#include <gtest/gtest.h>
+
+#include "search/fake_evaluators.h"
+#include "search/mcts.h"
+#include "tests/search/test_util.h"
+
+namespace veletas::search {
+namespace {
+
+using testing::RandomPositions;
+
+TEST(NodeBudget, AHugeSearchStopsAtTheBudgetWithAUsableResult) {
+  HashEvaluator eval(5);
+  const rules::Position pos = RandomPositions(rules::RuleSet::kStandard, 7, 1, 21)[0];
+  for (Algorithm alg : {Algorithm::kPuct, Algorithm::kGumbel, Algorithm::kUct}) {
+    SearchConfig config;
+    config.algorithm = alg;
+    config.max_nodes = 3000;
+    Mcts mcts(config, 1);
+    mcts.SetPosition(pos);
+    const SearchResult r = mcts.Run(eval, 100'000'000);
+    EXPECT_TRUE(r.node_limit) << static_cast<int>(alg);
+    EXPECT_LE(mcts.Stats().nodes, 3000u);
+    EXPECT_GE(mcts.Stats().nodes, 2900u);  // it stopped because the tree was full
+    EXPECT_LT(r.simulations, 100'000'000);
+    EXPECT_TRUE(pos.LegalActions().Contains(r.action, pos.Size()));
+    // The next search from the same (full) tree stops at once, with the same answer kind.
+    const SearchResult again = mcts.Run(eval, 1000);
+    EXPECT_TRUE(again.node_limit);
+    EXPECT_EQ(again.simulations, 0);
+    EXPECT_TRUE(pos.LegalActions().Contains(again.action, pos.Size()));
+  }
+}
+
+TEST(NodeBudget, SearchesWithinTheBudgetAreUnchanged) {
+  HashEvaluator eval(5);
+  const rules::Position pos = RandomPositions(rules::RuleSet::kStandard, 9, 1, 22)[0];
+  SearchConfig bounded;
+  bounded.max_nodes = 1'000'000;
+  Mcts a(SearchConfig{}, 3), b(bounded, 3);
+  a.SetPosition(pos);
+  b.SetPosition(pos);
+  const SearchResult ra = a.Run(eval, 400), rb = b.Run(eval, 400);
+  EXPECT_FALSE(ra.node_limit);
+  EXPECT_FALSE(rb.node_limit);
+  EXPECT_EQ(ra.simulations, 400);
+  EXPECT_EQ(ra.action, rb.action);
+  EXPECT_EQ(ra.policy, rb.policy);
+}
+
+TEST(NodeBudget, TheAutomaticBudgetComesFromTheMachinesMemory) {
+  EXPECT_GE(DefaultMaxNodes(), 1'000'000);
+  SearchConfig config;  // max_nodes 0: automatic
+  EXPECT_EQ(config.max_nodes, 0);
+}
+
+}  // namespace
+}  // namespace veletas::search
