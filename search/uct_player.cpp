@@ -1,6 +1,7 @@
 #include "search/uct_player.h"
 
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <thread>
 
@@ -78,10 +79,27 @@ void UctPlayer::SearchAll(int playouts) {
     work(0);
     return;
   }
+  // An exception on a helper thread is rethrown on the calling thread after the join.
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(threads));
   std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0);
+  for (int t = 1; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      try {
+        work(t);
+      } catch (...) {
+        errors[static_cast<size_t>(t)] = std::current_exception();
+      }
+    });
+  }
+  try {
+    work(0);
+  } catch (...) {
+    errors[0] = std::current_exception();
+  }
   for (auto& th : pool) th.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
 }
 
 TurnChoice UctPlayer::ChooseTurn(const rules::Position& pos) {

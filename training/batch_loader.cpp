@@ -7,12 +7,16 @@ namespace veletas::training {
 
 BatchLoader::BatchLoader(const ReplayWindow& window, uint64_t seed, int64_t first, int64_t count,
                          int batch, double root_value_weight, int prefetch)
-    : window_(window),
-      seed_(seed),
+    : BatchLoader(
+          [&window, seed, batch, root_value_weight](int64_t index, TrainingBatch& out) {
+            DrawBatch(window, seed, index, batch, root_value_weight, out);
+          },
+          first, count, prefetch) {}
+
+BatchLoader::BatchLoader(DrawFn draw, int64_t first, int64_t count, int prefetch)
+    : draw_(std::move(draw)),
       first_(first),
       count_(count),
-      batch_(batch),
-      root_value_weight_(root_value_weight),
       prefetch_(static_cast<size_t>(std::max(1, prefetch))) {
   if (count_ > 0) thread_ = std::thread([this] { Run(); });
 }
@@ -38,8 +42,15 @@ void BatchLoader::Run() {
         free_.pop_back();
       }
     }
-    if (!b) b = std::make_unique<TrainingBatch>();
-    DrawBatch(window_, seed_, first_ + i, batch_, root_value_weight_, *b);
+    try {
+      if (!b) b = std::make_unique<TrainingBatch>();
+      draw_(first_ + i, *b);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      error_ = std::current_exception();
+      ready_.notify_one();
+      return;
+    }
     {
       std::lock_guard<std::mutex> lock(mutex_);
       queue_.push_back(std::move(b));
@@ -52,7 +63,8 @@ std::unique_ptr<TrainingBatch> BatchLoader::Next() {
   if (taken_ >= count_) return nullptr;
   const auto start = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mutex_);
-  ready_.wait(lock, [&] { return !queue_.empty(); });
+  ready_.wait(lock, [&] { return !queue_.empty() || error_; });
+  if (queue_.empty()) std::rethrow_exception(error_);
   std::unique_ptr<TrainingBatch> b = std::move(queue_.front());
   queue_.pop_front();
   lock.unlock();

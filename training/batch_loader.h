@@ -6,6 +6,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -22,14 +24,21 @@ namespace veletas::training {
 // the loader and stay unchanged.
 class BatchLoader {
  public:
+  // Fills `out` with batch number `index` of the stream. Called on the loader's thread.
+  using DrawFn = std::function<void(int64_t index, TrainingBatch& out)>;
+
   BatchLoader(const ReplayWindow& window, uint64_t seed, int64_t first, int64_t count, int batch,
               double root_value_weight, int prefetch);
+  // The same with any way of drawing a batch.
+  BatchLoader(DrawFn draw, int64_t first, int64_t count, int prefetch);
   // Stops the thread (it finishes the batch it is drawing) and joins it.
   ~BatchLoader();
   BatchLoader(const BatchLoader&) = delete;
   BatchLoader& operator=(const BatchLoader&) = delete;
 
   // The next batch, waiting for it if needed; nullptr once `count` batches were returned.
+  // An exception thrown while drawing a batch on the loader's thread is rethrown here, on
+  // the consumer's thread, when that batch is due (the loader stops after it).
   std::unique_ptr<TrainingBatch> Next();
   // Gives a batch's storage back for reuse (optional).
   void Recycle(std::unique_ptr<TrainingBatch> batch);
@@ -39,11 +48,8 @@ class BatchLoader {
  private:
   void Run();
 
-  const ReplayWindow& window_;
-  const uint64_t seed_;
+  const DrawFn draw_;
   const int64_t first_, count_;
-  const int batch_;
-  const double root_value_weight_;
   const size_t prefetch_;
   int64_t taken_ = 0;
   double wait_seconds_ = 0.0;
@@ -54,6 +60,7 @@ class BatchLoader {
   std::deque<std::unique_ptr<TrainingBatch>> queue_;
   std::vector<std::unique_ptr<TrainingBatch>> free_;
   bool stop_ = false;
+  std::exception_ptr error_;  // what drawing the batch after the queued ones threw
   std::thread thread_;
 };
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
 #include "model/features.h"
 #include "rules/symmetry.h"
@@ -177,6 +178,28 @@ TEST(BatchLoader, DeliversTheStreamInOrderAndStops) {
   // Destroying a loader with batches still to draw stops its thread.
   BatchLoader unfinished(window, 8, 0, 1'000'000, 16, 0.0, 2);
   EXPECT_NE(unfinished.Next(), nullptr);
+}
+
+// An exception while drawing a batch on the loader's thread is not std::terminate: it
+// reaches the consumer when that batch is due, after the batches drawn before it.
+TEST(BatchLoader, AnExceptionOnTheLoaderThreadReachesTheConsumer) {
+  BatchLoader loader(
+      [](int64_t index, TrainingBatch& out) {
+        if (index == 13) throw std::runtime_error("sample file vanished");
+        out.index = index;
+      },
+      10, 6, 2);
+  for (int64_t i = 10; i < 13; ++i) {
+    std::unique_ptr<TrainingBatch> got = loader.Next();
+    ASSERT_NE(got, nullptr);
+    EXPECT_EQ(got->index, i);
+  }
+  try {
+    loader.Next();
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "sample file vanished");
+  }
 }
 
 }  // namespace
