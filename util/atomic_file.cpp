@@ -1,6 +1,7 @@
 #include "util/atomic_file.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,6 +55,39 @@ void CloseQuietly(int fd) {
   const int saved = errno;
   ::close(fd);
   errno = saved;
+}
+
+// Reads the named pipe `fd` (opened non-blocking) to its end and closes it: waits (poll)
+// until its writer has written or closed, so that a pipe whose writer has not opened it yet
+// is not taken for an empty one. More than `max_bytes` is bad input naming `path`, found
+// before more than `max_bytes` are held.
+Result<std::string> ReadPipe(int fd, const std::string& path, uint64_t max_bytes) {
+  using R = Result<std::string>;
+  std::string data;
+  char buffer[65536];
+  for (;;) {
+    pollfd ready{fd, POLLIN, 0};
+    if (::poll(&ready, 1, -1) < 0) {
+      if (errno == EINTR) continue;
+      CloseQuietly(fd);
+      return R::Error(path + ": cannot read: " + std::strerror(errno));
+    }
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) {
+      CloseQuietly(fd);
+      return R::Error(path + ": read failed: " + std::strerror(errno));
+    }
+    if (n == 0) break;  // the writer closed it
+    if (data.size() + static_cast<uint64_t>(n) > max_bytes) {
+      ::close(fd);
+      return R::Error(path + ": more than the " + std::to_string(max_bytes) +
+                      " bytes this reader accepts");
+    }
+    data.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return data;
 }
 
 }  // namespace
@@ -150,7 +184,7 @@ Status AppendFile(const std::string& path, std::string_view data) {
 
 Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
   using R = Result<std::string>;
-  // O_NONBLOCK: opening a named pipe must not wait for a writer (it is refused below).
+  // O_NONBLOCK: opening a named pipe must not wait for a writer here (ReadPipe waits).
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return R::Error(path + ": cannot open: " + std::strerror(errno));
   struct stat st;
@@ -158,6 +192,7 @@ Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
     CloseQuietly(fd);
     return R::Error(path + ": cannot read: " + std::strerror(errno));
   }
+  if (S_ISFIFO(st.st_mode)) return ReadPipe(fd, path, max_bytes);
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
     return R::Error(path + (S_ISDIR(st.st_mode) ? ": is a directory" : ": is not a regular file") +

@@ -37,10 +37,12 @@ Status CreateDirectories(const std::string& dir);
 // Files larger than this are not read whole (ReadFile's default limit).
 inline constexpr uint64_t kMaxReadBytes = uint64_t{16} << 30;
 
-// The whole content of the regular file at `path`. A missing, unreadable or non-regular
-// file (a directory, a device, a pipe) or one larger than `max_bytes` is bad input naming
-// it, e.g. "run.yaml: is a directory, expected a file". Never blocks on a pipe and never
-// allocates more than the file's size (at most max_bytes). Thread-safe.
+// The whole content of the regular file or named pipe at `path`. A pipe (a shell's process
+// substitution) is read to its end: this waits for its writer, as cat does, and refuses it
+// as soon as more than `max_bytes` came. A missing or unreadable file, anything else (a
+// directory, a device, a socket) or a file larger than `max_bytes` is bad input naming it,
+// e.g. "run.yaml: is a directory, expected a file". A regular file is never waited on.
+// Never holds more than the file's size or `max_bytes`. Thread-safe.
 Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes = kMaxReadBytes);
 
 // 64-bit FNV-1a checksum of `data`.

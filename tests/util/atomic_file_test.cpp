@@ -1,12 +1,17 @@
 #include "util/atomic_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
@@ -44,20 +49,58 @@ TEST(AtomicFile, ErrorsNameTheFile) {
   EXPECT_EQ(read.exit_code(), 2);
 }
 
-TEST(AtomicFile, ReadingADirectoryOrAPipeIsBadInputNamingIt) {
+TEST(AtomicFile, ReadingADirectoryOrADeviceIsBadInputNamingIt) {
   TempDir dir;
   const auto directory = ReadFile(dir.Str());
   ASSERT_FALSE(directory.ok());
   EXPECT_EQ(directory.error(), dir.Str() + ": is a directory, expected a file");
   EXPECT_EQ(directory.exit_code(), 2);
-  // A named pipe without a writer: refused at once, never waited on.
+  const auto device = ReadFile("/dev/zero");
+  ASSERT_FALSE(device.ok());
+  EXPECT_EQ(device.error(), "/dev/zero: is not a regular file, expected a file");
+}
+
+// Writes `parts` into the named pipe `fifo` once a reader has opened it, pausing before
+// each part (so the reader waits for a writer that has not come yet, then for more bytes).
+void FeedPipe(const std::string& fifo, const std::vector<std::string>& parts) {
+  int fd;
+  while ((fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK)) < 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  for (const std::string& part : parts) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (::write(fd, part.data(), part.size()) != static_cast<ssize_t>(part.size())) break;
+  }
+  ::close(fd);
+}
+
+// A named pipe (a shell's process substitution, a test's SwappedFile) is read to its end,
+// however late its writer comes and however it splits its writes.
+TEST(AtomicFile, ANamedPipeIsReadToItsEnd) {
+  TempDir dir;
   const std::string fifo = dir.File("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  const auto start = std::chrono::steady_clock::now();
-  const auto pipe = ReadFile(fifo);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-  ASSERT_FALSE(pipe.ok());
-  EXPECT_EQ(pipe.error(), fifo + ": is not a regular file, expected a file");
+  const std::vector<std::string> parts = {std::string(70000, 'a'), "", std::string(1000, 'b')};
+  std::thread writer([&] { FeedPipe(fifo, parts); });
+  const auto read = ReadFile(fifo, 71000);
+  writer.join();
+  ASSERT_TRUE(read.ok()) << read.error();
+  EXPECT_EQ(read.value(), parts[0] + parts[2]);
+}
+
+// More than the limit from a pipe is bad input, refused once the limit is passed.
+TEST(AtomicFile, ANamedPipeBeyondTheLimitIsRefused) {
+  std::signal(SIGPIPE, SIG_IGN);  // the writer may find the reader gone
+  TempDir dir;
+  const std::string fifo = dir.File("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { FeedPipe(fifo, {std::string(600, 'p'), std::string(600, 'q')}); });
+  const auto read = ReadFile(fifo, 1000);
+  writer.join();
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error(), fifo + ": more than the 1000 bytes this reader accepts");
+  EXPECT_EQ(read.exit_code(), 2);
 }
 
 TEST(AtomicFile, AFileLargerThanTheLimitIsRefusedBeforeReading) {
