@@ -395,6 +395,11 @@ std::optional<Position> Position::FromState(const PositionState& s) {
     p.claimed_[c] = s.claimed[c];
   }
   p.shooters_ = s.shooters;
+  // Squares off the board (a 128-bit board holds more than 100) are refused before the hash
+  // looks its keys up by square.
+  for (const Bitboard& b : {s.stones[0], s.stones[1], s.shooters, s.claimed[0], s.claimed[1]}) {
+    if ((b & ~p.Geo().board).Any()) return std::nullopt;
+  }
   p.to_move_ = s.to_move;
   p.pending_ = s.pending;
   p.black_player_ = static_cast<uint8_t>(s.black_player);

@@ -237,6 +237,16 @@ TEST(PositionState, InconsistentFieldsAreRefused) {
   s = good;
   s.origin = 49;  // off the board
   EXPECT_TRUE(refused(s));
+  // Squares of the 128-bit board past the 100 of the largest board: refused before the
+  // hash looks them up (UBSan found the out-of-bounds read; fuzz_sample_file, issue 13).
+  for (int sq : {49, 100, 127}) {
+    s = good;
+    s.claimed[1].Set(sq);
+    EXPECT_TRUE(refused(s)) << sq;
+    s = good;
+    s.stones[0].Set(sq);
+    EXPECT_TRUE(refused(s)) << sq;
+  }
   s = good;
   s.claimed[0] = s.shooters;  // three claimed by Black but the game not over
   s.shooters = Bitboard();
