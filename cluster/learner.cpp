@@ -14,6 +14,7 @@
 #include "cluster/streams.h"
 #include "cluster/validate.h"
 #include "util/atomic_file.h"
+#include "util/json.h"
 
 namespace veletas::cluster {
 namespace {
@@ -127,23 +128,22 @@ util::Status Learner::TakeLock() {
   if (!taken.value().IsNil()) return util::Ok();
   auto holder = redis_.Call({"GET", keys_.Learner()});
   if (!holder) return holder.error_value();
-  const nlohmann::json h =
-      nlohmann::json::parse(holder.value().str, nullptr, /*allow_exceptions=*/false);
+  const auto parsed = util::ParseJson(holder.value().str, "the learner lock");
+  const nlohmann::json h = parsed ? parsed.value() : nlohmann::json();
+  const std::string host = util::JsonValueOr<std::string>(h, "host", "?");
+  const std::string holder_dir = util::JsonValueOr<std::string>(h, "run_dir", "?");
   // The same run directory on the same host: an earlier session of this run, dead since this
   // process holds the run directory's lock.
-  if (h.is_object() && h.value("host", "") == HostName() && h.value("run_dir", "") == dir) {
+  if (host == HostName() && holder_dir == dir) {
     auto set = redis_.Call({"SET", keys_.Learner(), value, "PX", px});
     if (!set) return set.error_value();
     return util::Ok();
   }
   return util::Status::Error("run \"" + options_.run + "\" in redis " +
                              options_.redis.endpoint.ToString() +
-                             " is served by another learner (" +
-                             (h.is_object() ? h.value("host", std::string("?")) + ", pid " +
-                                                  std::to_string(h.value("pid", 0)) + ", " +
-                                                  h.value("run_dir", std::string("?"))
-                                            : std::string("?")) +
-                             "); stop it, or give this run another cluster.run name");
+                             " is served by another learner (" + host + ", pid " +
+                             std::to_string(util::JsonValueOr<long long>(h, "pid", 0)) + ", " +
+                             holder_dir + "); stop it, or give this run another cluster.run name");
 }
 
 void Learner::KeepLock() {

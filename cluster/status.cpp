@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cluster/streams.h"
+#include "util/json.h"
 
 namespace veletas::cluster {
 namespace {
@@ -31,6 +32,11 @@ std::map<std::string, RedisValue> Pairs(const RedisValue& v) {
   std::map<std::string, RedisValue> out;
   for (size_t i = 0; i + 1 < v.elements.size(); i += 2) out[v.elements[i].str] = v.elements[i + 1];
   return out;
+}
+
+// The count `key` of a worker's heartbeat `j` (0 when missing or not a count).
+long long Count(const nlohmann::json& j, const char* key) {
+  return util::JsonValueOr<long long>(j, key, 0);
 }
 
 std::string Num(const RedisValue& v) {
@@ -77,10 +83,13 @@ util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys)
   if (learner.value().IsNil()) {
     out << "learner: none (no learner holds the run now)\n";
   } else {
-    const auto j = nlohmann::json::parse(learner.value().str, nullptr, false);
-    if (j.is_object()) {
-      out << "learner: " << j.value("host", "?") << " pid " << j.value("pid", 0) << ", "
-          << j.value("run_dir", "?") << ": " << j.value("status", "?") << "\n";
+    const auto parsed = util::ParseJson(learner.value().str, "learner");
+    if (parsed && parsed.value().is_object()) {
+      const nlohmann::json& j = parsed.value();
+      out << "learner: " << util::JsonValueOr<std::string>(j, "host", "?") << " pid "
+          << util::JsonValueOr<long long>(j, "pid", 0) << ", "
+          << util::JsonValueOr<std::string>(j, "run_dir", "?") << ": "
+          << util::JsonValueOr<std::string>(j, "status", "?") << "\n";
     }
   }
   auto current = redis.Call({"HMGET", keys.Current(), "id", "generation"});
@@ -113,16 +122,17 @@ util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys)
   for (const std::string& k : worker_keys) {
     auto v = redis.Call({"GET", k});
     if (!v || v.value().IsNil()) continue;  // expired meanwhile
-    const auto j = nlohmann::json::parse(v.value().str, nullptr, false);
-    if (!j.is_object()) continue;
-    const double rate = j.value("games_per_second", 0.0);
+    const auto parsed = util::ParseJson(v.value().str, k);
+    if (!parsed || !parsed.value().is_object()) continue;
+    const nlohmann::json& j = parsed.value();
+    const double rate = util::JsonValueOr<double>(j, "games_per_second", 0.0);
     total_rate += rate;
     char line[300];
     std::snprintf(line, sizeof line, "  %-28s %-20s %4lld %9lld %8lld %6lld %9.2f %6lld\n",
-                  j.value("worker", std::string("?")).c_str(),
-                  j.value("state", std::string("?")).c_str(), j.value("generation", -1LL),
-                  j.value("selfplay_games", 0LL), j.value("arena_games", 0LL),
-                  j.value("tasks", 0LL), rate, j.value("spool", 0LL));
+                  util::JsonValueOr<std::string>(j, "worker", "?").c_str(),
+                  util::JsonValueOr<std::string>(j, "state", "?").c_str(),
+                  util::JsonValueOr<long long>(j, "generation", -1), Count(j, "selfplay_games"),
+                  Count(j, "arena_games"), Count(j, "tasks"), rate, Count(j, "spool"));
     out << line;
   }
   if (!worker_keys.empty()) {

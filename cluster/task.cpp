@@ -5,6 +5,7 @@
 
 #include "cluster/networks.h"
 #include "rules/notation.h"
+#include "util/json.h"
 
 namespace veletas::cluster {
 namespace {
@@ -39,7 +40,7 @@ util::Result<TaskPlayer> ParsePlayer(const nlohmann::json& j) {
            : kind == "uct" ? arena::PlayerKind::kUct
                            : arena::PlayerKind::kRandom;
   if (kind != "mcts" && kind != "uct" && kind != "random") return R::Error("unknown player kind");
-  p.budget = j.at("budget").get<int>();
+  p.budget = util::JsonInteger<int>(j, "budget");
   const int max =
       p.kind == arena::PlayerKind::kUct ? arena::kMaxUctPlayouts : arena::kMaxMctsSimulations;
   if (p.kind != arena::PlayerKind::kRandom && (p.budget < 1 || p.budget > max)) {
@@ -48,7 +49,7 @@ util::Result<TaskPlayer> ParsePlayer(const nlohmann::json& j) {
   if (p.name.empty() || p.name.size() > 200) return R::Error("bad player name");
   if (p.kind == arena::PlayerKind::kMcts) {
     p.network = j.at("network").get<std::string>();
-    p.generation = j.at("generation").get<long long>();
+    p.generation = util::JsonInteger<long long>(j, "generation");
     if (!IsNetworkId(p.network)) return R::Error("bad network id");
   }
   return p;
@@ -71,7 +72,9 @@ std::string EncodeTask(const ArenaTask& t) {
 util::Result<ArenaTask> DecodeTask(std::string_view json) {
   using R = util::Result<ArenaTask>;
   if (json.size() > 1 << 20) return R::Error("task: larger than 1 MiB");
-  const nlohmann::json j = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+  const util::Result<nlohmann::json> parsed = util::ParseJson(json, "task");
+  if (!parsed) return parsed.error_value();
+  const nlohmann::json& j = parsed.value();
   if (!j.is_object()) return R::Error("task: not a JSON object");
   ArenaTask t;
   try {
@@ -79,16 +82,19 @@ util::Result<ArenaTask> DecodeTask(std::string_view json) {
     const std::string rs = j.at("rules").get<std::string>();
     if (rs != "standard" && rs != "classic") return R::Error("task: unknown rules \"" + rs + "\"");
     t.rules = rs == "classic" ? rules::RuleSet::kClassic : rules::RuleSet::kStandard;
-    t.size = j.at("size").get<int>();
-    t.seed = j.at("seed").get<uint64_t>();
-    t.opening_turns = j.at("opening_turns").get<int>();
+    t.size = util::JsonInteger<int>(j, "size");
+    t.seed = util::JsonInteger<uint64_t>(j, "seed");
+    t.opening_turns = util::JsonInteger<int>(j, "opening_turns");
     for (auto [field, player] : {std::pair{"a", &t.a}, std::pair{"b", &t.b}}) {
       auto p = ParsePlayer(j.at(field));
       if (!p) return R::Error(std::string("task: player ") + field + ": " + p.error());
       *player = p.value();
     }
-    t.games = j.at("games").get<std::vector<int>>();
-  } catch (const nlohmann::json::exception& e) {
+    const nlohmann::json& games = j.at("games");
+    if (!games.is_array() || games.size() > kMaxTaskGames) return R::Error("task: bad game count");
+    for (const nlohmann::json& g : games)
+      t.games.push_back(util::JsonIntegerValue<int>(g, "games"));
+  } catch (const std::exception& e) {
     return R::Error(std::string("task: bad fields: ") + e.what());
   }
   if (!rules::IsSupportedSize(t.size)) return R::Error("task: unsupported board size");

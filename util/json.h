@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "util/json_text.h"
@@ -80,6 +81,25 @@ inline double JsonNumber(const nlohmann::json& j, const char* key) {
     if (std::isfinite(x)) return x;
   }
   throw std::invalid_argument(std::string(key) + ": expected a number, got " + JsonExcerpt(v));
+}
+
+// The member `key` of `j` as a T (a string; an integer within T's range; a finite number), or
+// `fallback` when `j` is not an object or the member is missing or not such a value: for
+// showing what may be garbage (a heartbeat another process wrote) without trusting it.
+template <class T>
+T JsonValueOr(const nlohmann::json& j, const char* key, T fallback) {
+  if (!j.is_object() || !j.contains(key)) return fallback;
+  const nlohmann::json& v = j.at(key);
+  if constexpr (std::is_same_v<T, std::string>) {
+    return v.is_string() ? v.get<std::string>() : fallback;
+  } else {
+    try {
+      if constexpr (std::is_integral_v<T>) return JsonIntegerValue<T>(v, key);
+      return static_cast<T>(JsonNumber(j, key));
+    } catch (const std::exception&) {
+      return fallback;
+    }
+  }
 }
 
 }  // namespace veletas::util

@@ -56,6 +56,26 @@ TEST(JsonExcerpt, ValuesInMessagesStayShort) {
   EXPECT_EQ(JsonExcerpt(nlohmann::json::parse("{\"a\": 1, \"b\": 2}")), "an object of 2 elements");
 }
 
+// Values another process wrote (a worker's heartbeat) are shown only when they are what
+// they should be: a float too large for the integer, a string for a number or a number for
+// a string gives the fallback, never undefined behaviour or an exception.
+TEST(JsonValueOr, GarbageGivesTheFallback) {
+  const auto j = ParseJson(
+      R"({"pid": 12, "big": 1e300, "neg": -1, "host": "h", "num": 7, "rate": 2.5, "nan": "x"})",
+      "heartbeat");
+  ASSERT_TRUE(j.ok());
+  EXPECT_EQ(JsonValueOr<long long>(j.value(), "pid", 0), 12);
+  EXPECT_EQ(JsonValueOr<long long>(j.value(), "big", -7), -7);
+  EXPECT_EQ(JsonValueOr<unsigned>(j.value(), "neg", 5u), 5u);
+  EXPECT_EQ(JsonValueOr<long long>(j.value(), "host", 3), 3);
+  EXPECT_EQ(JsonValueOr<std::string>(j.value(), "host", "?"), "h");
+  EXPECT_EQ(JsonValueOr<std::string>(j.value(), "num", "?"), "?");
+  EXPECT_EQ(JsonValueOr<double>(j.value(), "rate", 0.0), 2.5);
+  EXPECT_EQ(JsonValueOr<double>(j.value(), "nan", 1.0), 1.0);
+  EXPECT_EQ(JsonValueOr<std::string>(j.value(), "missing", "-"), "-");
+  EXPECT_EQ(JsonValueOr<long long>(nlohmann::json::array(), "pid", 4), 4);
+}
+
 TEST(Names, PlainNamesAreAcceptedAndPathsAreNot) {
   EXPECT_EQ(ValidateName("samples", "prefix"), "");
   EXPECT_EQ(ValidateName("gen_3-vs-uct_1000.r2", "match name"), "");
