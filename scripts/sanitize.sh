@@ -44,7 +44,7 @@ asan() {
 }
 
 FUZZ_TARGETS="fuzz_notation fuzz_config fuzz_sample_file fuzz_game_journal fuzz_checkpoint
-  fuzz_match_record fuzz_state fuzz_engine"
+  fuzz_match_record fuzz_state fuzz_engine fuzz_cluster"
 
 ci() {
   configure build-asan address,undefined -DVELETAS_FUZZ=ON
@@ -55,25 +55,41 @@ ci() {
   fuzz
 }
 
+# Fuzzes one target (build-asan/fuzz/fuzz_NAME) for FUZZ_SECONDS in build-asan/fuzz-work/NAME/;
+# a finding leaves its input in crashes/ and the target's name in fuzz-work/failed.
+fuzz_one() {
+  local target=$1 name=${1##*/fuzz_}
+  local work=build-asan/fuzz-work/$name
+  mkdir -p "$work/corpus" "$work/crashes"
+  # A single allocation over 256 MB, 2 GB in all, or 10 s for one input is a finding.
+  "$target" "$work/corpus" "fuzz/corpus/$name" -max_total_time="$FUZZ_SECONDS" -timeout=10 \
+    -rss_limit_mb=2048 -malloc_limit_mb=256 -artifact_prefix="$work/crashes/" \
+    -print_final_stats=1 >"$work/log" 2>&1 || echo "$name" >>build-asan/fuzz-work/failed
+}
+
+# Every fuzz target for FUZZ_SECONDS, JOBS at a time; prints each one's executions.
 fuzz() {
   [ -d build-asan/fuzz ] || { configure build-asan address,undefined -DVELETAS_FUZZ=ON; cmake --build build-asan -j "$JOBS"; }
-  local summary=""
+  rm -f build-asan/fuzz-work/failed
+  mkdir -p build-asan/fuzz-work
   for target in build-asan/fuzz/fuzz_*; do
     [ -x "$target" ] || continue
-    local name=${target##*/fuzz_}
-    local work=build-asan/fuzz-work/$name
-    mkdir -p "$work/corpus" "$work/crashes"
-    # A single allocation over 256 MB, 2 GB in all, or 10 s for one input is a finding.
-    "$target" "$work/corpus" "fuzz/corpus/$name" -max_total_time="$FUZZ_SECONDS" -timeout=10 \
-      -rss_limit_mb=2048 -malloc_limit_mb=256 -artifact_prefix="$work/crashes/" \
-      -print_final_stats=1 >"$work/log" 2>&1 || {
-      tail -60 "$work/log"
-      echo "sanitize.sh: fuzz_$name found a problem; the input is in $work/crashes/" >&2
-      return 1
-    }
-    summary+="fuzz_$name: $(awk '/^stat::number_of_executed_units:/ {print $2}' "$work/log") executions in ${FUZZ_SECONDS} s, $(awk '/^stat::new_units_added:/ {print $2}' "$work/log") new inputs, $(ls "$work/corpus" | wc -l) in its corpus"$'\n'
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do sleep 1; done
+    fuzz_one "$target" &
   done
-  printf '%s' "$summary"
+  wait
+  for target in build-asan/fuzz/fuzz_*; do
+    [ -x "$target" ] || continue
+    local name=${target##*/fuzz_} work=build-asan/fuzz-work/${target##*/fuzz_}
+    echo "fuzz_$name: $(awk '/^stat::number_of_executed_units:/ {print $2}' "$work/log") executions in ${FUZZ_SECONDS} s, $(awk '/^stat::new_units_added:/ {print $2}' "$work/log") new inputs, $(ls "$work/corpus" | wc -l) in its corpus"
+  done
+  if [ -s build-asan/fuzz-work/failed ]; then
+    for name in $(cat build-asan/fuzz-work/failed); do
+      tail -60 "build-asan/fuzz-work/$name/log"
+      echo "sanitize.sh: fuzz_$name found a problem; the input is in build-asan/fuzz-work/$name/crashes/" >&2
+    done
+    return 1
+  fi
 }
 
 tsan() {
