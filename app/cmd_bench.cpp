@@ -11,6 +11,8 @@
 #include "app/command.h"
 #include "rules/notation.h"
 #include "rules/turns.h"
+#include "util/byte_io.h"
+#include "util/checksum.h"
 
 namespace veletas::app {
 namespace {
@@ -32,9 +34,12 @@ const PerftCase kPerftCases[] = {
     {rules::RuleSet::kClassic, 10, "a5,f5,h4 d5,d8,g1,i10", 2},
 };
 
+// The signature so far with `v` added: the project's checksum of both.
 uint64_t Mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-  return h * 0xFF51AFD7ED558CCDULL;
+  util::Writer w;
+  w.U64(h);
+  w.U64(v);
+  return util::Checksum64(w.str());
 }
 
 double Seconds(std::chrono::steady_clock::time_point start) {

@@ -5,7 +5,7 @@
 #include "arena/arena_journal.h"
 #include "arena/arena_record.h"
 #include "arena/match_record.h"
-#include "util/atomic_file.h"
+#include "util/checksum.h"
 
 namespace veletas::arena {
 
@@ -55,7 +55,7 @@ util::Result<bool> PlayLadderMatch(const std::string& run_dir, rules::RuleSet ru
     return true;
   }
   ArenaConfig config = base;
-  config.seed = base.seed ^ util::Fnv1a64(name);
+  config.seed = base.seed ^ util::Checksum64(name);
   if (std::string e = ValidateArena(a, b, rules, size, config); !e.empty()) {
     return R::Error("ladder match " + name + ": " + e);
   }

@@ -5,13 +5,16 @@
 
 #include "util/atomic_file.h"
 #include "util/byte_io.h"
+#include "util/checksum.h"
 #include "util/sha256.h"
 
 namespace veletas::cluster {
 namespace {
 
 constexpr char kMagic[4] = {'V', 'Z', 'C', 'E'};
-constexpr uint32_t kVersion = 1;
+// Version 2: XXH3 checksums (util::Checksum64), in the entry and in its sample file
+// (format version 3). Version 1 (FNV-1a) came from workers of earlier builds.
+constexpr uint32_t kVersion = 2;
 constexpr size_t kChecksumBytes = 8;
 
 void ShortString(util::Writer& w, std::string_view s) {
@@ -63,7 +66,7 @@ util::Result<std::string> EncodeEntry(const Entry& e) {
     w.U32(e.arena.record.size());
     w.Bytes(e.arena.record);
   }
-  w.U64(util::Fnv1a64(w.str()));
+  w.U64(util::Checksum64(w.str()));
   return std::move(w.str());
 }
 
@@ -77,16 +80,18 @@ util::Result<Entry> DecodeEntry(std::string_view bytes, int64_t max_bytes) {
       std::memcmp(bytes.data(), kMagic, 4) != 0) {
     return R::Error("malformed: not a cluster entry");
   }
-  const std::string_view body = bytes.substr(0, bytes.size() - kChecksumBytes);
-  util::Reader sum(bytes.substr(body.size()));
-  if (util::Fnv1a64(body) != sum.U64())
-    return R::Error("checksum: the entry's checksum does not match");
-  util::Reader r(body);
+  util::Reader r(bytes.substr(0, bytes.size() - kChecksumBytes));
   r.Bytes(4);
+  // The version first: an entry of another version has another checksum.
   if (const uint64_t version = r.U32(); version != kVersion) {
-    return R::Error("malformed: entry version " + std::to_string(version) + ", expected " +
+    return R::Error("version: entry format version " + std::to_string(version) +
+                    " (a worker of another build); this learner reads version " +
                     std::to_string(kVersion));
   }
+  const std::string_view body = bytes.substr(0, bytes.size() - kChecksumBytes);
+  util::Reader sum(bytes.substr(body.size()));
+  if (util::Checksum64(body) != sum.U64())
+    return R::Error("checksum: the entry's checksum does not match");
   Entry e;
   const uint64_t kind = r.U8();
   if (kind != 1 && kind != 2)

@@ -6,6 +6,7 @@
 #include "data/sample_dir.h"
 #include "util/atomic_file.h"
 #include "util/byte_io.h"
+#include "util/checksum.h"
 
 namespace veletas::data {
 
@@ -13,7 +14,9 @@ using util::Reader;
 using util::Writer;
 namespace {
 
-constexpr char kEntryMagic[4] = {'V', 'Z', 'J', '1'};
+// Entries of this format version; "VZJ" followed by another digit is an entry of another
+// version (earlier builds wrote "VZJ1", checksummed with FNV-1a).
+constexpr char kEntryMagic[4] = {'V', 'Z', 'J', '0' + kSampleFormatVersion};
 constexpr size_t kEntryHeader = 4 + 8 + 4 + 8;
 
 }  // namespace
@@ -30,7 +33,7 @@ util::Result<std::string> EncodeJournalEntry(uint64_t index, const SampleFile& g
   entry.Bytes(std::string_view(kEntryMagic, 4));
   entry.U64(index);
   entry.U32(payload.size());
-  entry.U64(util::Fnv1a64(payload));
+  entry.U64(util::Checksum64(payload));
   entry.Bytes(payload);
   return std::move(entry.str());
 }
@@ -41,25 +44,29 @@ util::Status AppendJournalGame(const std::string& path, uint64_t index, const Sa
   return util::AppendFile(path, entry.value());
 }
 
-JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int size, uint64_t first,
-                            uint64_t count) {
+util::Result<JournalContents> ReadJournal(const std::string& path, rules::RuleSet rules,
+                                          int size, uint64_t first, uint64_t count) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return {};
+  if (!std::filesystem::exists(path, ec)) return JournalContents{};
   const auto read = util::ReadFile(path);
   if (!read) {
     JournalContents out;
     out.note = read.error() + "; its games will be played again";
     return out;
   }
-  JournalContents out = ParseJournal(read.value(), path, rules, size, first, count);
+  util::Result<JournalContents> parsed =
+      ParseJournal(read.value(), path, rules, size, first, count);
+  if (!parsed) return parsed;  // another version's journal is left as it is
+  JournalContents& out = parsed.value();
   if (out.good_bytes < read.value().size()) {
     std::filesystem::resize_file(path, out.good_bytes, ec);
   }
-  return out;
+  return parsed;
 }
 
-JournalContents ParseJournal(std::string_view data, const std::string& path, rules::RuleSet rules,
-                             int size, uint64_t first, uint64_t count) {
+util::Result<JournalContents> ParseJournal(std::string_view data, const std::string& path,
+                                           rules::RuleSet rules, int size, uint64_t first,
+                                           uint64_t count) {
   JournalContents out;
   std::set<uint64_t> seen;
   size_t at = 0;
@@ -74,7 +81,14 @@ JournalContents ParseJournal(std::string_view data, const std::string& path, rul
       break;
     }
     Reader header(data.substr(at, kEntryHeader));
-    if (header.Bytes(4) != std::string_view(kEntryMagic, 4)) {
+    const std::string_view magic = header.Bytes(4);
+    if (magic.substr(0, 3) == "VZJ" && magic != std::string_view(kEntryMagic, 4)) {
+      return util::Error{where + ": journal entry of format version " + std::string(1, magic[3]) +
+                         " (written by another build); this build reads version " +
+                         std::to_string(kSampleFormatVersion) +
+                         " only: finish or remove the run with the build that wrote it"};
+    }
+    if (magic != std::string_view(kEntryMagic, 4)) {
       stop("not a journal entry");
       break;
     }
@@ -86,7 +100,7 @@ JournalContents ParseJournal(std::string_view data, const std::string& path, rul
       break;
     }
     const std::string_view payload = data.substr(at + kEntryHeader, length);
-    if (util::Fnv1a64(payload) != sum) {
+    if (util::Checksum64(payload) != sum) {
       stop("checksum mismatch");
       break;
     }

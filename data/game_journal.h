@@ -3,9 +3,10 @@
 // finished game. A resumed run takes the journal's games back and plays only the others;
 // when the file is complete it is written (util/atomic_file.h) and its journal removed.
 //
-// Entry layout (little-endian): "VZJ1", u64 game index, u32 payload length, u64 FNV-1a of
-// the payload, then the payload: a sample file (sample_file.h) holding that one game. A kill
-// can tear only the last entry; reading stops there.
+// Entry layout (little-endian): "VZJ3", u64 game index, u32 payload length, u64 XXH3 of the
+// payload (util::Checksum64), then the payload: a sample file (sample_file.h, version 3)
+// holding that one game. A kill can tear only the last entry; reading stops there. Entries
+// of earlier builds ("VZJ1", FNV-1a) are refused, never read or cut away.
 #pragma once
 
 #include <cstdint>
@@ -41,16 +42,20 @@ struct JournalContents {
   size_t good_bytes = 0;           // the length of the entries read (the journal's good part)
 };
 
-// The games of the journal bytes `data` (the file `path`, named in the note), read as
-// ReadJournal does, without touching the file. Thread-safe.
-JournalContents ParseJournal(std::string_view data, const std::string& path, rules::RuleSet rules,
-                             int size, uint64_t first, uint64_t count);
+// The games of the journal bytes `data` (the file `path`, named in the note and errors), read
+// as ReadJournal does (including its error for an entry of another format version), without
+// touching the file. Thread-safe.
+util::Result<JournalContents> ParseJournal(std::string_view data, const std::string& path,
+                                           rules::RuleSet rules, int size, uint64_t first,
+                                           uint64_t count);
 
 // Reads the journal at `path`. Entries whose game is not one valid game of `rules` and
 // `size` with an index in [first, first + count), or that repeat an index, end the reading
 // (the note says where and why); what was read before stays, and the file is cut back to
-// it so that later appends follow good entries. A missing file is empty.
-JournalContents ReadJournal(const std::string& path, rules::RuleSet rules, int size, uint64_t first,
-                            uint64_t count);
+// it so that later appends follow good entries. A missing file is empty. A journal holding
+// an entry of another format version (an earlier build's) is bad input naming the file and
+// the versions, and is left as it is.
+util::Result<JournalContents> ReadJournal(const std::string& path, rules::RuleSet rules,
+                                          int size, uint64_t first, uint64_t count);
 
 }  // namespace veletas::data

@@ -77,6 +77,8 @@ util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& p
     }
     const util::Result<SampleFile> file = ReadSampleFile(path);
     if (!file) {
+      // A file of an earlier build is refused, not played again over.
+      if (auto version = CheckSampleFileVersion(path); !version) return version.error_value();
       plan.notes.push_back(file.error() + "; skipped: its games will be played again");
       continue;
     }
@@ -111,7 +113,10 @@ util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& p
     }
     const int64_t n = ChunkGames(k, games, games_per_file);
     const uint64_t first = static_cast<uint64_t>(k * games_per_file);
-    JournalContents taken = ReadJournal(journal, rules, size, first, static_cast<uint64_t>(n));
+    util::Result<JournalContents> read =
+        ReadJournal(journal, rules, size, first, static_cast<uint64_t>(n));
+    if (!read) return read.error_value();
+    JournalContents& taken = read.value();
     if (!taken.note.empty()) plan.notes.push_back(taken.note);
     std::vector<bool> have(static_cast<size_t>(n), false);
     for (const JournalGame& g : taken.games) have[g.index - first] = true;

@@ -45,7 +45,8 @@ struct ResumePlan {
 // Looks at `dir` (created if missing) for this run's files and plans what is left. Errors
 // (a hard stop: the directory holds another run's data): a readable file of another rule
 // set or board size, or holding a different number of games than its chunk should (e.g.
-// games_per_file or the number of games changed); a prefix that is not a plain name
+// games_per_file or the number of games changed); a file or journal entry of another format
+// version (an earlier build's: left untouched); a prefix that is not a plain name
 // (util::ValidateName: "../x" would write outside `dir`); and an unusable directory.
 // Preconditions: games >= 0, games_per_file >= 1; no other process writes in `dir` (the
 // caller holds its lock and removed its stale temporaries, as RunSelfplay does).

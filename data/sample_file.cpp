@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <fstream>
 
 #include "util/atomic_file.h"
 #include "util/byte_io.h"
+#include "util/checksum.h"
 
 namespace veletas::data {
 
@@ -211,9 +213,9 @@ util::Result<std::string> EncodeSampleFile(const SampleFile& file) {
   header.U32(file.games.size());
   header.U64(raw.size());
   header.U64(compressed.size());
-  header.U64(util::Fnv1a64(raw));
-  header.U64(util::Fnv1a64(compressed));
-  header.U64(util::Fnv1a64(header.str()));
+  header.U64(util::Checksum64(raw));
+  header.U64(util::Checksum64(compressed));
+  header.U64(util::Checksum64(header.str()));
   return header.str() + compressed;
 }
 
@@ -221,6 +223,27 @@ util::Status WriteSampleFile(const std::string& path, const SampleFile& file) {
   const auto data = EncodeSampleFile(file);
   if (!data) return util::Prefixed(data.error_value(), path + ": ");
   return util::WriteFileAtomic(path, data.value());
+}
+
+util::Status CheckSampleFormatVersion(std::string_view data, const std::string& path) {
+  if (data.size() < 12 || std::memcmp(data.data(), kMagic, 8) != 0) return util::Ok();
+  Reader r(data.substr(8, 4));
+  const uint64_t version = r.U32();
+  // Past kMaxNamedVersion the field is garbage (a corrupt file), not a version.
+  constexpr uint64_t kMaxNamedVersion = 255;
+  if (version == kSampleFormatVersion || version > kMaxNamedVersion) return util::Ok();
+  return util::Status::Error(
+      path + ": sample file format version " + std::to_string(version) +
+      (version < kSampleFormatVersion ? " (written by an earlier build)" : "") +
+      "; this build reads version " + std::to_string(kSampleFormatVersion) +
+      " only (docs/SAMPLE_FORMAT.md)");
+}
+
+util::Status CheckSampleFileVersion(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[12] = {};
+  if (!in.read(head, sizeof(head))) return util::Ok();
+  return CheckSampleFormatVersion(std::string_view(head, sizeof(head)), path);
 }
 
 util::Result<SampleFile> ReadSampleFile(const std::string& path) {
@@ -237,6 +260,7 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
                     " bytes, shorter than the 64-byte header");
   }
   if (std::memcmp(data.data(), kMagic, 8) != 0) return R::Error(path + ": not a sample file");
+  if (auto version = CheckSampleFormatVersion(data, path); !version) return version.error_value();
   Reader h(data.substr(0, kHeaderSize));
   h.Bytes(8);
   const uint64_t version = h.U32();
@@ -245,12 +269,11 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
   const uint64_t num_samples = h.U32(), num_games = h.U32();
   const uint64_t raw_len = h.U64(), zlen = h.U64(), raw_sum = h.U64(), zsum = h.U64();
   const uint64_t header_sum = h.U64();
-  if (util::Fnv1a64(data.substr(0, kHeaderSize - 8)) != header_sum) {
+  if (util::Checksum64(data.substr(0, kHeaderSize - 8)) != header_sum) {
     return R::Error(path + ": corrupt header (checksum mismatch)");
   }
-  if (version != 1 && version != kSampleFormatVersion) {
-    return R::Error(path + ": format version " + std::to_string(version) +
-                    ", this program reads versions 1 to " + std::to_string(kSampleFormatVersion));
+  if (version != kSampleFormatVersion) {
+    return R::Error(path + ": corrupt header (format version " + std::to_string(version) + ")");
   }
   if (rules_id > 1 || !rules::IsSupportedSize(static_cast<int>(size)) ||
       num_samples > kMaxSamples || num_games > kMaxGames || raw_len > kMaxSamplePayload) {
@@ -274,14 +297,14 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
                     std::to_string(raw_len) + " bytes");
   }
   const std::string_view compressed = data.substr(kHeaderSize);
-  if (util::Fnv1a64(compressed) != zsum) {
+  if (util::Checksum64(compressed) != zsum) {
     return R::Error(path + ": corrupt data (checksum mismatch)");
   }
   std::string raw;
   if (const std::string err = Decompress(compressed, raw_len, raw); !err.empty()) {
     return R::Error(path + ": corrupt data (decompression failed: " + err + ")");
   }
-  if (util::Fnv1a64(raw) != raw_sum) {
+  if (util::Checksum64(raw) != raw_sum) {
     return R::Error(path + ": corrupt data (checksum mismatch after decompression)");
   }
   SampleFile file;
@@ -296,10 +319,8 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
   file.games.resize(num_games);
   for (uint64_t i = 0; i < num_games; ++i) {
     GameRecord& g = file.games[i];
-    if (version >= 2) {
-      const std::string_view id = r.Bytes(16);
-      if (r.ok()) std::memcpy(g.id.bytes.data(), id.data(), 16);
-    }
+    const std::string_view id = r.Bytes(16);
+    if (r.ok()) std::memcpy(g.id.bytes.data(), id.data(), 16);
     const uint64_t len = r.U32();
     if (!r.ok() || len > r.remaining())
       return R::Error(path + ": game " + std::to_string(i) + ": truncated");

@@ -12,9 +12,10 @@
 
 namespace veletas::data {
 
-// Version 2 added each game's id (GameRecord::id); version 1 files are still read (their
-// games have no id).
-inline constexpr uint32_t kSampleFormatVersion = 2;
+// Version 3 (XXH3 checksums, a 16-byte id per game) is written and read. Files of versions
+// 1 and 2 (FNV-1a checksums; written by earlier builds) are refused with an error naming the
+// file and the versions (docs/SAMPLE_FORMAT.md).
+inline constexpr uint32_t kSampleFormatVersion = 3;
 
 // The largest uncompressed payload a sample file may declare (8 GiB).
 inline constexpr uint64_t kMaxSamplePayload = 8ULL << 30;
@@ -43,5 +44,15 @@ util::Result<SampleFile> ReadSampleFile(const std::string& path);
 util::Result<std::string> EncodeSampleFile(const SampleFile& file);
 util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path,
                                           uint64_t max_payload = kMaxSamplePayload);
+
+// Bad input naming `path` and both versions when `data` (the first bytes of a file; 12 are
+// enough) is a sample file of another format version (1 to 255), e.g. one written by an
+// earlier build; Ok otherwise (this version, a corrupt version field, or not a sample file). Readers that skip corrupt files
+// (training, resumed self-play) still refuse these: an old file is never misread or replaced.
+// Thread-safe.
+util::Status CheckSampleFormatVersion(std::string_view data, const std::string& path);
+
+// The same for the file at `path` (reads its first 12 bytes; Ok when it cannot be read).
+util::Status CheckSampleFileVersion(const std::string& path);
 
 }  // namespace veletas::data

@@ -10,6 +10,7 @@
 #include "cluster/validate.h"
 #include "fuzz/fuzz_util.h"
 #include "util/atomic_file.h"
+#include "util/checksum.h"
 
 using namespace veletas;
 
@@ -27,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (data[0] % 3 == 2 && rest.size() >= 8) {
-    const uint64_t sum = util::Fnv1a64(std::string_view(rest).substr(0, rest.size() - 8));
+    const uint64_t sum = util::Checksum64(std::string_view(rest).substr(0, rest.size() - 8));
     for (int i = 0; i < 8; ++i) rest[rest.size() - 8 + i] = static_cast<char>(sum >> (8 * i));
   }
   const auto entry = cluster::DecodeEntry(rest, cluster::kDefaultMaxEntryBytes);

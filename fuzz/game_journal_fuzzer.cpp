@@ -7,8 +7,13 @@
 using namespace veletas;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const data::JournalContents read = data::ParseJournal(fuzz::Text(data, size), "fuzz.vzs.part",
-                                                        rules::RuleSet::kStandard, 7, 0, 16);
+  const auto parsed = data::ParseJournal(fuzz::Text(data, size), "fuzz.vzs.part",
+                                         rules::RuleSet::kStandard, 7, 0, 16);
+  if (!parsed) {  // an entry of another format version: refused with bad input
+    fuzz::Require(parsed.exit_code() == 2, "a journal refused other than as bad input");
+    return 0;
+  }
+  const data::JournalContents& read = parsed.value();
   fuzz::Require(read.good_bytes <= size, "the good part is longer than the journal");
   fuzz::Require(read.good_bytes == size || !read.note.empty(), "bytes dropped without a note");
   for (const data::JournalGame& g : read.games) {

@@ -10,6 +10,7 @@
 #include "data/sample_file.h"
 #include "fuzz/fuzz_util.h"
 #include "util/atomic_file.h"
+#include "util/checksum.h"
 
 using namespace veletas;
 
@@ -33,9 +34,9 @@ std::string Framed(std::string_view input) {
   std::string file(input.substr(0, kHeaderSize));
   PutU64(file, 24, raw.size());
   PutU64(file, 32, z.size());
-  PutU64(file, 40, util::Fnv1a64(raw));
-  PutU64(file, 48, util::Fnv1a64(z));
-  PutU64(file, 56, util::Fnv1a64(std::string_view(file).substr(0, 56)));
+  PutU64(file, 40, util::Checksum64(raw));
+  PutU64(file, 48, util::Checksum64(z));
+  PutU64(file, 56, util::Checksum64(std::string_view(file).substr(0, 56)));
   return file + z;
 }
 

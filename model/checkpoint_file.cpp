@@ -9,6 +9,7 @@
 #include "util/atomic_file.h"
 #include "util/byte_io.h"
 #include "util/json.h"
+#include "util/checksum.h"
 
 namespace veletas::model {
 namespace {
@@ -37,28 +38,6 @@ std::string ArchText(const NetConfig& a) {
 }
 
 }  // namespace
-
-uint64_t Checksum64(const void* data, size_t size) {
-  constexpr uint64_t kPrime = 0x9E3779B97F4A7C15ULL;
-  const auto* p = static_cast<const unsigned char*>(data);
-  uint64_t h = 0xCBF29CE484222325ULL ^ (size * kPrime);
-  size_t i = 0;
-  // Each step is a bijection of h for a fixed word and of the word for a fixed h, so any
-  // change of a single word (or byte) always changes the result.
-  for (; i + 8 <= size; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * kPrime;
-    h = (h << 31) | (h >> 33);
-  }
-  for (; i < size; ++i) {
-    h = (h ^ p[i]) * kPrime;
-    h = (h << 31) | (h >> 33);
-  }
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ULL;
-  return h ^ (h >> 32);
-}
 
 std::string DescribeMismatch(const CheckpointMeta& meta, const ModelRequirement& need) {
   if (need.rules && meta.rules != *need.rules) {
@@ -153,7 +132,7 @@ std::string EncodeCheckpointFile(const CheckpointSections& sections) {
   Put<uint32_t>(file, kCheckpointFormatVersion);
   Put<uint32_t>(file, kHeaderSize);
   Put<uint64_t>(file, payload.size());
-  Put<uint64_t>(file, Checksum64(payload.data(), payload.size()));
+  Put<uint64_t>(file, util::Checksum64(payload));
   file += payload;
   return file;
 }
@@ -176,9 +155,10 @@ util::Result<std::pair<CheckpointSections, uint64_t>> DecodeContainer(std::strin
   const uint64_t length = Get<uint64_t>(file.data() + 16);
   const uint64_t checksum = Get<uint64_t>(file.data() + 24);
   if (version != kCheckpointFormatVersion || header_size != kHeaderSize) {
-    return R::Error(path + ": unsupported checkpoint format version " + std::to_string(version) +
-                    " (header size " + std::to_string(header_size) + "); this build reads " +
-                    std::to_string(kCheckpointFormatVersion));
+    return R::Error(path + ": checkpoint format version " + std::to_string(version) +
+                    (version < kCheckpointFormatVersion ? " (written by an earlier build)" : "") +
+                    " with a " + std::to_string(header_size) + "-byte header; this build reads " +
+                    "version " + std::to_string(kCheckpointFormatVersion) + " only");
   }
   const uint64_t available = file.size() - kHeaderSize;
   if (available < length) {
@@ -190,7 +170,7 @@ util::Result<std::pair<CheckpointSections, uint64_t>> DecodeContainer(std::strin
                     " unexpected bytes after the payload");
   }
   const char* p = file.data() + kHeaderSize;
-  if (Checksum64(p, length) != checksum) {
+  if (util::Checksum64({p, length}) != checksum) {
     return R::Error(path + ": corrupt checkpoint: checksum mismatch");
   }
   CheckpointSections sections;

@@ -3,7 +3,8 @@
 //
 // File layout (little-endian):
 //   header, 32 bytes: magic "VELZCKPT" | u32 format version | u32 header size (32) |
-//                     u64 payload length | u64 checksum of the payload
+//                     u64 payload length | u64 checksum of the payload (XXH3 64,
+//                     util::Checksum64)
 //   payload: three sections, each u64 length + bytes:
 //     metadata (JSON text), network tensors, optimiser state (Torch archive; may be empty)
 // The header's length and checksum are verified before any section is parsed, so a
@@ -27,7 +28,9 @@ namespace veletas::model {
 using util::Ok;
 using util::Status;
 
-inline constexpr uint32_t kCheckpointFormatVersion = 1;
+// Version 2 (XXH3 checksum of the payload) is written and read. Version 1 (a hand-written
+// checksum; earlier builds) is refused with an error naming the file and the versions.
+inline constexpr uint32_t kCheckpointFormatVersion = 2;
 
 struct CheckpointMeta {
   uint32_t format_version = kCheckpointFormatVersion;
@@ -128,8 +131,5 @@ Status CheckFits(const CheckpointFile& file, const ModelRequirement& need);
 
 // The metadata of ReadCheckpoint(path).
 util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path);
-
-// The 64-bit checksum used by the container.
-uint64_t Checksum64(const void* data, size_t size);
 
 }  // namespace veletas::model

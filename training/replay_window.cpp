@@ -165,6 +165,10 @@ util::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::
     if (known.count(path)) continue;
     auto file = data::ReadSampleFile(path);
     if (!file) {
+      // A file of an earlier build is refused, not skipped as corrupt.
+      if (auto version = data::CheckSampleFileVersion(path); !version) {
+        return version.error_value();
+      }
       report.skipped.push_back(file.error());
       continue;
     }
@@ -212,6 +216,9 @@ util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t wi
     } else {
       auto read = data::ReadSampleFile(f.path);
       if (!read) {
+        if (auto version = data::CheckSampleFileVersion(f.path); !version) {
+          return version.error_value();
+        }
         skipped.push_back(read.error() + " (ingested earlier; left out of the window)");
         continue;
       }

@@ -221,13 +221,4 @@ Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes) {
   return data;
 }
 
-uint64_t Fnv1a64(std::string_view data) {
-  uint64_t h = 0xCBF29CE484222325ULL;
-  for (unsigned char c : data) {
-    h ^= c;
-    h *= 0x100000001B3ULL;
-  }
-  return h;
-}
-
 }  // namespace veletas::util

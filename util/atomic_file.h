@@ -45,7 +45,4 @@ inline constexpr uint64_t kMaxReadBytes = uint64_t{16} << 30;
 // Never holds more than the file's size or `max_bytes`. Thread-safe.
 Result<std::string> ReadFile(const std::string& path, uint64_t max_bytes = kMaxReadBytes);
 
-// 64-bit FNV-1a checksum of `data`.
-uint64_t Fnv1a64(std::string_view data);
-
 }  // namespace veletas::util

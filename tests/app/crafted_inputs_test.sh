@@ -45,22 +45,23 @@ sample_file_claims)
   # journal entry holding it: under a 1.5 GB address-space limit (1 GiB would not fit) train
   # skips the file by name and selfplay drops the entry by name, instead of std::bad_alloc.
   python3 - <<'PY'
-import struct
-def fnv(b):
-    h = 0xCBF29CE484222325
-    for c in b:
-        h = ((h ^ c) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
+import ctypes, ctypes.util, struct
+# The files' checksum: XXH3 64 (util::Checksum64), from the libxxhash the build links.
+xxhash = ctypes.CDLL(ctypes.util.find_library("xxhash") or "libxxhash.so.0")
+xxhash.XXH3_64bits.restype = ctypes.c_uint64
+xxhash.XXH3_64bits.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
+def xxh3(b):
+    return xxhash.XXH3_64bits(b, len(b))
 payload = b"\x28" * 19
-h = b"VELZSMPL" + struct.pack("<IBBHIIQQQQ", 1, 0, 7, 0, 5000000, 1, 1 << 30, len(payload), 0, fnv(payload))
-h += struct.pack("<Q", fnv(h))
+h = b"VELZSMPL" + struct.pack("<IBBHIIQQQQ", 3, 0, 7, 0, 5000000, 1, 1 << 30, len(payload), 0, xxh3(payload))
+h += struct.pack("<Q", xxh3(h))
 f = h + payload
 assert len(f) == 83
 import os
 os.makedirs("data", exist_ok=True)
 os.makedirs("selfplay", exist_ok=True)
 open("data/samples_0.vzs", "wb").write(f)
-open("selfplay/samples_0.vzs.part", "wb").write(b"VZJ1" + struct.pack("<QIQ", 0, len(f), fnv(f)) + f)
+open("selfplay/samples_0.vzs.part", "wb").write(b"VZJ3" + struct.pack("<QIQ", 0, len(f), xxh3(f)) + f)
 PY
   "$VELETAS" init-model --config "$CONFIG" --out g0.ckpt >/dev/null || fail "init-model"
   expect 2 bash -c "ulimit -v 1500000 && exec \"$VELETAS\" train --config \"$CONFIG\" --model g0.ckpt --data data --out g1.ckpt"

@@ -8,6 +8,7 @@
 #include "tests/cluster/cluster_test_util.h"
 #include "util/atomic_file.h"
 #include "util/byte_io.h"
+#include "util/checksum.h"
 #include "util/sha256.h"
 
 namespace veletas::cluster {
@@ -88,8 +89,16 @@ TEST(Entry, GarbageTruncatedCorruptAndOversizedAreRefused) {
     std::string bad = good;
     bad[at] = static_cast<char>(bad[at] ^ 0x10);
     const std::string r = reason(bad);
-    EXPECT_TRUE(r == "checksum" || r == "malformed") << at << ": " << r;
+    EXPECT_TRUE(r == "checksum" || r == "malformed" || r == "version") << at << ": " << r;
   }
+  // An entry of version 1 (FNV-1a checksums, workers of earlier builds): named as such.
+  std::string old = good;
+  old[4] = 1;
+  const auto d = DecodeEntry(old, kDefaultMaxEntryBytes);
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(RejectionReason(d.error()), "version");
+  EXPECT_NE(d.error().find("entry format version 1"), std::string::npos) << d.error();
+  EXPECT_NE(d.error().find("reads version 2"), std::string::npos) << d.error();
   EXPECT_EQ(reason(good, static_cast<int64_t>(good.size()) - 1), "oversized");
   EXPECT_EQ(reason(good + "x"), "checksum");
 }
@@ -109,9 +118,9 @@ TEST(Entry, AGameClaimingAHugePayloadIsRefusedBeforeAllocating) {
   // Fix the file's header checksum and the entry's checksum, as a careful forger would.
   util::Writer h;
   h.Bytes(std::string_view(f).substr(at, 56));
-  const uint64_t header_sum = util::Fnv1a64(h.str());
+  const uint64_t header_sum = util::Checksum64(h.str());
   for (int i = 0; i < 8; ++i) f[at + 56 + i] = static_cast<char>((header_sum >> (8 * i)) & 0xFF);
-  const uint64_t sum = util::Fnv1a64(std::string_view(f).substr(0, f.size() - 8));
+  const uint64_t sum = util::Checksum64(std::string_view(f).substr(0, f.size() - 8));
   for (int i = 0; i < 8; ++i) f[f.size() - 8 + i] = static_cast<char>((sum >> (8 * i)) & 0xFF);
   auto d = DecodeEntry(f, kDefaultMaxEntryBytes);
   ASSERT_FALSE(d.ok());

@@ -17,6 +17,7 @@
 #include "cluster/worker.h"
 #include "tests/cluster/cluster_test_util.h"
 #include "util/atomic_file.h"
+#include "util/checksum.h"
 
 namespace veletas::cluster {
 namespace {
@@ -24,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // The evaluator of a fake network: a HashEvaluator seeded by the checkpoint's bytes.
-uint64_t SeedOf(const std::string& bytes) { return util::Fnv1a64(bytes); }
+uint64_t SeedOf(const std::string& bytes) { return util::Checksum64(bytes); }
 
 RunSettings SmallSettings() {
   RunSettings s;

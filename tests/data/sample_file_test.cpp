@@ -13,6 +13,7 @@
 #include "rules/turns.h"
 #include "util/atomic_file.h"
 #include "util/byte_io.h"
+#include "util/checksum.h"
 
 namespace veletas::data {
 namespace {
@@ -242,35 +243,6 @@ TEST_F(SampleFileTest, GameIdsRoundTripAndPrintAsHex) {
   EXPECT_FALSE(GameId::FromHex("g0f1f2f3f4f5f6f7f8f9fafbfcfdfeff").has_value());
 }
 
-// A version 1 file (games without ids), made from a version 2 file by dropping the ids.
-TEST_F(SampleFileTest, Version1FilesAreStillRead) {
-  const SampleFile file = RandomGameFile(rules::RuleSet::kStandard, 7, 9);
-  auto v2 = EncodeSampleFile(file);
-  ASSERT_TRUE(v2.ok());
-  util::Reader h(std::string_view(v2.value()).substr(0, 64));
-  h.Bytes(24);
-  std::string raw(h.U64(), '\0');
-  const std::string_view z = std::string_view(v2.value()).substr(64);
-  ASSERT_EQ(ZSTD_decompress(raw.data(), raw.size(), z.data(), z.size()), raw.size());
-  const size_t games_at = raw.size() - (16 + 4 + file.games[0].record.size() + 1 + 1 + 4);
-  raw.erase(games_at, 16);  // the one game's id
-  std::string compressed(ZSTD_compressBound(raw.size()), '\0');
-  compressed.resize(ZSTD_compress(compressed.data(), compressed.size(), raw.data(), raw.size(), 3));
-  util::Writer header;
-  header.Bytes(std::string_view(v2.value()).substr(0, 8));
-  header.U32(1);
-  header.Bytes(std::string_view(v2.value()).substr(12, 12));
-  header.U64(raw.size());
-  header.U64(compressed.size());
-  header.U64(util::Fnv1a64(raw));
-  header.U64(util::Fnv1a64(compressed));
-  header.U64(util::Fnv1a64(header.str()));
-  const auto read = DecodeSampleFile(header.str() + compressed, "v1.vzs");
-  ASSERT_TRUE(read.ok()) << read.error();
-  ExpectSameSamples(file, read.value());
-  EXPECT_TRUE(read.value().games[0].id.IsNone());
-}
-
 TEST_F(SampleFileTest, APayloadLargerThanTheCallersLimitIsRefusedBeforeReading) {
   const SampleFile file = RandomGameFile(rules::RuleSet::kStandard, 7, 10);
   auto bytes = EncodeSampleFile(file);
@@ -288,7 +260,7 @@ TEST_F(SampleFileTest, APayloadLargerThanTheCallersLimitIsRefusedBeforeReading) 
 // the header checksum made right again: what a hostile hand can write.
 std::string Reheadered(std::string file, size_t offset, uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) file[offset + i] = static_cast<char>((value >> (8 * i)) & 0xFF);
-  const uint64_t sum = util::Fnv1a64(std::string_view(file).substr(0, 56));
+  const uint64_t sum = util::Checksum64(std::string_view(file).substr(0, 56));
   for (int i = 0; i < 8; ++i) file[56 + i] = static_cast<char>((sum >> (8 * i)) & 0xFF);
   return file;
 }
@@ -327,7 +299,7 @@ TEST_F(SampleFileTest, HeaderClaimsBeyondTheBytesPresentAreRefusedBeforeAllocati
   // The 83-byte file of the issue: 5,000,000 samples in a 1 GiB payload of 19 bytes.
   util::Writer h;
   h.Bytes("VELZSMPL");
-  h.U32(1);
+  h.U32(kSampleFormatVersion);
   h.U8(0);
   h.U8(7);
   h.U16(0);
@@ -337,8 +309,8 @@ TEST_F(SampleFileTest, HeaderClaimsBeyondTheBytesPresentAreRefusedBeforeAllocati
   const std::string payload(19, '\x28');
   h.U64(payload.size());
   h.U64(0);
-  h.U64(util::Fnv1a64(payload));
-  h.U64(util::Fnv1a64(h.str()));
+  h.U64(util::Checksum64(payload));
+  h.U64(util::Checksum64(h.str()));
   const std::string tiny = h.str() + payload;
   ASSERT_EQ(tiny.size(), 83u);
   const auto read = DecodeSampleFile(tiny, "x.vzs");
@@ -348,13 +320,15 @@ TEST_F(SampleFileTest, HeaderClaimsBeyondTheBytesPresentAreRefusedBeforeAllocati
             "bytes");
   // The same file as the payload of a journal entry: the entry is dropped with a note.
   util::Writer entry;
-  entry.Bytes("VZJ1");
+  entry.Bytes("VZJ3");
   entry.U64(0);
   entry.U32(tiny.size());
-  entry.U64(util::Fnv1a64(tiny));
+  entry.U64(util::Checksum64(tiny));
   entry.Bytes(tiny);
-  const JournalContents journal =
+  const auto parsed =
       ParseJournal(entry.str(), "samples_0.vzs.part", rules::RuleSet::kStandard, 7, 0, 4);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const JournalContents& journal = parsed.value();
   EXPECT_TRUE(journal.games.empty());
   EXPECT_EQ(journal.good_bytes, 0u);
   EXPECT_NE(journal.note.find("samples_0.vzs.part: entry 1 (byte 0): corrupt header"),

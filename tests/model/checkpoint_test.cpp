@@ -292,5 +292,25 @@ TEST(Checkpoint, MismatchedMetadataIsRejectedNamingTheFile) {
   EXPECT_NE(into.error().find("input features mismatch"), std::string::npos) << into.error();
 }
 
+// A checkpoint written by an earlier build (format version 1, a hand-written 64-bit
+// checksum) is refused naming the file and both versions, never misread; new checkpoints are
+// version 2 (XXH3).
+TEST(Checkpoint, AVersion1CheckpointIsRefusedNamingTheVersions) {
+  const std::string v1 =
+      std::string(VELETAS_MODEL_TEST_DIR) + "/../fixtures/formats_v1/tiny_gen0.ckpt";
+  const std::string bytes = ReadAll(v1);
+  ASSERT_GT(bytes.size(), 32u);
+  EXPECT_EQ(bytes[8], 1);
+  auto loaded = LoadCheckpoint(v1, nullptr);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.exit_code(), 2);
+  EXPECT_NE(loaded.error().find(v1 + ": checkpoint format version 1 (written by an earlier build)"),
+            std::string::npos)
+      << loaded.error();
+  EXPECT_NE(loaded.error().find("this build reads version 2 only"), std::string::npos)
+      << loaded.error();
+  EXPECT_EQ(kCheckpointFormatVersion, 2u);
+}
+
 }  // namespace
 }  // namespace veletas::model

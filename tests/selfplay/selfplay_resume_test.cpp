@@ -21,6 +21,14 @@
 namespace veletas::selfplay {
 namespace {
 
+// The journal at `path` read, expecting no error (entries of this build only).
+data::JournalContents ReadJournalOk(const std::string& path, rules::RuleSet rules, int size,
+                                   uint64_t first, uint64_t count) {
+  auto read = data::ReadJournal(path, rules, size, first, count);
+  EXPECT_TRUE(read.ok()) << (read.ok() ? "" : read.error());
+  return read.ok() ? std::move(read.value()) : data::JournalContents{};
+}
+
 using testing::Bytes;
 using testing::Joined;
 using testing::SmallBatching;
@@ -79,8 +87,8 @@ int64_t KeptGames(const std::string& dir) {
     if (fs::exists(data::ChunkPath(dir, "samples", k))) {
       kept += 4;
     } else {
-      const data::JournalContents j = data::ReadJournal(data::JournalPath(dir, "samples", k),
-                                                        rules::RuleSet::kStandard, 7, 4 * k, 4);
+      const data::JournalContents j = ReadJournalOk(data::JournalPath(dir, "samples", k),
+                                                    rules::RuleSet::kStandard, 7, 4 * k, 4);
       EXPECT_EQ(j.note, "") << k;
       kept += static_cast<int64_t>(j.games.size());
     }
@@ -268,7 +276,7 @@ TEST(GameJournal, EntriesOfOtherFilesOrGarbageEndTheReadingAndAreCut) {
   ASSERT_EQ(test_support::ErrorText(data::AppendJournalGame(path, 0, one)),
             "");  // game 0 belongs to file 0
   ASSERT_EQ(test_support::ErrorText(data::AppendJournalGame(path, 6, one)), "");
-  data::JournalContents j = data::ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
+  data::JournalContents j = ReadJournalOk(path, rules::RuleSet::kStandard, 7, 4, 4);
   ASSERT_EQ(j.games.size(), 1u);
   EXPECT_EQ(j.games[0].index, 5u);
   EXPECT_EQ(j.games[0].game.games[0].record, "d4/e4");
@@ -276,18 +284,18 @@ TEST(GameJournal, EntriesOfOtherFilesOrGarbageEndTheReadingAndAreCut) {
   EXPECT_NE(j.note.find("game 0 does not belong to this file"), std::string::npos) << j.note;
   EXPECT_EQ(fs::file_size(path), good);  // cut back: later appends follow good entries
   ASSERT_EQ(test_support::ErrorText(data::AppendJournalGame(path, 5, one)), "");
-  j = data::ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
+  j = ReadJournalOk(path, rules::RuleSet::kStandard, 7, 4, 4);
   EXPECT_EQ(j.games.size(), 1u);
   EXPECT_NE(j.note.find("game 5 appears twice"), std::string::npos) << j.note;
-  j = data::ReadJournal(path, rules::RuleSet::kClassic, 7, 4, 4);
+  j = ReadJournalOk(path, rules::RuleSet::kClassic, 7, 4, 4);
   EXPECT_TRUE(j.games.empty());
   EXPECT_NE(j.note.find("not one game of this run's rules"), std::string::npos) << j.note;
   std::ofstream(path, std::ios::binary | std::ios::trunc) << "garbage garbage garbage garbage";
-  j = data::ReadJournal(path, rules::RuleSet::kStandard, 7, 4, 4);
+  j = ReadJournalOk(path, rules::RuleSet::kStandard, 7, 4, 4);
   EXPECT_TRUE(j.games.empty());
   EXPECT_NE(j.note.find("not a journal entry"), std::string::npos) << j.note;
   EXPECT_TRUE(
-      data::ReadJournal(dir.File("absent.part"), rules::RuleSet::kStandard, 7, 0, 4).games.empty());
+      ReadJournalOk(dir.File("absent.part"), rules::RuleSet::kStandard, 7, 0, 4).games.empty());
 }
 
 TEST_F(SelfplayResume, FailingEvaluatorLosesOnlyIncompleteFiles) {
