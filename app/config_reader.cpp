@@ -3,11 +3,15 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 
 #include "util/atomic_file.h"
+
+#include "util/settings_check.h"
 
 namespace veletas::app {
 
@@ -164,6 +168,39 @@ float ConfigSection::Float(const std::string& key, float fallback, double lo, do
   *(ec == std::errc() ? end : text) = '\0';
   const double shortest = ec == std::errc() ? std::strtod(text, nullptr) : fallback;
   return static_cast<float>(Real(key, shortest, lo, hi));
+}
+
+long long ConfigSection::Int(const std::string& key, long long fallback) {
+  return Int(key, fallback, LLONG_MIN, LLONG_MAX);
+}
+
+int ConfigSection::SmallInt(const std::string& key, int fallback) {
+  return SmallInt(key, fallback, INT_MIN, INT_MAX);
+}
+
+double ConfigSection::Real(const std::string& key, double fallback) {
+  return Real(key, fallback, -DBL_MAX, DBL_MAX);
+}
+
+float ConfigSection::Float(const std::string& key, float fallback) {
+  return Float(key, fallback, -FLT_MAX, FLT_MAX);
+}
+
+std::vector<long long> ConfigSection::IntList(const std::string& key,
+                                              const std::vector<long long>& fallback) {
+  return IntList(key, fallback, LLONG_MIN, LLONG_MAX);
+}
+
+void ConfigSection::Check(const util::Status& status) const {
+  if (status.ok()) return;
+  const std::string& message = status.error();
+  const std::string_view key = util::SettingKey(message);
+  if (key.empty()) {
+    const int line = node_->Mark().line >= 0 ? node_->Mark().line + 1 : 1;
+    throw ConfigError(state_->file + ":" + std::to_string(line) + ": " +
+                      (path_.empty() ? "" : path_ + ": ") + message);
+  }
+  throw ConfigError(Where(std::string(key)) + message.substr(key.size() + 2));
 }
 
 bool ConfigSection::Bool(const std::string& key, bool fallback) {

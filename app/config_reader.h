@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "util/result.h"
+
 namespace YAML {
 class Node;
 }
@@ -44,6 +46,13 @@ class ConfigSection {
   // Real for a float field; the default shows in its shortest float form (0.1, not
   // 0.10000000149011612).
   float Float(const std::string& key, float fallback, double lo, double hi);
+  // The same without a range, for the settings of a layer whose Validate() states the ranges
+  // (checked with Check): any value of the field's type (an int, a finite float ...).
+  long long Int(const std::string& key, long long fallback);
+  int SmallInt(const std::string& key, int fallback);
+  double Real(const std::string& key, double fallback);
+  float Float(const std::string& key, float fallback);
+  std::vector<long long> IntList(const std::string& key, const std::vector<long long>& fallback);
   bool Bool(const std::string& key, bool fallback);
   std::string Choice(const std::string& key, const std::string& fallback,
                      std::initializer_list<const char*> allowed);
@@ -51,6 +60,11 @@ class ConfigSection {
   // A list of integers, each in [lo, hi].
   std::vector<long long> IntList(const std::string& key, const std::vector<long long>& fallback,
                                  long long lo, long long hi);
+  // A layer's verdict on the settings read from this section (its Validate()): throws
+  // ConfigError "<file>:<line>: <section>.<key>: <what>" when `status` is an error whose
+  // message starts with a key of this section ("<key>: <what>"), else
+  // "<file>:<line>: <section>: <message>".
+  void Check(const util::Status& status) const;
   // A nested mapping (empty when absent). Precondition: the parent outlives it.
   ConfigSection Section(const std::string& key);
   // Whether the file has `key` here (with a value). Does not count as reading it.

@@ -10,10 +10,10 @@
 
 #include "rules/notation.h"
 #include "rules/symmetry.h"
-#include "search/uct_player.h"
 #include "search/mcts.h"
 #include "search/player.h"
 #include "search/search_driver.h"
+#include "search/uct_player.h"
 #include "util/names.h"
 #include "util/random.h"
 
@@ -99,11 +99,7 @@ std::string ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::Rul
     }
   }
   if (a.name == b.name) return "both players are named \"" + a.name + "\"";
-  if (config.games_in_parallel < 1) return "games_in_parallel must be >= 1";
-  if (config.threads < 1) return "threads must be >= 1";
-  if (config.opening_turns < 0 || config.opening_turns > 20) {
-    return "opening_turns must be in [0, 20]";
-  }
+  if (util::Status valid = config.Validate(); !valid) return valid.error();
   return "";
 }
 

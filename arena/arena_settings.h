@@ -1,5 +1,6 @@
-// Settings of the arena (evaluation matches), the promotion gate and the rating ladder.
-// Plain data with defaults; the YAML mapping is app/config_arena.cpp (section `arena` with
+// Settings of the arena (evaluation matches), the promotion gate and the rating ladder:
+// data with defaults, and each struct's Validate() with its allowed ranges
+// (arena_settings.cpp). The YAML mapping is app/config_arena.cpp (section `arena` with
 // nested `gate` and `ladder` mappings). Documented in docs/ARENA.md.
 #pragma once
 
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "arena/sprt.h"
+#include "util/result.h"
 
 namespace veletas::arena {
 
@@ -30,6 +32,10 @@ struct ArenaConfig {
   int opening_turns = 1;
   // Seeds the openings and the players' random generators.
   uint64_t seed = 1;
+
+  // Ok when usable, else the setting that is not (bad input, "threads: 0 is out of range
+  // [1, 256]").
+  util::Status Validate() const;
 };
 
 // The promotion gate: the candidate plays the current best (as player A) in batches of
@@ -47,10 +53,11 @@ struct GateSettings {
   }();
   // Games between two decisions; even, so that the seats stay balanced.
   int batch_games = 40;
-};
 
-// "" when usable, else what is wrong (the gate config, batch_games even and >= 2).
-std::string ValidateGateSettings(const GateSettings& settings);
+  // Ok when usable, else the setting that is not (the gate config's keys, batch_games even
+  // and in [2, 10^6]).
+  util::Status Validate() const;
+};
 
 // The rating ladder played after each generation (arena/ladder.h).
 struct LadderConfig {
@@ -66,6 +73,9 @@ struct LadderConfig {
   // games of each of those matches.
   int previous_generations = 2;
   int games_vs_previous = 40;
+
+  // Ok when usable, else the setting that is not.
+  util::Status Validate() const;
 };
 
 // The `arena` config section.
@@ -73,6 +83,9 @@ struct ArenaSettings {
   ArenaConfig arena;
   GateSettings gate;
   LadderConfig ladder;
+
+  // Ok when all three are usable, else the first setting that is not ("gate.elo1: ...").
+  util::Status Validate() const;
 };
 
 }  // namespace veletas::arena

@@ -8,14 +8,6 @@
 
 namespace veletas::arena {
 
-std::string ValidateGateSettings(const GateSettings& s) {
-  if (std::string e = ValidateGateConfig(s.config); !e.empty()) return e;
-  if (s.batch_games < 2 || s.batch_games % 2 != 0) {
-    return "gate: batch_games must be even and >= 2 (got " + std::to_string(s.batch_games) + ")";
-  }
-  return "";
-}
-
 util::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlayer& best,
                                  rules::RuleSet rules, int size, const GateSettings& settings,
                                  const ArenaConfig& arena_config, const std::string& run_dir,
@@ -25,7 +17,7 @@ util::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlayer
   if (std::string e = ValidateArena(candidate, best, rules, size, arena_config); !e.empty()) {
     return R::Error("gate: " + e);
   }
-  if (std::string e = ValidateGateSettings(settings); !e.empty()) return R::Error(e);
+  if (util::Status valid = settings.Validate(); !valid) return R::Error("gate: " + valid.error());
   const std::string name =
       match_name.empty() ? MakeMatchName("gate_", candidate.name, best.name) : match_name;
   if (std::string e = ValidateMatchName(name); !e.empty()) return R::Error("gate: " + e);

@@ -35,7 +35,7 @@ struct GateResult {
 // and the game records beside it (arena/arena_record.h); `match_name` "" means
 // "gate_<candidate>-vs-<best>". When that file already holds a gate decision, it is
 // returned without playing (so a restarted pipeline does not replay a gate).
-// Errors (as values): ValidateArena / ValidateGateSettings failures, a write failure, an
+// Errors (as values): ValidateArena / GateSettings::Validate failures, a write failure, an
 // existing file of that name that is unreadable or has no gate, an exception an evaluator
 // threw. `progress` as in Arena::Play (games_total is the cap of the gate). With `remote`,
 // the games are played there (arena_journal.h's RemoteGames, e.g. by cluster workers).

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arena/json_util.h"
+#include "util/settings_check.h"
 
 namespace veletas::arena {
 
@@ -13,16 +14,16 @@ using nlohmann::json;
 
 namespace {}  // namespace
 
-std::string ValidateSprtConfig(const SprtConfig& c) {
-  if (!std::isfinite(c.elo0) || !std::isfinite(c.elo1) || std::abs(c.elo0) > 2000 ||
-      std::abs(c.elo1) > 2000) {
-    return "sprt: elo0 and elo1 must be finite and within [-2000, 2000]";
-  }
-  if (!(c.elo0 < c.elo1)) return "sprt: elo0 must be less than elo1";
-  if (!(c.alpha > 0 && c.alpha < 1)) return "sprt: alpha must be in (0, 1)";
-  if (!(c.beta > 0 && c.beta < 1)) return "sprt: beta must be in (0, 1)";
-  if (!(c.alpha + c.beta < 1)) return "sprt: alpha + beta must be less than 1";
-  return "";
+util::Status SprtConfig::Validate() const {
+  util::SettingsCheck c;
+  c.Real("elo0", elo0, -2000, 2000)
+      .Real("elo1", elo1, -2000, 2000)
+      .That(elo0 < elo1, "elo1",
+            util::FormatSetting(elo1) + " must be greater than elo0 (" + util::FormatSetting(elo0) +
+                ")")
+      .Real("alpha", alpha, 0.0, 0.5, util::Ends::kOpenLow)
+      .Real("beta", beta, 0.0, 0.5, util::Ends::kOpenLow);
+  return c.Result();
 }
 
 const char* SprtDecisionName(SprtDecision d) {
@@ -68,15 +69,13 @@ const char* GateDecisionName(GateDecision d) {
   return "continue";
 }
 
-std::string ValidateGateConfig(const GateConfig& c) {
-  if (c.method == GateMethod::kSprt) {
-    if (std::string e = ValidateSprtConfig(c.sprt); !e.empty()) return e;
-    if (c.max_games < 0) return "gate: max_games must be >= 0 (0 = no cap)";
-    return "";
-  }
-  if (c.games < 1) return "gate: games must be >= 1";
-  if (!(c.threshold > 0 && c.threshold <= 1)) return "gate: threshold must be in (0, 1]";
-  return "";
+util::Status GateConfig::Validate() const {
+  util::SettingsCheck c;
+  c.Nested("", sprt.Validate())
+      .Int("max_games", max_games, 0, 10'000'000)
+      .Int("games", games, 1, 10'000'000)
+      .Real("threshold", threshold, 0.0, 1.0, util::Ends::kOpenLow);
+  return c.Result();
 }
 
 namespace {

@@ -20,11 +20,11 @@ struct SprtConfig {
   double elo1 = 35.0;
   double alpha = 0.05;
   double beta = 0.05;
-};
 
-// "" when the config is usable, else what is wrong: requires elo0 < elo1, both finite and
-// within +-2000, 0 < alpha < 1, 0 < beta < 1, alpha + beta < 1.
-std::string ValidateSprtConfig(const SprtConfig& config);
+  // Ok when usable, else the setting that is not (bad input, "elo1: ..."): elo0 < elo1,
+  // both within [-2000, 2000]; alpha and beta in (0, 0.5].
+  util::Status Validate() const;
+};
 
 enum class SprtDecision { kContinue, kAcceptH0, kAcceptH1 };
 // "continue", "accept_h0", "accept_h1".
@@ -45,7 +45,7 @@ struct SprtState {
   SprtDecision decision = SprtDecision::kContinue;
 };
 
-// Preconditions: ValidateSprtConfig(config) is "", wins >= 0, losses >= 0.
+// Preconditions: config.Validate() is ok, wins >= 0, losses >= 0.
 SprtState EvaluateSprt(const SprtConfig& config, int wins, int losses);
 
 enum class GateMethod { kSprt, kFixedGames };
@@ -63,11 +63,11 @@ struct GateConfig {
   // the wins it needs, or can no longer reach them).
   int games = 400;
   double threshold = 0.55;
-};
 
-// "" when usable, else what is wrong (SPRT config, max_games >= 0, games >= 1,
-// 0 < threshold <= 1).
-std::string ValidateGateConfig(const GateConfig& config);
+  // Ok when usable, else the setting that is not: the SPRT settings (keys elo0, elo1, alpha,
+  // beta), max_games in [0, 10^7], games in [1, 10^7], threshold in (0, 1].
+  util::Status Validate() const;
+};
 
 enum class GateDecision { kContinue, kPromote, kReject };
 // "continue", "promote", "reject".
@@ -95,7 +95,7 @@ struct GateEvidence {
 };
 
 // The gate's verdict after the candidate's `wins` and `losses` against the incumbent.
-// Preconditions: ValidateGateConfig(config) is "", wins >= 0, losses >= 0.
+// Preconditions: config.Validate() is ok, wins >= 0, losses >= 0.
 GateEvidence EvaluateGate(const GateConfig& config, int wins, int losses);
 
 // JSON form (documented in docs/RATINGS.md); the reader checks every field and its type.

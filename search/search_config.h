@@ -1,9 +1,12 @@
 // Settings of the search layer: the MCTS (PUCT or Gumbel root), the batching evaluator and
-// the UCT-rollout baseline. Plain data with defaults; the YAML mapping lives in
-// app/config_search.cpp (sections `search` and `evaluator`).
+// the UCT-rollout baseline. Data with defaults, and each struct's Validate() with its allowed
+// ranges (search_config.cpp); the YAML mapping lives in app/config_search.cpp (sections
+// `search` and `evaluator`).
 #pragma once
 
 #include <cstdint>
+
+#include "util/result.h"
 
 namespace veletas::search {
 
@@ -79,6 +82,10 @@ struct SearchConfig {
   // so, SearchResult::node_limit), so that no budget (e.g. a huge visit count or time) can
   // grow a tree past the machine's memory. 0 = automatic: DefaultMaxNodes().
   int64_t max_nodes = 0;
+
+  // Ok when usable, else the setting that is not (bad input, "simulations: 0 is out of
+  // range [1, 1000000]").
+  util::Status Validate() const;
 };
 
 // The node budget of a tree when SearchConfig::max_nodes is 0: a quarter of the machine's
@@ -102,6 +109,9 @@ struct BatchingConfig {
   int max_wait_us = 1000;
   // Cached results (entries of one EvalOutput each, about 410 bytes); 0 disables the cache.
   int cache_size = 65536;
+
+  // Ok when usable, else the setting that is not.
+  util::Status Validate() const;
 };
 
 // The UCT-rollout baseline player (search/uct_player.h).

@@ -1,11 +1,13 @@
-// Settings of the self-play generator (selfplay/selfplay_engine.h). Plain data with
-// defaults; the YAML mapping (section `selfplay`) and the ranges are in
-// app/config_selfplay.cpp. The search itself is configured by search::SearchConfig (its
-// `simulations` is not used by self-play: full_simulations / cheap_simulations are) and the
+// Settings of the self-play generator (selfplay/selfplay_engine.h): data with defaults and
+// Validate() with the allowed ranges (selfplay_config.cpp); the YAML mapping (section
+// `selfplay`) is app/config_selfplay.cpp. The search itself is configured by search::SearchConfig
+// (its `simulations` is not used by self-play: full_simulations / cheap_simulations are) and the
 // batching front end by search::BatchingConfig.
 #pragma once
 
 #include <cstdint>
+
+#include "util/result.h"
 
 namespace veletas::selfplay {
 
@@ -60,6 +62,10 @@ struct SelfplayConfig {
 
   // Base seed; each game's seed is derived from (seed, generation, game index).
   uint64_t seed = 1;
+
+  // Ok when usable, else the setting that is not (bad input, "cheap_simulations: 300 is
+  // more than full_simulations (200)").
+  util::Status Validate() const;
 };
 
 }  // namespace veletas::selfplay

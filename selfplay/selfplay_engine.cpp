@@ -24,6 +24,7 @@
 #include "util/atomic_file.h"
 #include "util/names.h"
 #include "util/run_dir.h"
+#include "util/settings_check.h"
 
 namespace veletas::selfplay {
 namespace {
@@ -265,6 +266,11 @@ util::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
                                         const search::BatchingConfig& batching,
                                         search::Evaluator& backend, const SelfplayJob& job,
                                         const SelfplayHooks& hooks) {
+  util::SettingsCheck settings;
+  settings.Nested("selfplay", config.Validate())
+      .Nested("search", search.Validate())
+      .Nested("evaluator", batching.Validate());
+  if (util::Status valid = settings.Result(); !valid) return valid.error_value();
   std::vector<uint64_t> indices;
   std::vector<data::JournalGame> recovered;
   int64_t total = job.games;

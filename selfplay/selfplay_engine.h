@@ -79,12 +79,11 @@ struct SelfplayHooks {
 // `backend` behind one batching evaluator configured by `batching`, and writes the sample
 // files. The output directory is locked for the run (util::DirectoryLock: a second run on it
 // stops with an error) and the temporaries a killed writer left there are removed (logged).
-// Returns the run's counters, or an error: a bad prefix, the directory is in use or holds
-// another run's files (sample_dir.h), a file cannot be written, or the backend threw (its
-// message).
-// Preconditions: configs in the ranges app/config_selfplay.cpp and app/config_search.cpp
-// check; job.size supported. `backend` is called from the batching front end's thread only,
-// one batch at a time. Blocks until done.
+// Returns the run's counters, or an error: a setting out of its range (the configs'
+// Validate(), e.g. "selfplay.threads: 0 is out of range [1, 256]"), a bad prefix, the
+// directory is in use or holds another run's files (sample_dir.h), a file cannot be written,
+// or the backend threw (its message). Precondition: job.size supported. `backend` is called
+// from the batching front end's thread only, one batch at a time. Blocks until done.
 util::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
                                         const search::SearchConfig& search,
                                         const search::BatchingConfig& batching,

@@ -26,45 +26,6 @@ std::string TrainingStatePath(const std::string& output_checkpoint) {
   return output_checkpoint + ".state";
 }
 
-std::string ValidateTrainingConfig(const TrainingConfig& c) {
-  auto bad = [](const std::string& what) { return "training config: " + what; };
-  if (c.batch_size < 1) return bad("batch_size must be at least 1");
-  if (!(c.learning_rate > 0)) return bad("learning_rate must be positive");
-  if (!(c.momentum >= 0 && c.momentum < 1)) return bad("momentum must be in [0, 1)");
-  if (!(c.weight_decay >= 0)) return bad("weight_decay must be >= 0");
-  if (c.optimizer == Optimizer::kSgd && c.nesterov && c.momentum <= 0) {
-    return bad("nesterov needs a positive momentum");
-  }
-  for (size_t i = 1; i < c.lr_step_boundaries.size(); ++i) {
-    if (c.lr_step_boundaries[i] <= c.lr_step_boundaries[i - 1]) {
-      return bad("lr_step_boundaries must be increasing");
-    }
-  }
-  if (c.lr_cosine_steps < 1) return bad("lr_cosine_steps must be at least 1");
-  if (!(c.lr_min >= 0 && c.lr_min <= c.learning_rate)) {
-    return bad("lr_min must be in [0, learning_rate]");
-  }
-  if (c.warmup_steps < 0) return bad("warmup_steps must be >= 0");
-  if (!(c.value_weight >= 0) || !(c.aux_weight >= 0)) return bad("loss weights must be >= 0");
-  if (!(c.root_value_weight >= 0 && c.root_value_weight <= 1)) {
-    return bad("root_value_weight must be in [0, 1]");
-  }
-  if (c.window_min < 1 || c.window_max < c.window_min) {
-    return bad("window_min must be at least 1 and at most window_max");
-  }
-  if (!(c.window_exponent > 0 && c.window_exponent <= 1)) {
-    return bad("window_exponent must be in (0, 1]");
-  }
-  if (!(c.window_growth > 0)) return bad("window_growth must be positive");
-  if (!(c.max_sample_reuse > 0)) return bad("max_sample_reuse must be positive");
-  if (c.max_steps_per_generation < 0) return bad("max_steps_per_generation must be >= 0");
-  if (c.checkpoint_every < 1 || c.metrics_every < 1) {
-    return bad("checkpoint_every and metrics_every must be at least 1");
-  }
-  if (c.threads < 0 || c.prefetch_batches < 1) return bad("bad threads or prefetch_batches");
-  return "";
-}
-
 namespace {
 
 // The input's fingerprint: its content checksum in hex.
@@ -110,8 +71,8 @@ TrainResult TrainGeneration(const TrainRequest& r) {
   auto note = [&](const std::string& message) {
     if (r.log) r.log(message);
   };
-  if (std::string why = ValidateTrainingConfig(r.config); !why.empty()) {
-    return Failure(TrainStatus::kBadInput, why);
+  if (util::Status valid = r.config.Validate(); !valid) {
+    return Failure(TrainStatus::kBadInput, "training config: " + valid.error());
   }
   if (r.input_checkpoint.empty() || r.output_checkpoint.empty()) {
     return Failure(TrainStatus::kBadInput, "an input and an output checkpoint are needed");

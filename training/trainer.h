@@ -127,7 +127,4 @@ std::string MetricsPath(const TrainRequest& request);
 // The resumable training-state file of an output checkpoint: output + ".state".
 std::string TrainingStatePath(const std::string& output_checkpoint);
 
-// Empty when `config` is usable; otherwise what is wrong (ranges as app/config_training.cpp).
-std::string ValidateTrainingConfig(const TrainingConfig& config);
-
 }  // namespace veletas::training

@@ -1,9 +1,12 @@
-// Settings of the learner (training/trainer.h). Plain data with defaults; the YAML mapping
-// (section `training`) and the allowed ranges are in app/config_training.cpp. Torch-free.
+// Settings of the learner (training/trainer.h): data with defaults and Validate() with the
+// allowed ranges (training_config.cpp); the YAML mapping (section `training`) is
+// app/config_training.cpp. Torch-free.
 #pragma once
 
 #include <cstdint>
 #include <vector>
+
+#include "util/result.h"
 
 namespace veletas::training {
 
@@ -65,6 +68,10 @@ struct TrainingConfig {
   int threads = 0;                 // Torch intra-op threads; 0 = all cores
   int prefetch_batches = 2;        // batches the loader thread prepares ahead
   uint64_t seed = 1;               // sampling and augmentation stream
+
+  // Ok when usable, else the setting that is not (bad input, "learning_rate: 0 is out of
+  // range (0, 10]"); TrainGeneration refuses a config that is not.
+  util::Status Validate() const;
 };
 
 }  // namespace veletas::training

@@ -29,7 +29,7 @@ TEST(ConfigArena, EmptySectionKeepsTheDefaults) {
   EXPECT_EQ(s.ladder.uct_anchors, (std::vector<int>{100, 1000}));
   EXPECT_EQ(s.ladder.previous_generations, d.ladder.previous_generations);
   // The defaults themselves make a usable gate.
-  EXPECT_EQ(arena::ValidateGateSettings(d.gate), "");
+  EXPECT_TRUE(d.gate.Validate().ok());
 }
 
 TEST(ConfigArena, ReadsEveryKey) {

@@ -128,6 +128,27 @@ TEST(ConfigTraining, RejectsBadValuesNamingLineAndKey) {
   }
 }
 
+// The ranges are the layer's: the reader's error is TrainingConfig::Validate()'s message with
+// the file, line and section in front, and the values the layer accepts at its ends are read.
+TEST(ConfigTraining, RangesAreTheLayersOwn) {
+  training::TrainingConfig bad;
+  bad.learning_rate = 0;
+  ASSERT_FALSE(bad.Validate().ok());
+  EXPECT_EQ(bad.Validate().error(), "learning_rate: 0 is out of range (0, 10]");
+  training::TrainingConfig c;
+  EXPECT_EQ(TrainingError("  learning_rate: 0\n", c),
+            "test.yaml:2: training." + bad.Validate().error());
+  bad = training::TrainingConfig{};
+  bad.momentum = 1;
+  c = training::TrainingConfig{};
+  EXPECT_EQ(TrainingError("  momentum: 1\n", c), "test.yaml:2: training." + bad.Validate().error());
+  // Both ends that the learner accepts are accepted by the reader too (they used to differ).
+  c = training::TrainingConfig{};
+  EXPECT_EQ(TrainingError("  momentum: 0.9995\n  window_exponent: 0.001\n", c), "");
+  EXPECT_EQ(c.momentum, 0.9995);
+  EXPECT_TRUE(training::TrainingConfig{}.Validate().ok());
+}
+
 TEST(ConfigTraining, IsASectionOfTheWholeConfig) {
   auto c = LoadConfigFromString("game:\n  size: 9\ntraining:\n  batch_size: 32\n", "run.yaml");
   ASSERT_TRUE(c.ok()) << c.error();

@@ -24,7 +24,7 @@ TEST(Promotion, LatestChecksWithAShortSprtAgainstAClearDeficit) {
   EXPECT_EQ(check.config.sprt.elo1, 0.0);
   EXPECT_EQ(check.config.max_games, 20);
   EXPECT_EQ(check.batch_games % 2, 0);
-  EXPECT_EQ(arena::ValidateGateSettings(check), "");
+  EXPECT_TRUE(check.Validate().ok());
   // The gated mode keeps arena.gate.
   PipelineConfig gated;
   EXPECT_EQ(PromotionGateSettings(gated, gate).config.max_games, gate.config.max_games);

@@ -89,7 +89,7 @@ TEST(SprtTest, LlrAndBoundsMatchHandComputation) {
   //                        = 10 * 0.2469601 + 5 * (-0.3286848) = 0.8261932.
   // alpha = beta = 0.05: bounds ln(0.05/0.95) = -2.9444390, ln(0.95/0.05) = +2.9444390.
   const SprtConfig config{0.0, 100.0, 0.05, 0.05};
-  ASSERT_EQ(ValidateSprtConfig(config), "");
+  ASSERT_TRUE(config.Validate().ok());
   const SprtState s = EvaluateSprt(config, 10, 5);
   EXPECT_NEAR(s.llr, 0.8261932, 1e-6);
   EXPECT_NEAR(s.lower, -2.9444390, 1e-6);
@@ -104,11 +104,16 @@ TEST(SprtTest, LlrAndBoundsMatchHandComputation) {
 }
 
 TEST(SprtTest, RejectsBadConfigs) {
-  EXPECT_NE(ValidateSprtConfig({10.0, 0.0, 0.05, 0.05}), "");
-  EXPECT_NE(ValidateSprtConfig({0.0, 10.0, 0.0, 0.05}), "");
-  EXPECT_NE(ValidateSprtConfig({0.0, 10.0, 0.05, 1.0}), "");
-  EXPECT_NE(ValidateSprtConfig({0.0, 10.0, 0.6, 0.5}), "");
-  EXPECT_NE(ValidateSprtConfig({0.0, NAN, 0.05, 0.05}), "");
+  // Each error names the setting as config files spell it, and is bad input.
+  auto error = [](const SprtConfig& c) { return c.Validate().ok() ? "" : c.Validate().error(); };
+  EXPECT_EQ(error({10.0, 0.0, 0.05, 0.05}), "elo1: 0 must be greater than elo0 (10)");
+  EXPECT_EQ(error({0.0, 10.0, 0.0, 0.05}), "alpha: 0 is out of range (0, 0.5]");
+  EXPECT_EQ(error({0.0, 10.0, 0.05, 1.0}), "beta: 1 is out of range (0, 0.5]");
+  EXPECT_EQ(error({0.0, 10.0, 0.6, 0.5}), "alpha: 0.6 is out of range (0, 0.5]");
+  EXPECT_EQ(error({0.0, NAN, 0.05, 0.05}), "elo1: nan is out of range [-2000, 2000]");
+  EXPECT_EQ(error({-2001.0, 10.0, 0.05, 0.05}), "elo0: -2001 is out of range [-2000, 2000]");
+  EXPECT_EQ(SprtConfig{}.Validate().ok(), true);
+  EXPECT_EQ(SprtConfig({10.0, 0.0, 0.05, 0.05}).Validate().exit_code(), 2);
 }
 
 // Plays games with win probability ExpectedScore(true_elo) until the SPRT decides.
@@ -171,7 +176,7 @@ TEST(GateTest, FixedGamesThresholdAndEarlyDecisions) {
   c.method = GateMethod::kFixedGames;
   c.games = 100;
   c.threshold = 0.55;
-  ASSERT_EQ(ValidateGateConfig(c), "");
+  ASSERT_TRUE(c.Validate().ok());
   // 55 wins of 100 needed.
   GateEvidence e = EvaluateGate(c, 55, 45);
   EXPECT_EQ(e.decision, GateDecision::kPromote);

@@ -59,13 +59,30 @@ GateSettings Sprt(double elo1, int batch, int max_games) {
 }
 
 TEST(GateSettings, Validation) {
-  EXPECT_EQ(ValidateGateSettings(GateSettings{}), "");
+  EXPECT_TRUE(GateSettings{}.Validate().ok());
   GateSettings s;
   s.batch_games = 7;
-  EXPECT_NE(ValidateGateSettings(s).find("batch_games must be even"), std::string::npos);
+  ASSERT_FALSE(s.Validate().ok());
+  EXPECT_EQ(s.Validate().error(),
+            "batch_games: 7 is odd; games are played in pairs with the seats swapped");
   s = GateSettings{};
   s.config.sprt.elo1 = -10;
-  EXPECT_NE(ValidateGateSettings(s), "");
+  ASSERT_FALSE(s.Validate().ok());
+  EXPECT_EQ(s.Validate().error(), "elo1: -10 must be greater than elo0 (0)");
+  s = GateSettings{};
+  s.config.threshold = 0;
+  ASSERT_FALSE(s.Validate().ok());
+  EXPECT_EQ(s.Validate().error(), "threshold: 0 is out of range (0, 1]");
+  // The whole arena section names the nested struct.
+  ArenaSettings a;
+  EXPECT_TRUE(a.Validate().ok());
+  a.ladder.uct_anchors = {100, 0};
+  ASSERT_FALSE(a.Validate().ok());
+  EXPECT_EQ(a.Validate().error(), "ladder.uct_anchors: 0 is out of range [1, 100000000]");
+  a = ArenaSettings{};
+  a.arena.opening_turns = 21;
+  ASSERT_FALSE(a.Validate().ok());
+  EXPECT_EQ(a.Validate().error(), "opening_turns: 21 is out of range [0, 20]");
 }
 
 TEST_F(RunDirTest, GateRejectsAnEqualCandidateExactlyWhenTheSprtSaysSo) {

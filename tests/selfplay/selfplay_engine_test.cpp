@@ -8,6 +8,7 @@
 #include <climits>
 #include <cmath>
 #include <mutex>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -194,6 +195,36 @@ TEST(SelfplayEngine, PlayGamesInMemoryReturnsEveryGameAndWritesNothing) {
   }
   EXPECT_EQ(indices.size(), 6u);
   EXPECT_FALSE(std::filesystem::exists(dir.Str()) && !std::filesystem::is_empty(dir.Str()));
+}
+
+// Settings out of their ranges are refused before anything is played or written, named by
+// section and key as the layers' Validate() say.
+TEST(SelfplayEngine, SettingsOutOfRangeAreBadInput) {
+  TempDir dir("out");
+  search::HashEvaluator eval(11);
+  SelfplayJob job;
+  job.rules = kStd;
+  job.size = 7;
+  job.games = 2;
+  job.out_dir = dir.Str();
+  SelfplayConfig config = SmallConfig();
+  config.cheap_simulations = config.full_simulations + 1;
+  auto bad = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), eval, job);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.exit_code(), 2);
+  EXPECT_EQ(bad.error(), "selfplay." + config.Validate().error());
+  EXPECT_NE(bad.error().find("cheap_simulations: "), std::string::npos) << bad.error();
+  search::SearchConfig search;
+  search.dirichlet_epsilon = 1.5f;
+  auto bad_search = RunSelfplay(SmallConfig(), search, SmallBatching(), eval, job);
+  ASSERT_FALSE(bad_search.ok());
+  EXPECT_EQ(bad_search.error(), "search.dirichlet_epsilon: 1.5 is out of range [0, 1]");
+  search::BatchingConfig batching = SmallBatching();
+  batching.max_batch = 1;
+  auto bad_batching = RunSelfplay(SmallConfig(), search::SearchConfig{}, batching, eval, job);
+  ASSERT_FALSE(bad_batching.ok());
+  EXPECT_EQ(bad_batching.error(), "evaluator.max_batch: 1 is out of range [2, 65536]");
+  EXPECT_TRUE(std::filesystem::is_empty(dir.Str()));
 }
 
 TEST(SelfplayEngine, GumbelAndTenByTenGamesAgreeWithTheRules) {

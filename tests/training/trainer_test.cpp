@@ -229,9 +229,19 @@ TEST(Trainer, DivergenceFailsWithoutWritingTheOutput) {
   fs::create_directories(dir.File("data"));
   WriteGames(dir.File("data/s_0.vzs"), 1, 8);
   TrainRequest r = QuickRequest(dir);
-  r.config.learning_rate = 1e30;
-  r.config.momentum = 0;
-  r.config.nesterov = false;
+  // Weights blown up as by a diverged run (every parameter 1e30 times the fresh network's,
+  // still finite in the file): the first forward pass leaves the float range, so the loss
+  // is not finite, while every setting stays in the range TrainingConfig::Validate() allows.
+  {
+    auto blown = model::LoadCheckpoint(r.input_checkpoint, &r.spec);
+    ASSERT_TRUE(blown.ok()) << blown.error();
+    torch::NoGradGuard no_grad;
+    for (torch::Tensor& p : blown.value().net->parameters()) p.mul_(1e30);
+    ASSERT_TRUE(model::SaveCheckpoint(r.input_checkpoint, blown.value().net, nullptr,
+                                      blown.value().meta)
+                    .ok());
+  }
+  ASSERT_TRUE(r.config.Validate().ok());
   r.steps = 6;
   const TrainResult result = TrainGeneration(r);
   EXPECT_EQ(result.status, TrainStatus::kFailed);
@@ -301,6 +311,15 @@ TEST(Trainer, NoDataMissingDataAndBadCheckpointsAreBadInput) {
   TrainResult n = TrainGeneration(r);
   EXPECT_EQ(n.status, TrainStatus::kBadInput);
   EXPECT_NE(n.error.find("nine.vzs"), std::string::npos) << n.error;
+  EXPECT_FALSE(fs::exists(r.output_checkpoint));
+  // A config out of range: the learner refuses it with TrainingConfig::Validate()'s words
+  // (the same the config reader shows with the file and line).
+  TrainRequest bad = r;
+  bad.config.window_max = bad.config.window_min - 1;
+  TrainResult b = TrainGeneration(bad);
+  EXPECT_EQ(b.status, TrainStatus::kBadInput);
+  EXPECT_EQ(b.error, "training config: " + bad.config.Validate().error());
+  EXPECT_NE(b.error.find("window_max: "), std::string::npos) << b.error;
   EXPECT_FALSE(fs::exists(r.output_checkpoint));
 }
 
