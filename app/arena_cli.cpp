@@ -1,9 +1,9 @@
 #include "app/arena_cli.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <iostream>
 
 #include "arena/match_record.h"
@@ -60,11 +60,10 @@ void ProgressLine::Update(const arena::ArenaProgress& p, const std::string& a,
   const bool last = p.games_done >= p.games_total;
   if (!last && now - last_ < (tty_ ? 0.2 : 10.0)) return;
   last_ = now;
-  char line[256];
   const double rate = p.seconds > 0 ? p.games_done / p.seconds : 0.0;
-  std::snprintf(line, sizeof line, "%s: %d/%d games, %s%s%d - %d%s%s, %.2f games/s", label_.c_str(),
-                p.games_done, p.games_total, a.c_str(), a.empty() ? "" : " ", p.a_wins, p.b_wins,
-                b.empty() ? "" : " ", b.c_str(), rate);
+  const std::string line = fmt::format("{}: {}/{} games, {}{}{} - {}{}{}, {:.2f} games/s", label_,
+                                       p.games_done, p.games_total, a, a.empty() ? "" : " ",
+                                       p.a_wins, p.b_wins, b.empty() ? "" : " ", b, rate);
   if (tty_) {
     std::cerr << "\r" << line << "\x1b[K" << std::flush;
     open_ = true;
@@ -97,33 +96,21 @@ std::string MatchSummary(const arena::Arena& arena) {
   const arena::ArenaStats& st = arena.Stats();
   const int n = static_cast<int>(games.size());
   const arena::EloEstimate e = arena.Elo();
-  std::string out;
-  char line[512];
-  std::snprintf(line, sizeof line, "%d games in %.1f s (%.2f games/s), %.1f turns per game\n", n,
-                st.seconds, st.seconds > 0 ? n / st.seconds : 0.0,
-                n > 0 ? static_cast<double>(turns) / n : 0.0);
-  out += line;
-  std::snprintf(line, sizeof line,
-                "%s: %d wins (as first player %d/%d, as second %d/%d; with black %d/%d, with "
-                "white %d/%d)\n",
-                a.c_str(), arena.AWins(), seat_wins[0], seat_games[0], seat_wins[1], seat_games[1],
-                colour_wins[0], colour_games[0], colour_wins[1], colour_games[1]);
-  out += line;
-  std::snprintf(line, sizeof line, "%s: %d wins\n", b.c_str(), arena.BWins());
-  out += line;
-  std::snprintf(line, sizeof line, "score of %s: %.3f\n", a.c_str(), e.score);
-  out += line;
+  std::string out = fmt::format("{} games in {:.1f} s ({:.2f} games/s), {:.1f} turns per game\n", n,
+                                st.seconds, st.seconds > 0 ? n / st.seconds : 0.0,
+                                n > 0 ? static_cast<double>(turns) / n : 0.0);
+  out += fmt::format(
+      "{}: {} wins (as first player {}/{}, as second {}/{}; with black {}/{}, with white {}/{})\n",
+      a, arena.AWins(), seat_wins[0], seat_games[0], seat_wins[1], seat_games[1], colour_wins[0],
+      colour_games[0], colour_wins[1], colour_games[1]);
+  out += fmt::format("{}: {} wins\n", b, arena.BWins());
+  out += fmt::format("score of {}: {:.3f}\n", a, e.score);
   out += "Elo " + a + " - " + b + ": " + arena::FormatElo(e) +
          (e.bound == arena::EloBound::kTwoSided ? " (95%)" : "") + "\n";
-  std::snprintf(line, sizeof line, "likelihood of superiority of %s: %.1f%%\n", a.c_str(),
-                100.0 * e.los);
-  out += line;
+  out += fmt::format("likelihood of superiority of {}: {:.1f}%\n", a, 100.0 * e.los);
   if (st.evaluate_calls > 0) {
-    std::snprintf(line, sizeof line,
-                  "network: %llu positions in %llu batches (mean %.1f per batch)\n",
-                  static_cast<unsigned long long>(st.evaluations),
-                  static_cast<unsigned long long>(st.evaluate_calls), st.MeanBatch());
-    out += line;
+    out += fmt::format("network: {} positions in {} batches (mean {:.1f} per batch)\n",
+                       st.evaluations, st.evaluate_calls, st.MeanBatch());
   }
   return out;
 }

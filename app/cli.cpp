@@ -23,6 +23,16 @@ GameConfig ResolveGame(const GameArgs& game, GameConfig base) {
   return base;
 }
 
+CLI::Validator StatusCheck(const std::string& description,
+                           std::function<util::Status(const std::string&)> check) {
+  return CLI::Validator(
+      [check = std::move(check)](std::string& value) {
+        const util::Status s = check(value);
+        return s.ok() ? std::string() : s.error();
+      },
+      description);
+}
+
 CLI::Option* AddRequiredConfig(CLI::App& cmd, std::string& path, const std::string& help) {
   return Required(cmd.add_option("--config", path, help))->type_name("FILE");
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -28,6 +29,11 @@ void AddGameOptions(CLI::App& cmd, GameArgs& game, const std::string& fallback);
 
 // The game of `game` over `base` (standard 10x10 when not given).
 GameConfig ResolveGame(const GameArgs& game, GameConfig base = {rules::RuleSet::kStandard, 10});
+
+// A CLI11 check of an option's value by `check` (e.g. a name or URL parser of a layer): its
+// error message becomes the usage error, which CLI11 prefixes with the option's name.
+CLI::Validator StatusCheck(const std::string& description,
+                           std::function<util::Status(const std::string&)> check);
 
 // Declares the required --config FILE; `help` says which of its sections apply.
 CLI::Option* AddRequiredConfig(CLI::App& cmd, std::string& path, const std::string& help);

@@ -1,6 +1,7 @@
 #include "app/cluster_backend.h"
 
 #include "app/load_evaluator.h"
+#include "cluster/keys.h"
 #include "model/checkpoint_file.h"
 #include "model/torch_evaluator.h"
 
@@ -64,6 +65,33 @@ util::Result<cluster::RedisOptions> RedisOptionsFor(const std::string& url,
   options.auth = auth.value();
   options.client_name = client_name;
   return options;
+}
+
+CLI::Validator ClusterName() {
+  return StatusCheck("NAME", [](const std::string& v) { return cluster::ValidateName("name", v); });
+}
+
+void AddRedisServerOptions(CLI::App& cmd, RedisArgs& args) {
+  Required(cmd.add_option("--redis", args.url, "the Redis server (credentials never in the URL)"))
+      ->type_name("redis://HOST:PORT")
+      ->check(StatusCheck("", [](const std::string& v) {
+        auto endpoint = cluster::ParseRedisUrl(v);
+        return endpoint ? util::Ok() : util::Status(endpoint.error_value());
+      }));
+  cmd.add_option("--redis-auth", args.auth_file,
+                 "file with the ACL user and password (default: the file named by "
+                 "VELETAS_REDIS_AUTH_FILE, else VELETAS_REDIS_USER and VELETAS_REDIS_PASSWORD)")
+      ->type_name("FILE");
+}
+
+void AddRedisOptions(CLI::App& cmd, RedisArgs& args) {
+  AddRedisServerOptions(cmd, args);
+  Required(cmd.add_option("--run", args.run, "the run's name"))->check(ClusterName());
+}
+
+util::Result<cluster::RedisOptions> RedisOptionsFor(const RedisArgs& args,
+                                                    const std::string& client_name) {
+  return RedisOptionsFor(args.url, args.auth_file, client_name);
 }
 
 }  // namespace veletas::app

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "app/cli.h"
 #include "app/config.h"
 #include "cluster/redis_client.h"
 #include "cluster/worker.h"
@@ -44,6 +45,27 @@ util::Result<std::string> PublishedCheckpoint(const std::string& checkpoint);
 // Redis options from a URL and an auth file ("" = the environment's), for `client_name`.
 util::Result<cluster::RedisOptions> RedisOptionsFor(const std::string& url,
                                                     const std::string& auth_file,
+                                                    const std::string& client_name);
+
+// What reaches a run served through Redis, from the command line.
+struct RedisArgs {
+  std::string url;        // redis://HOST:PORT (credentials never in the URL)
+  std::string run;        // the run's name (cluster::ValidateName)
+  std::string auth_file;  // ACL user and password; "": VELETAS_REDIS_* of the environment
+};
+
+// Declares the required --redis URL (checked by CLI11 as cluster::ParseRedisUrl reads it)
+// and --redis-auth FILE.
+void AddRedisServerOptions(CLI::App& cmd, RedisArgs& args);
+
+// The same and the required --run NAME (checked as cluster::ValidateName does).
+void AddRedisOptions(CLI::App& cmd, RedisArgs& args);
+
+// A CLI11 check that a value is a cluster name (worker ids, run names).
+CLI::Validator ClusterName();
+
+// RedisOptionsFor of parsed `args`.
+util::Result<cluster::RedisOptions> RedisOptionsFor(const RedisArgs& args,
                                                     const std::string& client_name);
 
 }  // namespace veletas::app

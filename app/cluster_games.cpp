@@ -1,8 +1,8 @@
 #include "app/cluster_games.h"
 
+#include <fmt/format.h>
 #include <atomic>
 #include <climits>
-#include <cstdio>
 #include <filesystem>
 #include <random>
 
@@ -112,12 +112,8 @@ util::Result<ClusterGames::SelfplayResult> ClusterGames::Selfplay(const Selfplay
   }
   req.progress = [&](const cluster::CollectProgress& p) {
     if (!r.progress) return;
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "%lld/%lld games from %d workers (%lld local), %lld rejected",
-                  static_cast<long long>(p.games), static_cast<long long>(p.target), p.workers,
-                  static_cast<long long>(p.local_games),
-                  static_cast<long long>(learner_->Totals().rejected));
-    r.progress(buf);
+    r.progress(fmt::format("{}/{} games from {} workers ({} local), {} rejected", p.games, p.target,
+                           p.workers, p.local_games, learner_->Totals().rejected));
   };
   auto report = learner_->CollectSelfplay(req);
   if (!report) return report.error_value();
@@ -131,18 +127,13 @@ util::Result<ClusterGames::SelfplayResult> ClusterGames::Selfplay(const Selfplay
   for (const auto& [w, n] : rep.games_by_worker) {
     workers += (workers.empty() ? "" : ", ") + w + " " + std::to_string(n);
   }
-  char line[400];
-  std::snprintf(
-      line, sizeof line,
-      "%lld games by gen %lld (%lld resumed) from %zu workers%s, %lld samples, %s, "
-      "%.1f games/s, %s",
-      static_cast<long long>(out.games), r.bests.front().first, static_cast<long long>(out.resumed),
-      rep.games_by_worker.size(), workers.empty() ? "" : (" (" + workers + ")").c_str(),
-      static_cast<long long>(out.samples), Counts(rep.totals.counters).c_str(),
+  out.line = fmt::format(
+      "{} games by gen {} ({} resumed) from {} workers{}, {} samples, {}, {:.1f} games/s, {}",
+      out.games, r.bests.front().first, out.resumed, rep.games_by_worker.size(),
+      workers.empty() ? "" : " (" + workers + ")", out.samples, Counts(rep.totals.counters),
       rep.totals.seconds > 0 ? static_cast<double>(out.games - out.resumed) / rep.totals.seconds
                              : 0.0,
-      FormatDuration(rep.totals.seconds).c_str());
-  out.line = line;
+      FormatDuration(rep.totals.seconds));
   return out;
 }
 

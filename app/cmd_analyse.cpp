@@ -1,9 +1,12 @@
 // `veletas analyse`: win rates before and after every move of a game record, the engine's
 // preferred moves, and marks for moves that lost much (app/game_analysis.h).
+#include <fmt/format.h>
+#include <array>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "app/cli.h"
 #include "app/command.h"
@@ -16,9 +19,7 @@ namespace veletas::app {
 namespace {
 
 std::string Percent(float rate) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%5.1f%%", 100.0 * static_cast<double>(rate));
-  return buf;
+  return fmt::format("{:5.1f}%", 100.0 * static_cast<double>(rate));
 }
 
 std::string Who(const play::MoveAnalysis& m) {
@@ -34,94 +35,110 @@ struct AnalyseOptions {
   bool json = false;
 };
 
-int RunAnalyse(const AnalyseOptions& o) {
-  std::string text;
-  if (o.file) {
-    auto read = util::ReadFile(*o.file);
-    if (!read) return UsageError("analyse", read.error());
-    text = std::move(read.value());
-  } else {
-    text = RecordArgument(o.record);
+// The record's text: --file, else RECORD, else standard input. Errors name the file.
+util::Result<std::string> RecordText(const AnalyseOptions& o) {
+  if (o.file) return util::ReadFile(*o.file);
+  return RecordArgument(o.record);
+}
+
+// "200 simulations per sub-decision", "1000 playouts per position" or "500 ms per position".
+std::string BudgetText(const play::SearchBudget& budget, bool uct) {
+  if (budget.time_ms > 0) return std::to_string(budget.time_ms) + " ms per position";
+  return std::to_string(budget.visits) +
+         (uct ? " playouts per position" : " simulations per sub-decision");
+}
+
+void PrintTableHead(const SearchBackend& b, int moves, const std::string& budget,
+                    const play::AnalysisOptions& options) {
+  fmt::print("analysis: {} {}x{}, {} moves; engine {}, {}\n", rules::RuleSetName(b.rules), b.size,
+             b.size, moves, b.description, budget);
+  fmt::print("win rates are the mover's; ?? = dropped more than {:.0f}%, ? = more than {:.0f}%\n",
+             100.0 * options.blunder_drop, 100.0 * options.mistake_drop);
+  fmt::print("{:>4}  {:<11} {:<18} {:>7} {:>7} {:>6} {:<3} {:<18} {:>7}\n", "move", "player",
+             "played", "before", "after", "drop", "", "best", "best");
+}
+
+void PrintMoveLine(const play::MoveAnalysis& m) {
+  fmt::print("{:4}  {:<11} {:<18} {:>7} {:>7} {:6.1f} {:<3} {:<18} {:>7}\n", m.index + 1, Who(m),
+             m.move, Percent(m.before), Percent(m.after), 100.0 * m.drop, m.mark, m.best_move,
+             Percent(m.best_win_rate));
+  std::fflush(stdout);
+}
+
+// Blunders and mistakes of each player: [player][0: ??, 1: ?].
+std::array<std::array<int, 2>, 2> CountMarks(const std::vector<play::MoveAnalysis>& moves) {
+  std::array<std::array<int, 2>, 2> marks{};
+  for (const play::MoveAnalysis& m : moves) {
+    if (m.mark == "??") ++marks[m.player][0];
+    if (m.mark == "?") ++marks[m.player][1];
   }
+  return marks;
+}
+
+nlohmann::json AnalysisJson(const SearchBackend& b, const std::string& budget,
+                            const play::AnalysisOptions& options,
+                            const std::vector<play::MoveAnalysis>& moves) {
+  nlohmann::json j;
+  j["rules"] = rules::RuleSetName(b.rules);
+  j["size"] = b.size;
+  j["engine"] = b.description;
+  j["budget"] = budget;
+  j["blunder_drop"] = options.blunder_drop;
+  j["mistake_drop"] = options.mistake_drop;
+  j["moves"] = nlohmann::json::array();
+  for (const play::MoveAnalysis& m : moves) {
+    j["moves"].push_back({{"number", m.index + 1},
+                          {"player", m.player == 0 ? "first" : "second"},
+                          {"color", m.color == rules::Color::kBlack ? "black" : "white"},
+                          {"move", m.move},
+                          {"win_rate_before", m.before},
+                          {"win_rate_after", m.after},
+                          {"after_exact", m.after_exact},
+                          {"drop", m.drop},
+                          {"mark", m.mark},
+                          {"best_move", m.best_move},
+                          {"best_win_rate", m.best_win_rate},
+                          {"best_pv", m.best_pv}});
+  }
+  const auto marks = CountMarks(moves);
+  for (int p = 0; p < 2; ++p) {
+    j["summary"][p == 0 ? "first" : "second"] = {{"blunders", marks[p][0]},
+                                                 {"mistakes", marks[p][1]}};
+  }
+  return j;
+}
+
+int RunAnalyse(const AnalyseOptions& o) {
+  auto text = RecordText(o);
+  if (!text) return UsageError("analyse", text.error());
   auto backend = MakeSearchBackend(o.backend);
   if (!backend) return UsageError("analyse", backend.error());
-  SearchBackend& b = *backend.value();
-  auto game = rules::PlayRecord(b.rules, b.size, text);
+  const SearchBackend& b = *backend.value();
+  auto game = rules::PlayRecord(b.rules, b.size, text.value());
   if (!game) return UsageError("analyse", game.error());
   const int n = static_cast<int>(game.value().turns.size());
   if (o.from > std::max(1, n)) {
     return UsageError("analyse", "--from: " + std::to_string(o.from) + " is past the record's " +
                                      std::to_string(n) + " moves");
   }
-
   play::AnalysisOptions options;
   options.first_move = o.from - 1;
-  if (o.time_ms > 0) {
-    options.budget.time_ms = o.time_ms;
-  } else {
-    options.budget.visits = b.visits;
-  }
-  const bool json = o.json;
-  const std::string budget_text =
-      options.budget.time_ms > 0
-          ? std::to_string(options.budget.time_ms) + " ms per position"
-          : std::to_string(options.budget.visits) +
-                (b.searcher->IsUct() ? " playouts per position" : " simulations per sub-decision");
-  if (!json) {
-    std::printf("analysis: %s %dx%d, %d moves; engine %s, %s\n", rules::RuleSetName(b.rules),
-                b.size, b.size, n, b.description.c_str(), budget_text.c_str());
-    std::printf("win rates are the mover's; ?? = dropped more than %.0f%%, ? = more than %.0f%%\n",
-                100.0 * options.blunder_drop, 100.0 * options.mistake_drop);
-    std::printf("%4s  %-11s %-18s %7s %7s %6s %-3s %-18s %7s\n", "move", "player", "played",
-                "before", "after", "drop", "", "best", "best");
-  }
+  options.budget =
+      o.time_ms > 0 ? play::SearchBudget{0, o.time_ms} : play::SearchBudget{b.visits, 0};
+  const std::string budget = BudgetText(options.budget, b.searcher->IsUct());
+  if (!o.json) PrintTableHead(b, n, budget, options);
   const auto moves =
       play::AnalyseGame(game.value(), *b.searcher, options, [&](const play::MoveAnalysis& m) {
-        if (json) return;
-        std::printf("%4d  %-11s %-18s %7s %7s %6.1f %-3s %-18s %7s\n", m.index + 1, Who(m).c_str(),
-                    m.move.c_str(), Percent(m.before).c_str(), Percent(m.after).c_str(),
-                    100.0 * m.drop, m.mark.c_str(), m.best_move.c_str(),
-                    Percent(m.best_win_rate).c_str());
-        std::fflush(stdout);
+        if (!o.json) PrintMoveLine(m);
       });
-  int marks[2][2] = {};  // [player][blunder, mistake]
-  for (const play::MoveAnalysis& m : moves) {
-    if (m.mark == "??") ++marks[m.player][0];
-    if (m.mark == "?") ++marks[m.player][1];
+  if (o.json) {
+    std::cout << AnalysisJson(b, budget, options, moves).dump(1) << "\n";
+    return 0;
   }
-  if (json) {
-    nlohmann::json j;
-    j["rules"] = rules::RuleSetName(b.rules);
-    j["size"] = b.size;
-    j["engine"] = b.description;
-    j["budget"] = budget_text;
-    j["blunder_drop"] = options.blunder_drop;
-    j["mistake_drop"] = options.mistake_drop;
-    j["moves"] = nlohmann::json::array();
-    for (const play::MoveAnalysis& m : moves) {
-      j["moves"].push_back({{"number", m.index + 1},
-                            {"player", m.player == 0 ? "first" : "second"},
-                            {"color", m.color == rules::Color::kBlack ? "black" : "white"},
-                            {"move", m.move},
-                            {"win_rate_before", m.before},
-                            {"win_rate_after", m.after},
-                            {"after_exact", m.after_exact},
-                            {"drop", m.drop},
-                            {"mark", m.mark},
-                            {"best_move", m.best_move},
-                            {"best_win_rate", m.best_win_rate},
-                            {"best_pv", m.best_pv}});
-    }
-    for (int p = 0; p < 2; ++p) {
-      j["summary"][p == 0 ? "first" : "second"] = {{"blunders", marks[p][0]},
-                                                   {"mistakes", marks[p][1]}};
-    }
-    std::cout << j.dump(1) << "\n";
-  } else {
-    for (int p = 0; p < 2; ++p) {
-      std::printf("%s player: %d blunder(s) ??, %d mistake(s) ?\n", p == 0 ? "first" : "second",
-                  marks[p][0], marks[p][1]);
-    }
+  const auto marks = CountMarks(moves);
+  for (int p = 0; p < 2; ++p) {
+    fmt::print("{} player: {} blunder(s) ??, {} mistake(s) ?\n", p == 0 ? "first" : "second",
+               marks[p][0], marks[p][1]);
   }
   return 0;
 }

@@ -1,8 +1,7 @@
 // `veletas bench`: fixed rules-core workloads (perft from fixed positions, seeded uniformly
 // random games on every size) with their speeds and one signature number that changes
 // whenever the behaviour of the rules core changes.
-#include <chrono>
-#include <cstdio>
+#include <fmt/format.h>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "rules/turns.h"
 #include "util/byte_io.h"
 #include "util/checksum.h"
+#include "util/clock.h"
 
 namespace veletas::app {
 namespace {
@@ -42,50 +42,43 @@ uint64_t Mix(uint64_t h, uint64_t v) {
   return util::Checksum64(w.str());
 }
 
-double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 int RunBench(long long games) {
   uint64_t signature = 0;
-  std::printf("%-28s %14s %10s %16s\n", "perft", "sequences", "seconds", "sequences/s");
+  fmt::print("{:<28} {:>14} {:>10} {:>16}\n", "perft", "sequences", "seconds", "sequences/s");
   for (const PerftCase& c : kPerftCases) {
     auto game = rules::PlayRecord(c.rules, c.size, c.record);
     if (!game) {
-      std::fprintf(stderr, "bench: %s\n", game.error().c_str());
+      fmt::print(stderr, "bench: {}\n", game.error());
       return 1;
     }
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = util::SteadyClock::now();
     const uint64_t n = rules::Perft(game.value().final, c.depth);
-    const double secs = Seconds(start);
+    const double secs = util::SecondsSince(start);
     signature = Mix(signature, n);
-    const std::string name = std::string(rules::RuleSetName(c.rules)) + " " +
-                             std::to_string(c.size) + "x" + std::to_string(c.size) + " depth " +
-                             std::to_string(c.depth);
-    std::printf("%-28s %14llu %10.3f %16.0f\n", name.c_str(), static_cast<unsigned long long>(n),
-                secs, n / secs);
+    const std::string name =
+        fmt::format("{} {}x{} depth {}", rules::RuleSetName(c.rules), c.size, c.size, c.depth);
+    fmt::print("{:<28} {:14} {:10.3f} {:16.0f}\n", name, n, secs, n / secs);
   }
-  std::printf("\n%-28s %8s %10s %12s %14s\n", "random games (1 thread)", "games", "seconds",
-              "games/s", "turns/s");
+  fmt::print("\n{:<28} {:>8} {:>10} {:>12} {:>14}\n", "random games (1 thread)", "games", "seconds",
+             "games/s", "turns/s");
   for (rules::RuleSet rs : {rules::RuleSet::kStandard, rules::RuleSet::kClassic}) {
     for (int size : {7, 9, 10}) {
       util::Rng rng(0xBE7C4 + size * 2 + static_cast<int>(rs));
       uint64_t turns = 0;
-      const auto start = std::chrono::steady_clock::now();
+      const auto start = util::SteadyClock::now();
       for (long long g = 0; g < games; ++g) {
         rules::Position p = rules::Position::Initial(rs, size);
         while (!p.IsTerminal()) rules::ApplyTurn(p, rules::RandomTurn(p, rng));
         turns += p.TurnsPlayed();
         signature = Mix(signature, p.Hash());
       }
-      const double secs = Seconds(start);
-      const std::string name = std::string(rules::RuleSetName(rs)) + " " + std::to_string(size) +
-                               "x" + std::to_string(size);
-      std::printf("%-28s %8lld %10.3f %12.0f %14.0f\n", name.c_str(), games, secs, games / secs,
-                  turns / secs);
+      const double secs = util::SecondsSince(start);
+      const std::string name = fmt::format("{} {}x{}", rules::RuleSetName(rs), size, size);
+      fmt::print("{:<28} {:8} {:10.3f} {:12.0f} {:14.0f}\n", name, games, secs, games / secs,
+                 turns / secs);
     }
   }
-  std::printf("\nbench signature: %llu\n", static_cast<unsigned long long>(signature));
+  fmt::print("\nbench signature: {}\n", signature);
   return 0;
 }
 

@@ -6,16 +6,18 @@
 // run. Prints the number of workers one learner can feed.
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <atomic>
 #include <chrono>
 #include <climits>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/cluster_backend.h"
 #include "app/command.h"
 #include "app/config.h"
@@ -336,9 +338,9 @@ int MeasureWorker(const Config& c, const cluster::RedisOptions& redis_options,
 // finished (big boards: a game outlasts a round).
 void PrintWorkerFigures(const IngestFigures& f, const SelfplaySpeed& local,
                         const SelfplaySpeed& worker) {
-  std::printf(
-      "self-play: this process %.0f evaluations/s, one worker through redis %.0f "
-      "evaluations/s (ratio %.3f, overhead %.1f%%)\n",
+  fmt::print(
+      "self-play: this process {:.0f} evaluations/s, one worker through redis {:.0f} "
+      "evaluations/s (ratio {:.3f}, overhead {:.1f}%)\n",
       local.Rate(), worker.Rate(), worker.Rate() / local.Rate(),
       100 * (1 - worker.Rate() / local.Rate()));
   const double games = local.games + worker.games;
@@ -347,86 +349,75 @@ void PrintWorkerFigures(const IngestFigures& f, const SelfplaySpeed& local,
   const bool from_rounds = games >= 20;
   const double per_game = from_rounds ? searches / games : f.searches_per_game;
   const double worker_games = worker.Rate() / per_search / per_game;
-  std::printf(
-      "games: %.0f evaluations per search, %.0f searches per game (%s), one worker %.3f "
+  fmt::print(
+      "games: {:.0f} evaluations per search, {:.0f} searches per game ({}), one worker {:.3f} "
       "games/s\n",
       per_search, per_game, from_rounds ? "the rounds' games" : "the recorded games", worker_games);
-  std::printf(
-      "workers one learner can feed: ingest %.0f entries/s / %.3f games/s per worker = %.0f\n",
+  fmt::print(
+      "workers one learner can feed: ingest {:.0f} entries/s / {:.3f} games/s per worker = "
+      "{:.0f}\n",
       f.entries_per_second, worker_games, f.entries_per_second / worker_games);
 }
 
-int RunBenchCluster(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({{"redis", true},
-                           {"config", true},
-                           {"model", true},
-                           {"games", true},
-                           {"seconds", true},
-                           {"redis-auth", true},
-                           {"work", true}},
-                          argv, 0);
-  if (!parsed) return UsageError("bench-cluster", parsed.error());
-  const ParsedArgs& args = parsed.value();
-  const auto url = args.Value("redis");
-  const auto config_path = args.Value("config");
-  if (!url || !config_path) {
-    return UsageError("bench-cluster", "expected --redis redis://HOST:PORT --config FILE");
+void PrintIngestFigures(const Config& c, const IngestFigures& f) {
+  fmt::print("{}, {}\n", rules::GameName(c.game.rules, c.game.size), c.source);
+  fmt::print("entries: {:.0f} bytes each on average\n", f.bytes_per_entry);
+  fmt::print(
+      "learner ingest: {:.0f} entries/s checked, stored (flushed) and acknowledged (checking "
+      "alone: {:.0f} entries/s)\n",
+      f.entries_per_second, f.validate_per_second);
+  fmt::print("redis memory: {:.1f} MB per 1,000 queued games\n", f.memory_per_1000 / 1e6);
+  if (f.always.first > 0) {
+    fmt::print(
+        "adding games: appendfsync everysec {:.0f} entries/s one by one, {:.0f} in batches of 64; "
+        "always {:.0f} one by one ({:.2f}x), {:.0f} in batches ({:.2f}x)\n",
+        f.everysec.first, f.everysec.second, f.always.first, f.always.first / f.everysec.first,
+        f.always.second, f.always.second / f.everysec.second);
   }
-  auto loaded = LoadConfig(*config_path);
-  if (!loaded) {
-    std::cerr << loaded.error() << "\n";
-    return 2;
+}
+
+struct BenchClusterArgs {
+  RedisArgs redis;  // its run is not used: the bench makes its own
+  std::string config;
+  std::optional<std::string> model, work;
+  int games = 1000;
+  double seconds = 60;
+};
+
+// The network the worker comparison plays: --model, else a fresh one written into `work`.
+util::Result<std::string> BenchCheckpoint(const BenchClusterArgs& args, const Config& c,
+                                          const std::string& work) {
+  if (args.model) return *args.model;
+  const std::string checkpoint = work + "/fresh.ckpt";
+  const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
+  if (auto s = model::CreateInitialCheckpoint(checkpoint, spec, 1); !s) {
+    return util::Error{s.error(), util::ErrorKind::kFailure};
   }
+  return checkpoint;
+}
+
+int RunBenchCluster(const BenchClusterArgs& args) {
+  auto loaded = LoadConfig(args.config);
+  if (!loaded) return CommandError("bench-cluster", loaded.error_value());
   const Config& c = loaded.value();
-  const auto games = args.Int("games", 1000, 10, 1'000'000);
-  const auto seconds = args.Real("seconds", 60, 0, 36000);
-  for (const auto* r : {&games}) {
-    if (!*r) return UsageError("bench-cluster", r->error());
-  }
-  if (!seconds) return UsageError("bench-cluster", seconds.error());
-  auto redis = RedisOptionsFor(*url, args.Value("redis-auth").value_or(""), "veletas-bench");
-  if (!redis) {
-    std::cerr << "veletas bench-cluster: " << redis.error() << "\n";
-    return redis.exit_code();
-  }
-  const std::string work = args.Value("work").value_or(
+  auto redis = RedisOptionsFor(args.redis, "veletas-bench");
+  if (!redis) return CommandError("bench-cluster", redis.error_value());
+  const std::string work = args.work.value_or(
       (fs::temp_directory_path() / ("veletas_bench_cluster_" + std::to_string(::getpid())))
           .string());
   fs::remove_all(work);
   fs::create_directories(work);
   IngestFigures f;
-  if (int code =
-          MeasureIngest(c, redis.value(), work + "/ingest", static_cast<int>(games.value()), f);
-      code != 0) {
+  if (int code = MeasureIngest(c, redis.value(), work + "/ingest", args.games, f); code != 0) {
     return code;
   }
-  std::printf("%s, %s\n", rules::GameName(c.game.rules, c.game.size).c_str(), c.source.c_str());
-  std::printf("entries: %.0f bytes each on average\n", f.bytes_per_entry);
-  std::printf(
-      "learner ingest: %.0f entries/s checked, stored (flushed) and acknowledged "
-      "(checking alone: %.0f entries/s)\n",
-      f.entries_per_second, f.validate_per_second);
-  std::printf("redis memory: %.1f MB per 1,000 queued games\n", f.memory_per_1000 / 1e6);
-  if (f.always.first > 0) {
-    std::printf(
-        "adding games: appendfsync everysec %.0f entries/s one by one, %.0f in batches of "
-        "64; always %.0f one by one (%.2fx), %.0f in batches (%.2fx)\n",
-        f.everysec.first, f.everysec.second, f.always.first, f.always.first / f.everysec.first,
-        f.always.second, f.always.second / f.everysec.second);
-  }
-  SelfplaySpeed local, worker;
-  if (seconds.value() > 0) {
-    std::string checkpoint = args.Value("model").value_or("");
-    if (checkpoint.empty()) {
-      checkpoint = work + "/fresh.ckpt";
-      model::ModelSpec spec{c.game.rules, c.game.size, c.model};
-      if (auto s = model::CreateInitialCheckpoint(checkpoint, spec, 1); !s) {
-        std::cerr << "veletas bench-cluster: " << s.error() << "\n";
-        return 1;
-      }
-    }
+  PrintIngestFigures(c, f);
+  if (args.seconds > 0) {
+    auto checkpoint = BenchCheckpoint(args, c, work);
+    if (!checkpoint) return CommandError("bench-cluster", checkpoint.error_value());
+    SelfplaySpeed local, worker;
     if (int code =
-            MeasureWorker(c, redis.value(), work, checkpoint, seconds.value(), local, worker);
+            MeasureWorker(c, redis.value(), work, checkpoint.value(), args.seconds, local, worker);
         code != 0) {
       return code;
     }
@@ -436,14 +427,30 @@ int RunBenchCluster(const std::vector<std::string>& argv) {
   return 0;
 }
 
+CommandRun SetupBenchCluster(CLI::App& cmd) {
+  auto o = std::make_shared<BenchClusterArgs>();
+  AddRedisServerOptions(cmd, o->redis);
+  AddRequiredConfig(cmd, o->config, "config whose game, model, self-play and cluster apply");
+  cmd.add_option("--model", o->model,
+                 "network of the worker comparison (default: fresh weights, same speed)")
+      ->type_name("CKPT");
+  cmd.add_option("--games", o->games, "games recorded for the ingest measurement")
+      ->check(CLI::Range(10, 1'000'000));
+  cmd.add_option("--seconds", o->seconds,
+                 "seconds of each self-play measurement, twice per side (0 skips the worker "
+                 "comparison)")
+      ->check(CLI::Range(0.0, 36000.0));
+  cmd.add_option("--work", o->work, "scratch directory (default: a temporary one, removed)")
+      ->type_name("DIR");
+  return [o] { return RunBenchCluster(*o); };
+}
+
 }  // namespace
 
-VELETAS_COMMAND(bench_cluster, "bench-cluster",
-                "--redis redis://HOST:PORT --config FILE [--model CKPT] [--games N] "
-                "[--seconds S] [--redis-auth FILE] [--work DIR]",
-                "the cluster's figures against a Redis you run: learner ingest entries/s, Redis "
-                "memory per 1,000 queued games, appendfsync always vs everysec, one worker vs "
-                "self-play in this process (S seconds each, twice; 0 skips it)",
-                RunBenchCluster);
+VELETAS_CLI_COMMAND(bench_cluster, "bench-cluster",
+                    "the cluster's figures against a Redis you run: learner ingest entries/s, "
+                    "Redis memory per 1,000 queued games, appendfsync always vs everysec, one "
+                    "worker vs self-play in this process",
+                    SetupBenchCluster);
 
 }  // namespace veletas::app

@@ -1,123 +1,99 @@
 // `veletas bench-search`: speed of the search layer without a network. Simulations per
 // second of PUCT and Gumbel MCTS with a zero-cost evaluator (uniform priors, value 0: the
 // tree's own overhead), the memory per tree node, and UCT random-playout speed, on 7x7 and
-// 10x10 positions taken from seeded random games.
-#include <chrono>
-#include <cstdio>
+// 10x10 positions taken from seeded random games (search/search_bench.h).
+#include <fmt/format.h>
+
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "app/cli.h"
 #include "app/command.h"
 #include "rules/notation.h"
-#include "rules/turns.h"
-#include "search/batching_evaluator.h"
-#include "search/fake_evaluators.h"
-#include "search/mcts.h"
 #include "search/search_bench.h"
-#include "search/search_driver.h"
-#include "search/uct_player.h"
 
 namespace veletas::app {
 namespace {
-
-double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 struct BenchSearchOptions {
   long long simulations = 800, positions = 20, leaves = 8, playouts = 2000;
   std::string rules = "standard";
 };
 
-int RunBenchSearch(const BenchSearchOptions& o) {
-  const rules::RuleSet rs = rules::ParseRuleSet(o.rules).value_or(rules::RuleSet::kStandard);
+constexpr search::Algorithm kAlgorithms[] = {search::Algorithm::kPuct, search::Algorithm::kGumbel};
 
-  std::printf(
-      "MCTS with a zero-cost evaluator (uniform priors, value 0), %lld simulations per "
-      "search, %lld leaves per batch, %lld positions per row\n",
+const char* AlgorithmName(search::Algorithm a) {
+  return a == search::Algorithm::kPuct ? "puct" : "gumbel";
+}
+
+std::string BoardName(int size) { return fmt::format("{}x{}", size, size); }
+
+search::SearchConfig BenchConfig(search::Algorithm alg, const BenchSearchOptions& o) {
+  search::SearchConfig config;
+  config.algorithm = alg;
+  config.leaves_per_batch = static_cast<int>(o.leaves);
+  return config;
+}
+
+void TreeRows(rules::RuleSet rs, const BenchSearchOptions& o) {
+  fmt::print(
+      "MCTS with a zero-cost evaluator (uniform priors, value 0), {} simulations per search, {} "
+      "leaves per batch, {} positions per row\n",
       o.simulations, o.leaves, o.positions);
-  std::printf("%-8s %-8s %12s %12s %14s %12s\n", "size", "mode", "sims/s", "nodes/search",
-              "bytes/node", "MiB/search");
+  fmt::print("{:<8} {:<8} {:>12} {:>12} {:>14} {:>12}\n", "size", "mode", "sims/s", "nodes/search",
+             "bytes/node", "MiB/search");
   for (int size : {7, 10}) {
-    for (search::Algorithm alg : {search::Algorithm::kPuct, search::Algorithm::kGumbel}) {
-      search::SearchConfig config;
-      config.algorithm = alg;
-      config.leaves_per_batch = static_cast<int>(o.leaves);
+    for (search::Algorithm alg : kAlgorithms) {
+      search::SearchConfig config = BenchConfig(alg, o);
       config.root_noise = true;
       const search::TreeBench b = search::BenchTree(
           rs, size, config, static_cast<int>(o.simulations), static_cast<int>(o.positions));
-      const std::string name = std::to_string(size) + "x" + std::to_string(size);
-      std::printf("%-8s %-8s %12.0f %12.0f %14.1f %12.2f\n", name.c_str(),
-                  alg == search::Algorithm::kPuct ? "puct" : "gumbel", b.simulations_per_second,
-                  b.nodes_per_search, b.bytes_per_node, b.mib_per_search);
+      fmt::print("{:<8} {:<8} {:12.0f} {:12.0f} {:14.1f} {:12.2f}\n", BoardName(size),
+                 AlgorithmName(alg), b.simulations_per_second, b.nodes_per_search, b.bytes_per_node,
+                 b.mib_per_search);
     }
   }
+}
 
-  // The self-play pattern: many searches whose leaves are evaluated together, through the
-  // batching front end (no cache, so every leaf reaches the backend).
-  std::printf(
-      "\nBatched: %lld searches of %lld simulations each, driven together "
-      "(RunSearchesBatched) through a BatchingEvaluator over the zero-cost evaluator\n",
+// The self-play pattern: many searches whose leaves are evaluated together, through the
+// batching front end (no cache, so every leaf reaches the backend).
+void BatchedRows(rules::RuleSet rs, const BenchSearchOptions& o) {
+  fmt::print(
+      "\nBatched: {} searches of {} simulations each, driven together (RunSearchesBatched) "
+      "through a BatchingEvaluator over the zero-cost evaluator\n",
       o.positions * 16, o.simulations / 8);
-  std::printf("%-8s %-8s %12s %12s %12s\n", "size", "mode", "sims/s", "batches", "mean batch");
+  fmt::print("{:<8} {:<8} {:>12} {:>12} {:>12}\n", "size", "mode", "sims/s", "batches",
+             "mean batch");
   for (int size : {7, 10}) {
-    const auto positions =
-        rules::RandomTurnStarts(rs, size, static_cast<int>(o.positions) * 16, 31 + size);
-    for (search::Algorithm alg : {search::Algorithm::kPuct, search::Algorithm::kGumbel}) {
-      search::SearchConfig config;
-      config.algorithm = alg;
-      config.leaves_per_batch = static_cast<int>(o.leaves);
-      search::UniformEvaluator uniform;
-      search::BatchingConfig bconfig;
-      bconfig.max_batch = 4096;
-      bconfig.max_wait_us = 0;
-      bconfig.cache_size = 0;
-      search::BatchingEvaluator batching(uniform, bconfig);
-      std::vector<std::unique_ptr<search::Mcts>> searches;
-      std::vector<search::Mcts*> ptrs;
-      const auto start = std::chrono::steady_clock::now();
-      for (size_t i = 0; i < positions.size(); ++i) {
-        searches.push_back(std::make_unique<search::Mcts>(config, i));
-        searches.back()->SetPosition(positions[i]);
-        searches.back()->StartSearch(static_cast<int>(o.simulations / 8));
-        ptrs.push_back(searches.back().get());
-      }
-      search::RunSearchesBatched(ptrs, batching);
-      uint64_t total_sims = 0;
-      for (auto& m : searches) total_sims += static_cast<uint64_t>(m->Result().simulations);
-      const double secs = Seconds(start);
-      const auto stats = batching.GetStats();
-      const std::string name = std::to_string(size) + "x" + std::to_string(size);
-      std::printf("%-8s %-8s %12.0f %12llu %12.1f\n", name.c_str(),
-                  alg == search::Algorithm::kPuct ? "puct" : "gumbel", total_sims / secs,
-                  static_cast<unsigned long long>(stats.batches), stats.MeanBatchSize());
+    for (search::Algorithm alg : kAlgorithms) {
+      const search::BatchedBench b =
+          search::BenchBatched(rs, size, BenchConfig(alg, o), static_cast<int>(o.simulations / 8),
+                               static_cast<int>(o.positions) * 16);
+      fmt::print("{:<8} {:<8} {:12.0f} {:12} {:12.1f}\n", BoardName(size), AlgorithmName(alg),
+                 b.simulations_per_second, b.batches, b.mean_batch);
     }
   }
+}
 
-  std::printf("\nUCT with random playouts, %lld playouts per turn, one turn per position\n",
-              o.playouts);
-  std::printf("%-8s %8s %14s %12s\n", "size", "threads", "playouts/s", "turns/s");
+void UctRows(rules::RuleSet rs, const BenchSearchOptions& o) {
+  fmt::print("\nUCT with random playouts, {} playouts per turn, one turn per position\n",
+             o.playouts);
+  fmt::print("{:<8} {:>8} {:>14} {:>12}\n", "size", "threads", "playouts/s", "turns/s");
   for (int size : {7, 10}) {
-    const auto positions =
-        rules::RandomTurnStarts(rs, size, static_cast<int>(o.positions), 23 + size);
     for (int threads : {1, 2}) {
-      search::UctConfig config;
-      config.playouts = static_cast<int>(o.playouts);
-      config.threads = threads;
-      search::UctPlayer player(config, 5);
-      const auto start = std::chrono::steady_clock::now();
-      for (const rules::Position& p : positions) {
-        player.NewGame();
-        player.ChooseTurn(p);
-      }
-      const double secs = Seconds(start);
-      const std::string name = std::to_string(size) + "x" + std::to_string(size);
-      std::printf("%-8s %8d %14.0f %12.2f\n", name.c_str(), threads, player.Playouts() / secs,
-                  positions.size() / secs);
+      const search::UctBench b = search::BenchUct(rs, size, static_cast<int>(o.playouts), threads,
+                                                  static_cast<int>(o.positions));
+      fmt::print("{:<8} {:8} {:14.0f} {:12.2f}\n", BoardName(size), threads, b.playouts_per_second,
+                 b.turns_per_second);
     }
   }
+}
+
+int RunBenchSearch(const BenchSearchOptions& o) {
+  const rules::RuleSet rs = rules::ParseRuleSet(o.rules).value_or(rules::RuleSet::kStandard);
+  TreeRows(rs, o);
+  BatchedRows(rs, o);
+  UctRows(rs, o);
   return 0;
 }
 

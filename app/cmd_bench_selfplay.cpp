@@ -5,10 +5,10 @@
 // same thread and under the same machine load, so that other load on the machine affects
 // both figures alike. Reports their ratio (the goal: at least 0.85), how busy the network
 // was, batch fill, cache hits and games per hour.
+#include <fmt/format.h>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -132,12 +132,10 @@ void AddOverride(CLI::App& cmd, const std::string& name, std::optional<int>& val
   cmd.add_option(name, value, help + " (default: the config's)")->check(CLI::Range(lo, hi));
 }
 
-int RunBenchSelfplay(const BenchSelfplayArgs& args) {
+// The config with the command line's overrides.
+util::Result<Config> BenchConfig(const BenchSelfplayArgs& args) {
   auto loaded = LoadConfig(args.config);
-  if (!loaded) {
-    std::cerr << loaded.error() << "\n";
-    return 2;
-  }
+  if (!loaded) return loaded.error_value();
   Config c = loaded.value();
   c.selfplay.threads = args.threads.value_or(c.selfplay.threads);
   c.selfplay.games_in_flight = args.in_flight.value_or(c.selfplay.games_in_flight);
@@ -146,124 +144,162 @@ int RunBenchSelfplay(const BenchSelfplayArgs& args) {
   c.evaluator.max_wait_us = args.max_wait_us.value_or(c.evaluator.max_wait_us);
   c.evaluator.cache_size = args.cache_size.value_or(c.evaluator.cache_size);
   c.model.threads = args.nn_threads.value_or(c.model.threads);
-  const int batch = c.evaluator.max_batch;
+  return c;
+}
 
-  // The network alone: a fresh network of the config's architecture (same speed as any
-  // weights) on positions from random games.
+// The network alone: a fresh network of the config's architecture (same speed as any
+// weights) on positions from random games.
+util::Result<std::unique_ptr<model::NnBench>> NetworkAlone(const Config& c) {
   model::NnBenchOptions o;
   o.net = c.model;
   o.rules = c.game.rules;
   o.size = c.game.size;
   o.min_seconds = 1.0;
-  auto bench = model::NnBench::Create(o);
-  if (!bench) {
-    std::cerr << "veletas bench-selfplay: " << bench.error() << "\n";
-    return 1;
-  }
-  // The network of self-play: the model, or a fresh network.
-  auto evaluator = SelfplayNetwork(args.model, c);
-  if (!evaluator) {
-    std::cerr << "veletas bench-selfplay: " << evaluator.error() << "\n";
-    return evaluator.exit_code();
-  }
+  return model::NnBench::Create(o);
+}
 
-  InterleavedBench timed(*evaluator.value(), *bench.value(), batch, /*period=*/4.0);
+// Self-play statistics and network timings at the end of the warm-up and at the end.
+struct Measured {
+  selfplay::SelfplayStats warm, end;
+  InterleavedBench::Totals warm_totals, totals;
+};
+
+// Self-play on `timed` until `seconds` have passed; the warm-up is the first fifth (at most
+// 10 s).
+util::Result<Measured> MeasureSelfplay(const Config& c, InterleavedBench& timed, double seconds) {
   selfplay::SelfplayJob job;
   job.rules = c.game.rules;
   job.size = c.game.size;
   job.games = 1'000'000'000;  // until stopped
   std::atomic<bool> stop{false};
-  const double warmup = std::min(10.0, args.seconds / 5);
-  selfplay::SelfplayStats warm;
-  InterleavedBench::Totals warm_totals;
+  const double warmup = std::min(10.0, seconds / 5);
+  Measured m;
   bool have_warm = false;
   selfplay::SelfplayHooks hooks;
   hooks.progress_seconds = 0.25;
   hooks.stop = &stop;
   hooks.progress = [&](const selfplay::SelfplayStats& s) {
     if (!have_warm && s.seconds >= warmup) {
-      warm = s;
-      warm_totals = timed.Get();
+      m.warm = s;
+      m.warm_totals = timed.Get();
       have_warm = true;
     }
-    if (s.seconds >= args.seconds) stop = true;
+    if (s.seconds >= seconds) stop = true;
   };
-  const auto result = selfplay::RunSelfplay(c.selfplay, c.search, c.evaluator, timed, job, hooks);
-  if (!result) {
-    std::cerr << "veletas bench-selfplay: " << result.error() << "\n";
-    return 1;
-  }
-  const selfplay::SelfplayStats& end = result.value();
-  const InterleavedBench::Totals totals = timed.Get();
+  auto result = selfplay::RunSelfplay(c.selfplay, c.search, c.evaluator, timed, job, hooks);
+  if (!result) return util::Error{result.error(), util::ErrorKind::kFailure};
+  m.end = result.value();
+  m.totals = timed.Get();
+  return m;
+}
 
-  // Self-play figures over the window after the warm-up, without the time the network was
-  // measured alone.
-  const double window = end.seconds - warm.seconds - (totals.alone - warm_totals.alone);
-  const double busy = totals.busy - warm_totals.busy;
-  const double positions = static_cast<double>(end.network_positions - warm.network_positions);
-  const double net_rate = window > 0 ? positions / window : 0;
-  const uint64_t batches = end.batches - warm.batches;
-  const double fill = batches > 0 ? positions / static_cast<double>(batches) / batch : 0;
-  const uint64_t asked = end.evaluations - warm.evaluations;
-  const double hits = asked > 0 ? static_cast<double>(end.cache_hits - warm.cache_hits) / asked : 0;
-  const double searches_rate = window > 0 ? (end.searches - warm.searches) / window : 0;
-  double alone = 0;
-  for (double r : totals.rates) alone += r;
-  alone = totals.rates.empty() ? 0 : alone / static_cast<double>(totals.rates.size());
-  const auto [lo, hi] = std::minmax_element(totals.rates.begin(), totals.rates.end());
-
-  std::printf("bench-selfplay: %s, network %d blocks x %d channels on %s (%d intra-op threads)\n",
-              rules::GameName(c.game.rules, c.game.size).c_str(), c.model.blocks, c.model.channels,
-              bench.value()->DeviceName().c_str(), bench.value()->Threads());
-  std::printf(
-      "self-play: %d threads x %d games, %d leaves per search, %s %d/%d simulations "
-      "(full p=%.2f), batch %d, max wait %d us, cache %d\n",
-      c.selfplay.threads, c.selfplay.games_in_flight, c.selfplay.leaves_per_search,
-      c.search.algorithm == search::Algorithm::kGumbel ? "gumbel" : "puct",
-      c.selfplay.full_simulations, c.selfplay.cheap_simulations, c.selfplay.full_search_probability,
-      batch, c.evaluator.max_wait_us, c.evaluator.cache_size);
-  std::printf(
-      "self-play measured over %.1f s after a %.1f s warm-up; the network alone %zu "
-      "times in between\n\n",
-      window, warm.seconds, totals.rates.size());
+// The figures of the window after the warm-up, without the time the network was measured
+// alone.
+struct Figures {
+  double window = 0, busy = 0, positions = 0, net_rate = 0, fill = 0, asked = 0, hits = 0;
+  double searches_rate = 0;
+  double alone = 0, alone_low = 0, alone_high = 0;  // the network alone: mean and range
   // Each self-play segment after the warm-up against the mean of the measurements of the
   // network alone just before and after it: insensitive to slow changes of other load.
   std::vector<double> paired;
-  const double warm_start = warm.seconds;
+};
+
+Figures ComputeFigures(const Measured& m, int batch) {
+  const selfplay::SelfplayStats &warm = m.warm, &end = m.end;
+  const InterleavedBench::Totals& totals = m.totals;
+  Figures f;
+  f.window = end.seconds - warm.seconds - (totals.alone - m.warm_totals.alone);
+  f.busy = totals.busy - m.warm_totals.busy;
+  f.positions = static_cast<double>(end.network_positions - warm.network_positions);
+  f.net_rate = f.window > 0 ? f.positions / f.window : 0;
+  const uint64_t batches = end.batches - warm.batches;
+  f.fill = batches > 0 ? f.positions / static_cast<double>(batches) / batch : 0;
+  const uint64_t asked = end.evaluations - warm.evaluations;
+  f.asked = static_cast<double>(asked);
+  f.hits = asked > 0 ? static_cast<double>(end.cache_hits - warm.cache_hits) / f.asked : 0;
+  f.searches_rate = f.window > 0 ? (end.searches - warm.searches) / f.window : 0;
+  if (!totals.rates.empty()) {
+    for (double r : totals.rates) f.alone += r;
+    f.alone /= static_cast<double>(totals.rates.size());
+    const auto [lo, hi] = std::minmax_element(totals.rates.begin(), totals.rates.end());
+    f.alone_low = *lo;
+    f.alone_high = *hi;
+  }
   for (size_t i = 0; i + 1 < totals.rates.size() && i < totals.segments.size(); ++i) {
     const InterleavedBench::Segment& seg = totals.segments[i];
     const double reference = (totals.rates[i] + totals.rates[i + 1]) / 2;
-    if (seg.start < warm_start || seg.seconds <= 0 || reference <= 0) continue;
-    paired.push_back(seg.positions / seg.seconds / reference);
+    if (seg.start < warm.seconds || seg.seconds <= 0 || reference <= 0) continue;
+    f.paired.push_back(seg.positions / seg.seconds / reference);
   }
-  std::printf("network alone, batch %-4d        %10.0f evaluations/s  (mean; %.0f .. %.0f)\n",
-              batch, alone, totals.rates.empty() ? 0.0 : *lo, totals.rates.empty() ? 0.0 : *hi);
-  std::printf("network during self-play         %10.0f evaluations/s\n", net_rate);
-  std::printf("ratio                            %10.3f  (goal >= 0.85)\n",
-              alone > 0 ? net_rate / alone : 0.0);
-  std::printf(
-      "ratio, median of %2zu segments     %10.3f  (each against the network alone just "
-      "before and after it)\n",
-      paired.size(), Median(paired));
-  std::printf("network busy during self-play    %9.1f%%  (%.0f evaluations/s while busy)\n",
-              window > 0 ? 100.0 * busy / window : 0.0, busy > 0 ? positions / busy : 0.0);
-  std::printf("mean batch fill                  %9.1f%%  (%.1f of %d)\n", 100.0 * fill,
-              fill * batch, batch);
-  std::printf("evaluations asked by searches    %10.0f /s (cache hits %.1f%%)\n",
-              window > 0 ? asked / window : 0.0, 100.0 * hits);
-  std::printf("searches (decisions)             %10.1f /s\n", searches_rate);
+  return f;
+}
+
+void PrintSetup(const Config& c, const model::NnBench& bench, const Measured& m) {
+  fmt::print("bench-selfplay: {}, network {} blocks x {} channels on {} ({} intra-op threads)\n",
+             rules::GameName(c.game.rules, c.game.size), c.model.blocks, c.model.channels,
+             bench.DeviceName(), bench.Threads());
+  fmt::print(
+      "self-play: {} threads x {} games, {} leaves per search, {} {}/{} simulations (full "
+      "p={:.2f}), batch {}, max wait {} us, cache {}\n",
+      c.selfplay.threads, c.selfplay.games_in_flight, c.selfplay.leaves_per_search,
+      c.search.algorithm == search::Algorithm::kGumbel ? "gumbel" : "puct",
+      c.selfplay.full_simulations, c.selfplay.cheap_simulations, c.selfplay.full_search_probability,
+      c.evaluator.max_batch, c.evaluator.max_wait_us, c.evaluator.cache_size);
+  fmt::print(
+      "self-play measured over {:.1f} s after a {:.1f} s warm-up; the network alone {} times in "
+      "between\n\n",
+      m.end.seconds - m.warm.seconds - (m.totals.alone - m.warm_totals.alone), m.warm.seconds,
+      m.totals.rates.size());
+}
+
+void PrintFigures(const Figures& f, const selfplay::SelfplayStats& end, int batch) {
+  fmt::print("network alone, batch {:<4}        {:10.0f} evaluations/s  (mean; {:.0f} .. {:.0f})\n",
+             batch, f.alone, f.alone_low, f.alone_high);
+  fmt::print("network during self-play         {:10.0f} evaluations/s\n", f.net_rate);
+  fmt::print("ratio                            {:10.3f}  (goal >= 0.85)\n",
+             f.alone > 0 ? f.net_rate / f.alone : 0.0);
+  fmt::print(
+      "ratio, median of {:2} segments     {:10.3f}  (each against the network alone just before "
+      "and after it)\n",
+      f.paired.size(), Median(f.paired));
+  fmt::print("network busy during self-play    {:9.1f}%  ({:.0f} evaluations/s while busy)\n",
+             f.window > 0 ? 100.0 * f.busy / f.window : 0.0,
+             f.busy > 0 ? f.positions / f.busy : 0.0);
+  fmt::print("mean batch fill                  {:9.1f}%  ({:.1f} of {})\n", 100.0 * f.fill,
+             f.fill * batch, batch);
+  fmt::print("evaluations asked by searches    {:10.0f} /s (cache hits {:.1f}%)\n",
+             f.window > 0 ? f.asked / f.window : 0.0, 100.0 * f.hits);
+  fmt::print("searches (decisions)             {:10.1f} /s\n", f.searches_rate);
   const int64_t searched = end.full_decisions + end.cheap_decisions;
   if (end.games_finished > 0 && searched > 0) {
     const double per_game = static_cast<double>(searched) / end.games_finished;
-    std::printf(
-        "games per hour                   %10.0f  (%.1f searches per game, %lld games "
+    fmt::print(
+        "games per hour                   {:10.0f}  ({:.1f} searches per game, {} games "
         "finished)\n",
-        3600.0 * searches_rate / per_game, per_game, static_cast<long long>(end.games_finished));
+        3600.0 * f.searches_rate / per_game, per_game, end.games_finished);
   } else {
-    std::printf(
-        "games per hour                          n/a  (no game finished: run longer or "
-        "with fewer games in flight)\n");
+    fmt::print(
+        "games per hour                          n/a  (no game finished: run longer or with "
+        "fewer games in flight)\n");
   }
+}
+
+int RunBenchSelfplay(const BenchSelfplayArgs& args) {
+  auto config = BenchConfig(args);
+  if (!config) return CommandError("bench-selfplay", config.error_value());
+  const Config& c = config.value();
+  auto bench = NetworkAlone(c);
+  if (!bench) return CommandError("bench-selfplay", {bench.error(), util::ErrorKind::kFailure});
+  // The network of self-play: the model, or a fresh network.
+  auto evaluator = SelfplayNetwork(args.model, c);
+  if (!evaluator) return CommandError("bench-selfplay", evaluator.error_value());
+  InterleavedBench timed(*evaluator.value(), *bench.value(), c.evaluator.max_batch,
+                         /*period=*/4.0);
+  auto measured = MeasureSelfplay(c, timed, args.seconds);
+  if (!measured) return CommandError("bench-selfplay", measured.error_value());
+  PrintSetup(c, *bench.value(), measured.value());
+  PrintFigures(ComputeFigures(measured.value(), c.evaluator.max_batch), measured.value().end,
+               c.evaluator.max_batch);
   return 0;
 }
 

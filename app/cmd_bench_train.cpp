@@ -6,6 +6,7 @@
 // load), for about `seconds` in all.
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -36,43 +37,20 @@ struct BenchTrainArgs {
   std::optional<std::string> work;
 };
 
-int RunBenchTrain(const BenchTrainArgs& args) {
-  auto config = LoadConfig(args.config);
-  if (!config) {
-    std::cerr << "veletas bench-train: " << config.error() << "\n";
-    return 2;
-  }
-  Config c = config.value();
-  c.training.threads = args.threads.value_or(c.training.threads);
-  const int batch = c.training.batch_size;
-  const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
-
-  // Raw rate: the same network, batch size and thread count.
+// The raw forward + backward rate of the config's network at its training threads, measured
+// for at least `seconds` each time.
+util::Result<std::unique_ptr<model::NnBench>> RawRate(const Config& c, double seconds) {
   model::NnBenchOptions o;
   o.net = c.model;
   o.net.threads = c.training.threads;
   o.rules = c.game.rules;
   o.size = c.game.size;
-  const int rounds = args.rounds;
-  const double chunk = args.seconds / (2.0 * rounds);  // per measurement
-  o.min_seconds = chunk;
-  auto bench = model::NnBench::Create(o);
-  if (!bench) {
-    std::cerr << "veletas bench-train: " << bench.error() << "\n";
-    return 1;
-  }
-  std::printf(
-      "network: %d blocks x %d channels (heads %d, value %d); %s %dx%d; batch %d; optimizer %s; "
-      "device %s; intra-op threads %d\n",
-      c.model.blocks, c.model.channels, c.model.head_channels, c.model.value_hidden,
-      rules::RuleSetName(c.game.rules), c.game.size, c.game.size, batch,
-      c.training.optimizer == training::Optimizer::kAdamW ? "adamw" : "sgd",
-      bench.value()->DeviceName().c_str(), bench.value()->Threads());
-  std::fflush(stdout);
+  o.min_seconds = seconds;
+  return model::NnBench::Create(o);
+}
 
-  // Synthetic sample files from random games, and a fresh network.
-  const fs::path work = args.work.value_or(
-      (fs::temp_directory_path() / ("veletas_bench_train_" + std::to_string(::getpid()))).string());
+// Synthetic sample files from random games in WORK/data and a fresh network WORK/init.ckpt.
+util::Status PrepareWork(const Config& c, const fs::path& work) {
   std::error_code ec;
   fs::remove_all(work, ec);
   const int games_per_file = c.game.size == 7 ? 40 : 20;
@@ -80,57 +58,85 @@ int RunBenchTrain(const BenchTrainArgs& args) {
           training::WriteRandomSampleFiles((work / "data").string(), "samples", 4, c.game.rules,
                                            c.game.size, games_per_file, 1, 0.5);
       !written.ok()) {
-    std::cerr << "veletas bench-train: " << written.error() << "\n";
-    return 1;
+    return written;
   }
-  const std::string init = (work / "init.ckpt").string();
-  if (auto s = model::CreateInitialCheckpoint(init, spec, 1); !s) {
-    std::cerr << "veletas bench-train: " << s.error() << "\n";
-    return 1;
-  }
+  const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
+  return model::CreateInitialCheckpoint((work / "init.ckpt").string(), spec, 1);
+}
 
-  // Rounds of (raw, loop) measured back to back, so that both see the same machine.
-  std::printf("%6s %14s %14s %8s %14s %10s\n", "round", "raw samples/s", "loop samples/s", "ratio",
-              "loader wait s", "loop steps");
+// One round's training loop: two warm-up steps (not timed, as TrainRate's) and about
+// `seconds` of steps at the raw rate `raw`.
+training::TrainResult TrainRound(const Config& c, const fs::path& work, int round, double raw,
+                                 double seconds) {
+  training::TrainRequest request;
+  request.config = c.training;
+  request.spec = model::ModelSpec{c.game.rules, c.game.size, c.model};
+  request.device = c.model.device;
+  request.input_checkpoint = (work / "init.ckpt").string();
+  request.data = {(work / "data").string()};
+  request.output_checkpoint = (work / ("out_" + std::to_string(round) + ".ckpt")).string();
+  const int batch = c.training.batch_size;
+  request.steps = 2 + std::max<int64_t>(3, static_cast<int64_t>(std::ceil(raw * seconds / batch)));
+  return training::TrainGeneration(request);
+}
+
+// Rounds of (raw, loop) measured back to back, so that both see the same machine; prints a
+// line per round and the summary.
+util::Status MeasureRounds(const Config& c, model::NnBench& bench, const fs::path& work, int rounds,
+                           double chunk) {
+  fmt::print("{:>6} {:>14} {:>14} {:>8} {:>14} {:>10}\n", "round", "raw samples/s",
+             "loop samples/s", "ratio", "loader wait s", "loop steps");
   double raw_sum = 0, loop_sum = 0;
   std::vector<double> ratios;
   for (int round = 0; round < rounds; ++round) {
-    const double raw = bench.value()->TrainRate(batch);
-    training::TrainRequest request;
-    request.config = c.training;
-    request.spec = spec;
-    request.device = c.model.device;
-    request.input_checkpoint = init;
-    request.data = {(work / "data").string()};
-    request.output_checkpoint = (work / ("out_" + std::to_string(round) + ".ckpt")).string();
-    // Two warm-up steps (not timed, as TrainRate's) and about `chunk` seconds of steps.
-    request.steps = 2 + std::max<int64_t>(3, static_cast<int64_t>(std::ceil(raw * chunk / batch)));
-    const training::TrainResult result = training::TrainGeneration(request);
-    if (!result.ok()) {
-      std::cerr << "veletas bench-train: " << result.error << "\n";
-      fs::remove_all(work, ec);
-      return 1;
-    }
+    const double raw = bench.TrainRate(c.training.batch_size);
+    const training::TrainResult result = TrainRound(c, work, round, raw, chunk);
+    if (!result.ok()) return util::Status::Failure(result.error);
     const training::TrainStats& s = result.stats;
     const double ratio = s.loop_samples_per_second / raw;
-    std::printf("%6d %14.1f %14.1f %8.3f %14.3f %10lld\n", round + 1, raw,
-                s.loop_samples_per_second, ratio, s.loader_wait_seconds,
-                static_cast<long long>(s.steps - 2));
+    fmt::print("{:6} {:14.1f} {:14.1f} {:8.3f} {:14.3f} {:10}\n", round + 1, raw,
+               s.loop_samples_per_second, ratio, s.loader_wait_seconds, s.steps - 2);
     std::fflush(stdout);
     raw_sum += raw;
     loop_sum += s.loop_samples_per_second;
     ratios.push_back(ratio);
   }
   std::sort(ratios.begin(), ratios.end());
-  std::printf("raw forward+backward (model::NnBench::TrainRate): %.1f samples/s (mean)\n",
-              raw_sum / rounds);
-  std::printf(
+  fmt::print("raw forward+backward (model::NnBench::TrainRate): {:.1f} samples/s (mean)\n",
+             raw_sum / rounds);
+  fmt::print(
       "training loop (window sampling, augmentation, encoding in the loader thread, "
-      "forward+backward, optimiser step, metrics, checkpoints): %.1f samples/s (mean)\n",
+      "forward+backward, optimiser step, metrics, checkpoints): {:.1f} samples/s (mean)\n",
       loop_sum / rounds);
-  std::printf("ratio loop / raw: %.3f (means), median of rounds %.3f (goal >= 0.9)\n",
-              loop_sum / raw_sum, ratios[ratios.size() / 2]);
-  if (!args.work) fs::remove_all(work, ec);
+  fmt::print("ratio loop / raw: {:.3f} (means), median of rounds {:.3f} (goal >= 0.9)\n",
+             loop_sum / raw_sum, ratios[ratios.size() / 2]);
+  return util::Ok();
+}
+
+int RunBenchTrain(const BenchTrainArgs& args) {
+  auto config = LoadConfig(args.config);
+  if (!config) return CommandError("bench-train", config.error_value());
+  Config c = config.value();
+  c.training.threads = args.threads.value_or(c.training.threads);
+  const double chunk = args.seconds / (2.0 * args.rounds);  // per measurement
+  auto bench = RawRate(c, chunk);
+  if (!bench) return CommandError("bench-train", {bench.error(), util::ErrorKind::kFailure});
+  fmt::print(
+      "network: {} blocks x {} channels (heads {}, value {}); {} {}x{}; batch {}; optimizer {}; "
+      "device {}; intra-op threads {}\n",
+      c.model.blocks, c.model.channels, c.model.head_channels, c.model.value_hidden,
+      rules::RuleSetName(c.game.rules), c.game.size, c.game.size, c.training.batch_size,
+      c.training.optimizer == training::Optimizer::kAdamW ? "adamw" : "sgd",
+      bench.value()->DeviceName(), bench.value()->Threads());
+  std::fflush(stdout);
+  const fs::path work = args.work.value_or(
+      (fs::temp_directory_path() / ("veletas_bench_train_" + std::to_string(::getpid()))).string());
+  util::Status measured = PrepareWork(c, work);
+  if (measured.ok()) measured = MeasureRounds(c, *bench.value(), work, args.rounds, chunk);
+  std::error_code ec;
+  if (!args.work || !measured.ok()) fs::remove_all(work, ec);
+  if (!measured.ok())
+    return CommandError("bench-train", {measured.error(), util::ErrorKind::kFailure});
   return 0;
 }
 

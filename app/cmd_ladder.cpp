@@ -4,7 +4,7 @@
 // per run) and the given earlier networks, the matches go to RUN_DIR/matches/, and the
 // ladder of the whole run is printed. MODEL and PREVIOUS are checkpoints (named gen_<N>
 // from their metadata, played with arena.simulations) or player specs.
-#include <cstdio>
+#include <fmt/format.h>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -62,17 +62,15 @@ void PrintLadderRound(const arena::LadderRoundResult& r, const std::string& run_
   }
   std::cout << "\nladder of the run (random fixed at 0):\n";
   for (const arena::PlayerRating& p : r.ladder->players) {
-    char line[256];
     if (!p.rated) {
-      std::snprintf(line, sizeof line, "  %-20s unrated\n", p.name.c_str());
+      std::cout << fmt::format("  {:<20} unrated\n", p.name);
     } else if (p.fixed) {
-      std::snprintf(line, sizeof line, "  %-20s %+8.1f  fixed anchor  %d games\n", p.name.c_str(),
-                    p.elo, p.games);
+      std::cout << fmt::format("  {:<20} {:+8.1f}  fixed anchor  {} games\n", p.name, p.elo,
+                               p.games);
     } else {
-      std::snprintf(line, sizeof line, "  %-20s %+8.1f  [%+.1f, %+.1f]  %d games\n", p.name.c_str(),
-                    p.elo, p.ci_low, p.ci_high, p.games);
+      std::cout << fmt::format("  {:<20} {:+8.1f}  [{:+.1f}, {:+.1f}]  {} games\n", p.name, p.elo,
+                               p.ci_low, p.ci_high, p.games);
     }
-    std::cout << line;
   }
   std::cout << "(`veletas ratings " << run_dir << "` writes ratings.json and ratings.png)\n";
 }

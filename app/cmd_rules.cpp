@@ -1,4 +1,5 @@
 // Rules subcommands: moves, show, perft.
+#include <fmt/format.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -105,9 +106,7 @@ int RunShow(const ShowOptions& o) {
     j["winner"] = winner ? nlohmann::json(rules::ColorName(*winner)) : nlohmann::json(nullptr);
     j["turns_played"] = pos.TurnsPlayed();
     j["board"] = rules::BoardRows(pos);
-    char hash[32];
-    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(pos.Hash()));
-    j["hash"] = hash;
+    j["hash"] = fmt::format("{:016x}", pos.Hash());
     std::cout << j.dump() << "\n";
     return 0;
   }

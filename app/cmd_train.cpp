@@ -1,4 +1,5 @@
 // `veletas train`: one generation of learning from self-play samples (training/trainer.h).
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,32 +18,23 @@ namespace {
 
 std::string Clock(double seconds) {
   const long long s = static_cast<long long>(seconds + 0.5);
-  char text[32];
-  if (s >= 3600) {
-    std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
-  } else {
-    std::snprintf(text, sizeof text, "%lld:%02lld", s / 60, s % 60);
-  }
-  return text;
+  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
 // One line of progress: on a terminal it rewrites itself; otherwise a log line per
 // metrics window.
 void PrintProgress(const training::TrainProgress& p, bool terminal) {
   if (!terminal && !p.metrics_line) return;
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "gen %lld step %lld/%lld (global %lld) loss %.4f (policy %.4f value %.4f aux "
-                "%.4f) lr %.3g %.0f samples/s ETA %s",
-                static_cast<long long>(p.generation), static_cast<long long>(p.step),
-                static_cast<long long>(p.steps), static_cast<long long>(p.global_step),
-                p.loss_total, p.loss_policy, p.loss_value, p.loss_aux, p.learning_rate,
-                p.samples_per_second, Clock(p.eta_seconds).c_str());
+  const std::string line = fmt::format(
+      "gen {} step {}/{} (global {}) loss {:.4f} (policy {:.4f} value {:.4f} aux {:.4f}) lr "
+      "{:.3g} {:.0f} samples/s ETA {}",
+      p.generation, p.step, p.steps, p.global_step, p.loss_total, p.loss_policy, p.loss_value,
+      p.loss_aux, p.learning_rate, p.samples_per_second, Clock(p.eta_seconds));
   if (terminal) {
-    std::fprintf(stderr, "\r%s\x1b[K", line);
-    if (p.step == p.steps) std::fputc('\n', stderr);
+    fmt::print(stderr, "\r{}\x1b[K{}", line, p.step == p.steps ? "\n" : "");
   } else {
-    std::fprintf(stderr, "%s\n", line);
+    fmt::print(stderr, "{}\n", line);
   }
   std::fflush(stderr);
 }

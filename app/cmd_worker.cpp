@@ -1,18 +1,18 @@
 // `veletas worker`: plays self-play and arena games for a run served through Redis
 // (cluster/worker.h, docs/CLUSTER.md).
 #include <atomic>
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
-#include "app/args.h"
+#include "app/cli.h"
 #include "app/cluster_backend.h"
 #include "app/command.h"
-#include "cluster/keys.h"
 #include "cluster/worker.h"
 
 namespace veletas::app {
@@ -43,81 +43,77 @@ void LogLine(const std::string& line) {
   std::cerr << stamp << " " << line << std::endl;
 }
 
-int RunWorkerCommand(const std::vector<std::string>& argv) {
-  auto parsed = ParseArgs({{"redis", true},
-                           {"run", true},
-                           {"threads", true},
-                           {"games-in-flight", true},
-                           {"dir", true},
-                           {"id", true},
-                           {"redis-auth", true},
-                           {"device", true}},
-                          argv, 0);
-  if (!parsed) return UsageError("worker", parsed.error());
-  const ParsedArgs& args = parsed.value();
-  const auto url = args.Value("redis");
-  const auto run = args.Value("run");
-  if (!url || !run) return UsageError("worker", "expected --redis redis://HOST:PORT --run NAME");
-  if (util::Status s = cluster::ValidateName("--run", *run); !s.ok()) {
-    return UsageError("worker", s.error());
-  }
-  const auto threads = args.Int("threads", 0, 1, 1024);
-  const auto in_flight = args.Int("games-in-flight", 0, 1, 100000);
-  for (const auto* r : {&threads, &in_flight}) {
-    if (!*r) return UsageError("worker", r->error());
-  }
-  WorkerOverrides overrides;
-  overrides.threads = static_cast<int>(threads.value());
-  overrides.games_in_flight = static_cast<int>(in_flight.value());
-  overrides.device = args.Value("device").value_or("auto");
-  if (overrides.device != "cpu" && overrides.device != "cuda" && overrides.device != "auto") {
-    return UsageError("worker", "--device: expected cpu, cuda or auto");
-  }
-  cluster::WorkerOptions options;
-  options.run = *run;
-  options.dir = args.Value("dir").value_or(DefaultWorkerDir(*run));
-  options.id = args.Value("id").value_or("");
-  if (!options.id.empty()) {
-    if (util::Status s = cluster::ValidateName("--id", options.id); !s.ok()) {
-      return UsageError("worker", s.error());
-    }
-  }
-  auto redis = RedisOptionsFor(*url, args.Value("redis-auth").value_or(""), "");
-  if (!redis) {
-    std::cerr << "veletas worker: " << redis.error() << "\n";
-    return redis.exit_code();
-  }
-  options.redis = redis.value();
-  options.redis.client_name = "veletas-worker";
-  options.log = LogLine;
-  options.stop = &g_stop;
-  TorchWorkerBackend backend(*run, overrides);
+struct WorkerArgs {
+  RedisArgs redis;
+  std::optional<int> threads, in_flight;
+  std::string device = "auto";
+  std::optional<std::string> dir;
+  std::string id;
+};
+
+// Runs the worker until SIGINT or SIGTERM (handlers installed meanwhile).
+util::Result<cluster::WorkerReport> RunUntilStopped(const cluster::WorkerOptions& options,
+                                                    cluster::WorkerBackend& backend) {
   g_stop = false;
   const auto previous_int = std::signal(SIGINT, OnStop);
   const auto previous_term = std::signal(SIGTERM, OnStop);
-  LogLine("worker for run " + *run + " at redis " + options.redis.endpoint.ToString() +
-          ", directory " + options.dir);
   auto report = cluster::RunWorker(options, backend);
   std::signal(SIGINT, previous_int);
   std::signal(SIGTERM, previous_term);
-  if (!report) {
-    std::cerr << "veletas worker: " << report.error() << "\n";
-    return report.exit_code();
-  }
-  LogLine("worker " + report.value().id +
-          " stopped: " + std::to_string(report.value().selfplay_games) + " self-play games, " +
-          std::to_string(report.value().arena_games) + " arena games, " +
-          std::to_string(report.value().tasks) + " tasks");
+  return report;
+}
+
+int RunWorkerCommand(const WorkerArgs& args) {
+  const std::string& run = args.redis.run;
+  auto redis = RedisOptionsFor(args.redis, "veletas-worker");
+  if (!redis) return CommandError("worker", redis.error_value());
+  cluster::WorkerOptions options;
+  options.run = run;
+  options.dir = args.dir.value_or(DefaultWorkerDir(run));
+  options.id = args.id;
+  options.redis = redis.value();
+  options.log = LogLine;
+  options.stop = &g_stop;
+  TorchWorkerBackend backend(
+      run, WorkerOverrides{args.threads.value_or(0), args.in_flight.value_or(0), args.device});
+  LogLine("worker for run " + run + " at redis " + options.redis.endpoint.ToString() +
+          ", directory " + options.dir);
+  auto report = RunUntilStopped(options, backend);
+  if (!report) return CommandError("worker", report.error_value());
+  const cluster::WorkerReport& r = report.value();
+  LogLine("worker " + r.id + " stopped: " + std::to_string(r.selfplay_games) +
+          " self-play games, " + std::to_string(r.arena_games) + " arena games, " +
+          std::to_string(r.tasks) + " tasks");
   return 0;
+}
+
+CommandRun SetupWorker(CLI::App& cmd) {
+  auto o = std::make_shared<WorkerArgs>();
+  AddRedisOptions(cmd, o->redis);
+  cmd.add_option("--threads", o->threads, "self-play threads (default: the run's config)")
+      ->check(CLI::Range(1, 1024));
+  cmd.add_option("--games-in-flight", o->in_flight,
+                 "games in flight per thread (default: the run's config)")
+      ->check(CLI::Range(1, 100000));
+  cmd.add_option("--device", o->device, "where the networks run")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  cmd.add_option("--dir", o->dir,
+                 "the worker's directory: networks and games not yet sent (default: "
+                 "$XDG_STATE_HOME/veletas/worker-RUN, else ~/.local/state/veletas/worker-RUN)")
+      ->type_name("DIR");
+  cmd.add_option(
+         "--id", o->id,
+         "the worker's id (default: the one kept in DIR/worker_id, else the host name and a "
+         "random suffix)")
+      ->check(ClusterName());
+  return [o] { return RunWorkerCommand(*o); };
 }
 
 }  // namespace
 
-VELETAS_COMMAND(worker, "worker",
-                "--redis redis://HOST:PORT --run NAME [--threads N] [--games-in-flight G] "
-                "[--dir DIR] [--id ID] [--redis-auth FILE] [--device cpu|cuda|auto]",
-                "play self-play and arena games for a run served through Redis until stopped "
-                "(docs/CLUSTER.md); credentials from --redis-auth FILE or VELETAS_REDIS_*",
-                RunWorkerCommand);
+VELETAS_CLI_COMMAND(worker, "worker",
+                    "play self-play and arena games for a run served through Redis until stopped "
+                    "(docs/CLUSTER.md)",
+                    SetupWorker);
 
 }  // namespace veletas::app

@@ -22,16 +22,10 @@ using CommandRun = std::function<int()>;
 // whether they are required (CLI11 checks them; usage errors exit 2).
 using CommandSetup = CommandRun (*)(CLI::App& cmd);
 
-// A command not yet declared with CLI11: receives the arguments after its name and parses
-// them itself; `usage` (one line: the argument synopsis) is its --help.
-using LegacyCommandFn = int (*)(const std::vector<std::string>& args);
-
 struct Command {
   const char* name;
   const char* summary;  // one line: what it does
   CommandSetup setup = nullptr;
-  const char* usage = nullptr;       // legacy commands only
-  LegacyCommandFn legacy = nullptr;  // legacy commands only
 };
 
 // All registered commands, in registration order.
@@ -46,7 +40,3 @@ struct CommandRegistrar {
 // Registers command `name` whose options `setup` declares (a CommandSetup).
 #define VELETAS_CLI_COMMAND(id, name, summary, setup) \
   static const ::veletas::app::CommandRegistrar kRegistrar_##id({name, summary, setup})
-
-// Registers a legacy command (a LegacyCommandFn parsing its own arguments).
-#define VELETAS_COMMAND(id, name, usage, summary, fn) \
-  static const ::veletas::app::CommandRegistrar kRegistrar_##id({name, summary, nullptr, usage, fn})

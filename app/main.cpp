@@ -20,7 +20,7 @@ namespace {
 struct Entry {
   const Command* command;
   CLI::App* cli;
-  CommandRun run;  // empty for a legacy command
+  CommandRun run;
 };
 
 // Builds the app: every command's subcommand with its options.
@@ -31,15 +31,7 @@ std::vector<Entry> DeclareCommands(CLI::App& app) {
   std::vector<Entry> entries;
   for (const Command& c : Commands()) {
     CLI::App* cli = app.add_subcommand(c.name, c.summary);
-    Entry e{&c, cli, nullptr};
-    if (c.setup) {
-      e.run = c.setup(*cli);
-    } else {
-      // Hands every argument after the command name to the command's own parser.
-      cli->prefix_command();
-      cli->footer(std::string("usage: veletas ") + c.name + " " + c.usage + "\n");
-    }
-    entries.push_back(std::move(e));
+    entries.push_back(Entry{&c, cli, c.setup(*cli)});
   }
   // After the subcommands, which would inherit it.
   app.footer(
@@ -58,8 +50,7 @@ const Entry* Find(const std::vector<Entry>& entries, const std::string& name) {
 // (a library's, e.g. out of memory) ends the command with its message instead of a crash.
 int RunParsed(const Entry& e) {
   try {
-    if (e.run) return e.run();
-    return e.command->legacy(e.cli->remaining());
+    return e.run();
   } catch (const std::exception& ex) {
     std::cerr << "veletas " << e.command->name << ": " << ex.what() << "\n";
     return 1;

@@ -1,10 +1,10 @@
 #include "app/pipeline.h"
 
+#include <fmt/format.h>
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -31,9 +31,7 @@ double ProcessCpuSeconds() {
 }
 
 std::string Numbered(const std::string& prefix, long long n) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%s%04lld", prefix.c_str(), n);
-  return buf;
+  return fmt::format("{}{:04}", prefix, n);
 }
 
 namespace {
@@ -194,16 +192,14 @@ void Pipeline::LogGenerationDone(const GenerationSummary& g) {
   ComputeShares mine, run;
   mine.Add(g);
   for (const GenerationSummary& s : state_.generations) run.Add(s);
-  char cpu[64];
-  std::snprintf(cpu, sizeof cpu, "%.1f CPU-minutes", CpuElapsed() / 60.0);
-  Log("=== generation " + std::to_string(g.generation) + " done in " +
-      FormatDuration(g.iteration_seconds) + "; best network: gen " +
-      std::to_string(state_.best_generation) + "; run time " + FormatDuration(Elapsed()) + " (" +
-      cpu + ")");
+  Log(
+      fmt::format("=== generation {} done in {}; best network: gen {}; run time {} ({:.1f} "
+                  "CPU-minutes)",
+                  g.generation, FormatDuration(g.iteration_seconds), state_.best_generation,
+                  FormatDuration(Elapsed()), CpuElapsed() / 60.0));
   Log("  compute: " + FormatComputeShares(mine));
-  char share[64];
-  std::snprintf(share, sizeof share, "%.0f%% learning", 100 * run.LearningShare());
-  Log("  compute of the run so far: " + std::string(share) + ": " + FormatComputeShares(run));
+  Log(fmt::format("  compute of the run so far: {:.0f}% learning: {}", 100 * run.LearningShare(),
+                  FormatComputeShares(run)));
 }
 
 int Pipeline::Finish(const std::string& reason) {

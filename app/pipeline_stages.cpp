@@ -1,6 +1,6 @@
 // The pipeline's stages: self-play (local or from the cluster's workers), training, the
 // gate and the rating ladder.
-#include <cstdio>
+#include <fmt/format.h>
 #include <string>
 #include <vector>
 
@@ -85,20 +85,15 @@ int Pipeline::StageSelfplay() {
   g.swap_rate = s.SwapRate();
   g.resign_threshold = config.resign_threshold;
   ChargeCpu();
-  char line[512];
-  std::snprintf(line, sizeof line,
-                "gen %lld self-play: %lld games by gen %lld (%lld resumed), %lld samples, "
-                "%.1f turns/game, %.0f evals/s, batch fill %.0f%%, swaps %.0f%%, first player "
-                "won %lld, resigned %.0f%% at %.2f (false positives %lld of %lld), %s",
-                iteration + 1, static_cast<long long>(g.selfplay_games),
-                static_cast<long long>(state_.best_generation),
-                static_cast<long long>(s.games_resumed), static_cast<long long>(s.samples),
-                s.MeanTurns(), s.NetworkEvaluationsPerSecond(), 100 * s.MeanBatchFill(),
-                100 * s.SwapRate(), static_cast<long long>(s.wins_first),
-                s.games_finished > 0 ? 100.0 * s.resignations / s.games_finished : 0.0,
-                config.resign_threshold, static_cast<long long>(s.false_positives),
-                static_cast<long long>(s.would_resign), FormatDuration(g.selfplay_seconds).c_str());
-  Log(line);
+  Log(fmt::format(
+      "gen {} self-play: {} games by gen {} ({} resumed), {} samples, {:.1f} turns/game, {:.0f} "
+      "evals/s, batch fill {:.0f}%, swaps {:.0f}%, first player won {}, resigned {:.0f}% at {:.2f} "
+      "(false positives {} of {}), {}",
+      iteration + 1, g.selfplay_games, state_.best_generation, s.games_resumed, s.samples,
+      s.MeanTurns(), s.NetworkEvaluationsPerSecond(), 100 * s.MeanBatchFill(), 100 * s.SwapRate(),
+      s.wins_first, s.games_finished > 0 ? 100.0 * s.resignations / s.games_finished : 0.0,
+      config.resign_threshold, s.false_positives, s.would_resign,
+      FormatDuration(g.selfplay_seconds)));
   CalibrateResignation(s);
   state_.stage = PipelineStage::kTrain;
   return Save() ? 0 : 1;
@@ -117,12 +112,10 @@ void Pipeline::CalibrateResignation(const selfplay::SelfplayStats& s) {
   }
   state_.resign_threshold = *next;
   state_.resign_calibrated = true;
-  char line[160];
-  std::snprintf(line, sizeof line,
-                "  resignation: threshold %.2f for the next generation (the highest with at most "
-                "%.0f%% false positives in this generation's no-resign games)",
-                *next, 100 * target);
-  Log(line);
+  Log(
+      fmt::format("  resignation: threshold {:.2f} for the next generation (the highest with at "
+                  "most {:.0f}% false positives in this generation's no-resign games)",
+                  *next, 100 * target));
 }
 
 int Pipeline::StageTrain() {
@@ -137,14 +130,12 @@ int Pipeline::StageTrain() {
   req.generation = iteration + 1;
   req.metrics_path = (fs::path(run_) / "train" / "metrics.jsonl").string();
   req.progress = [&](const training::TrainProgress& t) {
-    char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  " | step %lld/%lld | loss %.3f (policy %.3f value %.3f aux %.3f) | %.0f "
-                  "samples/s | ETA %s",
-                  static_cast<long long>(t.step), static_cast<long long>(t.steps), t.loss_total,
-                  t.loss_policy, t.loss_value, t.loss_aux, t.samples_per_second,
-                  FormatDuration(t.eta_seconds).c_str());
-    status_.Update(Header() + buf);
+    status_.Update(
+        Header() +
+        fmt::format(" | step {}/{} | loss {:.3f} (policy {:.3f} value {:.3f} aux {:.3f}) "
+                    "| {:.0f} samples/s | ETA {}",
+                    t.step, t.steps, t.loss_total, t.loss_policy, t.loss_value, t.loss_aux,
+                    t.samples_per_second, FormatDuration(t.eta_seconds)));
   };
   req.log = [&](const std::string& m) { Log("  training: " + m); };
   const training::TrainResult result = training::TrainGeneration(req);
@@ -165,15 +156,12 @@ int Pipeline::StageTrain() {
   g.train_seconds = t.seconds;
   g.train_samples = t.steps * c_.training.batch_size;
   ChargeCpu();
-  char line[512];
-  std::snprintf(line, sizeof line,
-                "gen %lld training: %lld steps (%lld in all), window %lld of %lld samples, loss "
-                "%.3f (policy %.3f, value %.3f, aux %.3f), %.0f samples/s, %s",
-                iteration + 1, static_cast<long long>(t.steps),
-                static_cast<long long>(t.global_steps), static_cast<long long>(t.window_samples),
-                static_cast<long long>(t.total_samples), t.loss_total, t.loss_policy, t.loss_value,
-                t.loss_aux, t.loop_samples_per_second, FormatDuration(t.seconds).c_str());
-  Log(line);
+  Log(
+      fmt::format("gen {} training: {} steps ({} in all), window {} of {} samples, loss {:.3f} "
+                  "(policy {:.3f}, value {:.3f}, aux {:.3f}), {:.0f} samples/s, {}",
+                  iteration + 1, t.steps, t.global_steps, t.window_samples, t.total_samples,
+                  t.loss_total, t.loss_policy, t.loss_value, t.loss_aux, t.loop_samples_per_second,
+                  FormatDuration(t.seconds)));
   for (const std::string& s : t.skipped) Log("  training skipped " + s);
   state_.stage = PipelineStage::kGate;
   return Save() ? 0 : 1;
@@ -207,11 +195,9 @@ int Pipeline::StageGate() {
         a, b, c_.game.rules, c_.game.size, PromotionGateSettings(p_, c_.arena.gate), c_.arena.arena,
         run_, "",
         [&](const arena::ArenaProgress& p) {
-          char buf[160];
-          std::snprintf(buf, sizeof buf, " | gen %lld vs gen %lld | %d games, %d-%d", candidate,
-                        static_cast<long long>(state_.best_generation), p.games_done, p.a_wins,
-                        p.b_wins);
-          status_.Update(Header() + buf);
+          status_.Update(Header() + fmt::format(" | gen {} vs gen {} | {} games, {}-{}", candidate,
+                                                state_.best_generation, p.games_done, p.a_wins,
+                                                p.b_wins));
         },
         RemoteArena());
     if (!result) return Fail(1, result.error());
@@ -266,10 +252,8 @@ int Pipeline::StageLadder(long long generation) {
   auto round = arena::RunLadderRound(
       run_, c_.game.rules, c_.game.size, player, previous, c_.arena.arena, c_.arena.ladder,
       [&](const std::string& match, const arena::ArenaProgress& p) {
-        char buf[200];
-        std::snprintf(buf, sizeof buf, " | %s | %d/%d games, %d-%d", match.c_str(), p.games_done,
-                      p.games_total, p.a_wins, p.b_wins);
-        status_.Update(Header() + buf);
+        status_.Update(Header() + fmt::format(" | {} | {}/{} games, {}-{}", match, p.games_done,
+                                              p.games_total, p.a_wins, p.b_wins));
       },
       RemoteArena());
   if (!round) return Fail(round.exit_code(), round.error());

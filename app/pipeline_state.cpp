@@ -1,7 +1,7 @@
 #include "app/pipeline_state.h"
 
+#include <fmt/format.h>
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -97,15 +97,9 @@ namespace {
 
 // 1234 -> "1.23k", 1234567 -> "1.23M".
 std::string Count(double n) {
-  char buf[32];
-  if (n >= 1e6) {
-    std::snprintf(buf, sizeof buf, "%.2fM", n / 1e6);
-  } else if (n >= 1e3) {
-    std::snprintf(buf, sizeof buf, "%.1fk", n / 1e3);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.0f", n);
-  }
-  return buf;
+  if (n >= 1e6) return fmt::format("{:.2f}M", n / 1e6);
+  if (n >= 1e3) return fmt::format("{:.1f}k", n / 1e3);
+  return fmt::format("{:.0f}", n);
 }
 
 }  // namespace
@@ -113,10 +107,7 @@ std::string Count(double n) {
 std::string FormatComputeShares(const ComputeShares& c) {
   const double total = std::max(c.Seconds(), 1e-9);
   auto part = [&](const char* name, double seconds, double count, const char* unit) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%s %.0f%% (%s %s)", name, 100.0 * seconds / total,
-                  Count(count).c_str(), unit);
-    return std::string(buf);
+    return fmt::format("{} {:.0f}% ({} {})", name, 100.0 * seconds / total, Count(count), unit);
   };
   return part("self-play", c.selfplay_seconds, static_cast<double>(c.selfplay_evaluations),
               "evals") +

@@ -1,7 +1,7 @@
 #include "app/run_ratings.h"
 
+#include <fmt/format.h>
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -20,28 +20,16 @@ using arena::PlayerRating;
 void PrintLadderTable(const Ladder& ladder, std::ostream& out) {
   size_t width = 6;
   for (const PlayerRating& p : ladder.players) width = std::max(width, p.name.size());
-  char line[256];
-  std::snprintf(line, sizeof line, "%-*s %9s  %-20s %7s %6s\n", static_cast<int>(width), "player",
-                "Elo", "95% CI", "games", "score");
-  out << line;
+  out << fmt::format("{:<{}} {:>9}  {:<20} {:>7} {:>6}\n", "player", width, "Elo", "95% CI",
+                     "games", "score");
   for (const PlayerRating& p : ladder.players) {
-    char ci[64];
-    char elo[32];
-    if (!p.rated) {
-      std::snprintf(elo, sizeof elo, "%s", "-");
-      std::snprintf(ci, sizeof ci, "%s", "unrated");
-    } else if (p.fixed) {
-      std::snprintf(elo, sizeof elo, "%+.1f", p.elo);
-      std::snprintf(ci, sizeof ci, "%s", "fixed anchor");
-    } else {
-      std::snprintf(elo, sizeof elo, "%+.1f", p.elo);
-      std::snprintf(ci, sizeof ci, "[%+.1f, %+.1f]", p.ci_low, p.ci_high);
-    }
-    char score[16] = "-";
-    if (p.games > 0) std::snprintf(score, sizeof score, "%.3f", p.score);
-    std::snprintf(line, sizeof line, "%-*s %9s  %-20s %7d %6s\n", static_cast<int>(width),
-                  p.name.c_str(), elo, ci, p.games, score);
-    out << line;
+    const std::string elo = p.rated ? fmt::format("{:+.1f}", p.elo) : "-";
+    const std::string ci = !p.rated  ? "unrated"
+                           : p.fixed ? "fixed anchor"
+                                     : fmt::format("[{:+.1f}, {:+.1f}]", p.ci_low, p.ci_high);
+    const std::string score = p.games > 0 ? fmt::format("{:.3f}", p.score) : "-";
+    out << fmt::format("{:<{}} {:>9}  {:<20} {:>7} {:>6}\n", p.name, width, elo, ci, p.games,
+                       score);
   }
 }
 

@@ -99,6 +99,33 @@ TEST(Help, ShowsTypesRangesChoicesDefaultsAndRequiredOptions) {
       << selfplay.out;
 }
 
+// The cluster's commands declare their options with CLI11 like every other command.
+TEST(Help, WorkerAndClusterSubcommandsAnswerHelp) {
+  const Output worker = RunVeletas({"worker", "--help"});
+  ASSERT_EQ(worker.code, 0) << worker.err;
+  EXPECT_NE(OptionLine(worker.out, "--redis").find("redis://HOST:PORT REQUIRED"), std::string::npos)
+      << worker.out;
+  EXPECT_NE(OptionLine(worker.out, "--run").find("REQUIRED"), std::string::npos) << worker.out;
+  EXPECT_NE(OptionLine(worker.out, "--threads").find("INT in [1 - 1024]"), std::string::npos)
+      << worker.out;
+  EXPECT_NE(OptionLine(worker.out, "--device").find("{cpu,cuda,auto}"), std::string::npos)
+      << worker.out;
+  EXPECT_NE(OptionLine(worker.out, "--redis-auth").find("FILE"), std::string::npos) << worker.out;
+
+  const Output cluster = RunVeletas({"cluster", "--help"});
+  ASSERT_EQ(cluster.code, 0) << cluster.err;
+  EXPECT_NE(cluster.out.find("status"), std::string::npos) << cluster.out;
+  EXPECT_NE(cluster.out.find("audit"), std::string::npos) << cluster.out;
+  const Output status = RunVeletas({"cluster", "status", "--help"});
+  ASSERT_EQ(status.code, 0) << status.err;
+  EXPECT_NE(status.out.find("Usage: veletas cluster status"), std::string::npos) << status.out;
+  EXPECT_NE(OptionLine(status.out, "--redis").find("REQUIRED"), std::string::npos) << status.out;
+  EXPECT_NE(OptionLine(status.out, "--run").find("REQUIRED"), std::string::npos) << status.out;
+  const Output audit = RunVeletas({"cluster", "audit", "--help"});
+  ASSERT_EQ(audit.code, 0) << audit.err;
+  EXPECT_NE(audit.out.find("RUN_DIR"), std::string::npos) << audit.out;
+}
+
 struct UsageCase {
   std::vector<std::string> args;
   std::string option;  // the option the error must name
@@ -127,6 +154,19 @@ TEST(Usage, RangeRequiredAndUnknownOptionsExitTwoNamingTheOption) {
       {{"ratings"}, "RUN_DIR"},
       {{"ratings", "x", "--prior-games", "-1"}, "--prior-games"},
       {{"config"}, "--check"},
+      // The cluster's commands: checked before anything connects to Redis.
+      {{"worker", "--run", "r"}, "--redis"},
+      {{"worker", "--redis", "redis://127.0.0.1:1"}, "--run"},
+      {{"worker", "--redis", "http://127.0.0.1:1", "--run", "r"}, "--redis"},
+      {{"worker", "--redis", "redis://127.0.0.1:1", "--run", "a run"}, "--run"},
+      {{"worker", "--redis", "redis://127.0.0.1:1", "--run", "r", "--threads", "0"}, "--threads"},
+      {{"worker", "--redis", "redis://127.0.0.1:1", "--run", "r", "--device", "tpu"}, "--device"},
+      {{"cluster", "status", "--run", "r"}, "--redis"},
+      {{"cluster", "audit"}, "RUN_DIR"},
+      {{"cluster"}, "subcommand"},
+      {{"bench-cluster", "--config", "none.yaml"}, "--redis"},
+      {{"bench-cluster", "--redis", "redis://127.0.0.1:1", "--config", "none.yaml", "--games", "5"},
+       "--games"},
   };
   for (const UsageCase& c : cases) {
     std::string joined;
