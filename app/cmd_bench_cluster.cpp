@@ -203,6 +203,12 @@ struct SelfplaySpeed {
   double evaluations = 0, seconds = 0;  // in the timed windows
   double round_evaluations = 0, round_searches = 0, games = 0;
   double Rate() const { return evaluations / seconds; }
+  // Adds the totals of a whole round.
+  void AddRound(int64_t searches, uint64_t round_evals, int64_t finished) {
+    round_searches += static_cast<double>(searches);
+    round_evaluations += static_cast<double>(round_evals);
+    games += static_cast<double>(finished);
+  }
 };
 
 // Starts a thread that waits `warmup` seconds, counts `counter` for `seconds` into `speed`,
@@ -243,9 +249,7 @@ util::Status LocalRound(const Config& c, search::Evaluator& evaluator, const std
   auto local = selfplay::RunSelfplay(c.selfplay, c.search, c.evaluator, evaluator, job, hooks);
   timer.join();
   if (!local) return util::Prefixed(local.error_value(), "local self-play: ");
-  speed.round_searches += static_cast<double>(local.value().searches);
-  speed.round_evaluations += static_cast<double>(local.value().evaluations);
-  speed.games += static_cast<double>(local.value().games_finished);
+  speed.AddRound(local.value().searches, local.value().evaluations, local.value().games_finished);
   return util::Ok();
 }
 
@@ -269,9 +273,9 @@ util::Status WorkerRound(const Config& c, const cluster::RedisOptions& redis_opt
   auto report = cluster::RunWorker(o, backend);
   timer.join();
   if (!report) return util::Prefixed(report.error_value(), "worker: ");
-  speed.round_searches += static_cast<double>(report.value().selfplay_searches);
-  speed.round_evaluations += static_cast<double>(report.value().selfplay_evaluations);
-  speed.games += static_cast<double>(report.value().selfplay_games);
+  speed.AddRound(report.value().selfplay_searches,
+                 static_cast<uint64_t>(report.value().selfplay_evaluations),
+                 report.value().selfplay_games);
   return util::Ok();
 }
 
