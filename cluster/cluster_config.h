@@ -1,10 +1,12 @@
 // Settings of a cluster run (YAML section `cluster`, app/config_cluster.cpp; docs/CLUSTER.md).
-// Plain data with defaults. The learner publishes its whole config, this section included, so
-// the workers read the same values.
+// Data with defaults and Validate() with the allowed values. The learner publishes its whole
+// config, this section included, so the workers read the same values.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include "util/result.h"
 
 namespace veletas::cluster {
 
@@ -41,6 +43,10 @@ struct ClusterConfig {
   int64_t max_entry_bytes = 4 << 20;
   // Entries the learner reads, checks and stores in one batch (one flush).
   int ingest_batch = 64;
+
+  // Ok, or bad input "<key>: <what>" for the first setting out of its range, a URL that is
+  // not redis://HOST[:PORT] (an empty one is allowed: no cluster) or a bad run name.
+  util::Status Validate() const;
 };
 
 }  // namespace veletas::cluster

@@ -1,0 +1,30 @@
+#include "cluster/cluster_config.h"
+
+#include "cluster/keys.h"
+#include "cluster/redis_client.h"
+#include "util/settings_check.h"
+
+namespace veletas::cluster {
+
+util::Status ClusterConfig::Validate() const {
+  util::SettingsCheck check;
+  if (!redis.empty()) {
+    auto url = ParseRedisUrl(redis);
+    check.That(url.ok(), "redis", url.ok() ? "" : url.error());
+  }
+  if (!run.empty()) {
+    util::Status name = ValidateName("run", run);
+    check.That(name.ok(), "run", name.ok() ? "" : name.error());
+  }
+  return check.Int("accept_previous_networks", accept_previous_networks, 0, 1000)
+      .Int("max_queued_games", max_queued_games, 0, 100'000'000)
+      .Int("arena_games_per_task", arena_games_per_task, 1, 4096)
+      .Real("task_timeout_seconds", task_timeout_seconds, 1, 1e6)
+      .Real("heartbeat_seconds", heartbeat_seconds, 0.1, 3600)
+      .Real("spool_grace_seconds", spool_grace_seconds, 0, 3600)
+      .Int("max_entry_bytes", max_entry_bytes, 1024, 512LL << 20)
+      .Int("ingest_batch", ingest_batch, 1, 10000)
+      .Result();
+}
+
+}  // namespace veletas::cluster
