@@ -298,8 +298,10 @@ TEST(Arena, ParallelBatchedGamesEqualSequentialPlay_NeuralVsUct) {
   arena.Play(4);
   arena.Play(8);  // a second batch continues the match
   ASSERT_EQ(arena.GamesPlayed(), 12);
-  // Several games' searches shared each Evaluate call.
-  EXPECT_GT(arena.Stats().MeanBatch(), 1.5 * 4);
+  // Games' searches shared Evaluate calls: more leaves per call than one search sends (4).
+  // How many more depends on thread timing (max_wait_us 0): 5.8 under ASan on a loaded
+  // machine, above 6 otherwise.
+  EXPECT_GT(arena.Stats().MeanBatch(), 4);
   ExpectSameGames(arena, config, &hash, nullptr, 12);
 }
 
