@@ -208,11 +208,7 @@ int Pipeline::StageGate() {
     g.gated_against = state_.best_generation;
     g.gate_games = r.evidence.games;
     g.gate_wins = r.evidence.wins;
-    g.gate_reason = r.evidence.reason;
-    if (p_.promotion == Promotion::kLatest) {
-      g.gate_reason = std::string(g.promoted ? "not clearly worse" : "clearly worse") +
-                      " (check of promotion: latest): " + g.gate_reason;
-    }
+    g.gate_reason = PromotionReason(p_.promotion, r.evidence);
     g.gate_seconds = util::SecondsSince(start);
   }
   ChargeCpu();

@@ -27,4 +27,14 @@ bool Promoted(Promotion promotion, const arena::GateEvidence& evidence) {
   return false;
 }
 
+std::string PromotionReason(Promotion promotion, const arena::GateEvidence& evidence) {
+  if (promotion != Promotion::kLatest) return evidence.reason;
+  std::string evidence_only = evidence.reason;
+  if (const size_t verdict = evidence_only.rfind("; "); verdict != std::string::npos) {
+    evidence_only.resize(verdict);  // the gate's "; promoted" / "; not promoted"
+  }
+  return std::string(Promoted(promotion, evidence) ? "not clearly worse" : "clearly worse") +
+         " (check of promotion: latest): " + evidence_only;
+}
+
 }  // namespace veletas::app

@@ -2,6 +2,8 @@
 // (pipeline.promotion): the gate's settings for each mode and the verdict from its evidence.
 #pragma once
 
+#include <string>
+
 #include "app/pipeline_config.h"
 #include "arena/arena_settings.h"
 #include "arena/sprt.h"
@@ -18,5 +20,10 @@ arena::GateSettings PromotionGateSettings(const PipelineConfig& pipeline,
 // when the gate promoted it; kLatest unless the check accepted H0 (clearly worse), so an
 // undecided check promotes; kAlways always.
 bool Promoted(Promotion promotion, const arena::GateEvidence& evidence);
+
+// The reason a generation summary gives for the verdict: the gate's own reason for kGate;
+// for kLatest the check's evidence without the gate's verdict (an undecided check reads "not
+// promoted" there, yet keeps the candidate), after "not clearly worse" or "clearly worse".
+std::string PromotionReason(Promotion promotion, const arena::GateEvidence& evidence);
 
 }  // namespace veletas::app

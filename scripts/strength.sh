@@ -35,5 +35,5 @@ echo "best network: generation $best ($ckpt), $sims simulations per move"
 for anchor in "${ANCHORS[@]}"; do
   echo "== gen $best against $anchor, $GAMES games"
   "$VELETAS" match --config "$CONFIG" --a "mcts:$ckpt:$sims" --b "$anchor" --games "$GAMES" \
-    --out "$RUN/strength" --name "best-vs-${anchor//:/-}" --a-name "gen$best" --b-name "$anchor"
+    --out "$RUN/strength" --name "best-vs-${anchor//:/-}" --a-name "gen$best" --b-name "${anchor//:/_}"
 done

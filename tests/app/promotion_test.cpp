@@ -45,6 +45,21 @@ TEST(Promotion, LatestStopsOnlyAClearlyWorseCandidate) {
   EXPECT_TRUE(Promoted(Promotion::kAlways, crushed));
 }
 
+TEST(Promotion, TheLatestModesReasonDropsTheGatesVerdict) {
+  const arena::GateConfig check = PromotionGateSettings(Latest(), {}).config;
+  const arena::GateEvidence close = arena::EvaluateGate(check, 9, 11);
+  ASSERT_NE(close.reason.find("not promoted"), std::string::npos);
+  const std::string kept = PromotionReason(Promotion::kLatest, close);
+  EXPECT_EQ(kept.rfind("not clearly worse (check of promotion: latest): SPRT", 0), 0u) << kept;
+  EXPECT_EQ(kept.find("promoted"), std::string::npos) << kept;
+  EXPECT_NE(kept.find("(9-11)"), std::string::npos) << kept;
+  const std::string stopped =
+      PromotionReason(Promotion::kLatest, arena::EvaluateGate(check, 0, 20));
+  EXPECT_EQ(stopped.rfind("clearly worse (check of promotion: latest): SPRT", 0), 0u) << stopped;
+  EXPECT_EQ(stopped.find("promoted"), std::string::npos) << stopped;
+  EXPECT_EQ(PromotionReason(Promotion::kGate, close), close.reason);
+}
+
 TEST(Promotion, GateModePromotesOnlyWhenTheGateDid) {
   arena::GateConfig gate = arena::GateSettings{}.config;
   gate.sprt = arena::SprtConfig{0.0, 80.0, 0.1, 0.1};
