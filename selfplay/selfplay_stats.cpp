@@ -58,8 +58,12 @@ std::optional<float> CalibrateResignThreshold(const std::vector<ResignObservatio
       ++would;
       won += o.won;
     }
-    if (would > 0 && won > target * would) break;
-    best = t;
+    const double expected = (won + 1.0) / (would + 2.0);
+    if (expected <= target) {
+      best = t;
+    } else if (won > 0) {
+      break;
+    }
   }
   return best;
 }

@@ -108,6 +108,9 @@ for f in report/elo.png report/losses.png report/speed.png report/gate.png repor
 done
 grep -q "wrote $RUN/report/gate.png" "$RUN/report/summary.txt" || fail "summary names no gate.png"
 grep -q '"selfplay_network_evaluations": [1-9]' "$RUN/state.json" || fail "no evaluations counted"
+# The initial network's games say nothing of where the next network should resign.
+grep -q "resignation: not calibrated on the initial network's games" "$RUN/logs/pipeline.log" ||
+  fail "resignation calibrated on the initial network's games"
 grep -Eq "^ +2 +8 " "$RUN/report/summary.txt" || fail "report has no line for generation 2"
 # Ratings that cannot be written are an error of the report, not "no ratings yet".
 rm "$RUN/ratings.json" && mkdir -p "$RUN/ratings.json/x"

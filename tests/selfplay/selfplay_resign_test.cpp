@@ -51,24 +51,37 @@ TEST(ResignTracker, TheLevelIsTheHighestThresholdAtWhichTheRuleNeverFires) {
   EXPECT_EQ(short_game.Level(1), ResignTracker::kNeverLevel);
 }
 
-TEST(ResignCalibration, TheHighestThresholdWithFewFalsePositives) {
-  // 40 losers at levels -0.95 .. -0.56 (step 0.01), and two winners whose value dipped to
-  // -0.7 and -0.3. At t <= -0.7 no winner would resign; just above -0.7 one of 26 would-be
-  // resigners is a winner (3.8%, under 5%); above -0.55 no more losers join, and the
-  // second winner at -0.3 brings 2 of 42 (4.8%); nothing breaks 5% up to 0.
-  std::vector<ResignObservation> obs;
-  for (int i = 0; i < 40; ++i) obs.push_back({-0.95f + 0.01f * i, false});
-  obs.push_back({-0.7f, true});
-  obs.push_back({-0.3f, true});
+TEST(ResignCalibration, TheHighestThresholdWithFewExpectedFalsePositives) {
+  // 60 losers at -0.905 and one winner at -0.505: below the winner 1 of 62 expected
+  // ((0 + 1) / (60 + 2)), above it 2 of 63: both under 5%, so up to 0.
+  std::vector<ResignObservation> obs(60, {-0.905f, false});
+  obs.push_back({-0.505f, true});
   auto t = CalibrateResignThreshold(obs, 0.05, 10);
   ASSERT_TRUE(t.has_value());
   EXPECT_NEAR(*t, 0.0f, 1e-6);
-  // A third winner at -0.8 makes 1 of 17 would-be resigners just above -0.8 (5.9%): the
-  // threshold stops at -0.8, although higher ones would be under 5% again.
-  obs.push_back({-0.8f, true});
+  // 30 losers at -0.905, a winner at -0.605 and 30 more losers at -0.405: just above the
+  // winner 31 would resign, one of them a winner: (1 + 1) / (31 + 2) = 6.1%. The threshold
+  // stops below the winner, although above -0.405 it would be 2 of 63 again.
+  obs.assign(30, {-0.905f, false});
+  obs.push_back({-0.605f, true});
+  obs.insert(obs.end(), 30, {-0.405f, false});
   t = CalibrateResignThreshold(obs, 0.05, 10);
   ASSERT_TRUE(t.has_value());
-  EXPECT_NEAR(*t, -0.8f, 1e-5);
+  EXPECT_NEAR(*t, -0.61f, 1e-5);
+}
+
+TEST(ResignCalibration, AHandfulOfLosersIsNoEvidence) {
+  // 12 losers and no winner: the raw rate is 0, but 1 of 14 is expected (7.1%), so no
+  // threshold above -1 is safe enough (the raw rule chose 0 from such data, which made a
+  // quick-7x7 generation resign 88% of its games with 39% false positives).
+  const std::vector<ResignObservation> few(12, {-0.305f, false});
+  auto t = CalibrateResignThreshold(few, 0.05, 10);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_NEAR(*t, -1.0f, 1e-6);
+  // 19 losers: 1 of 21 (4.8%) is within 5%.
+  t = CalibrateResignThreshold(std::vector<ResignObservation>(19, {-0.305f, false}), 0.05, 10);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_NEAR(*t, 0.0f, 1e-6);
   // Too little evidence: keep the current threshold.
   EXPECT_FALSE(CalibrateResignThreshold({{-0.9f, false}, {-0.8f, false}}, 0.05, 10).has_value());
 }
