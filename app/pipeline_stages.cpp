@@ -111,16 +111,18 @@ void Pipeline::CalibrateResignation(const selfplay::SelfplayStats& s) {
   // At least 10 would-be resigners at a threshold of 0 (a few dozen no-resign games).
   const auto next = selfplay::CalibrateResignThreshold(s.resign_observations, target, 10);
   if (!next) {
-    Log("  resignation: too few no-resign games to calibrate; the threshold stays " +
-        std::to_string(state_.resign_calibrated ? state_.resign_threshold
-                                                : c_.selfplay.resign_threshold));
+    Log(fmt::format(
+        "  resignation: too few no-resign games to calibrate; the threshold stays {:.2f}",
+        state_.resign_calibrated ? state_.resign_threshold : c_.selfplay.resign_threshold));
     return;
   }
   state_.resign_threshold = *next;
   state_.resign_calibrated = true;
   if (*next <= -1.0f) {
-    Log("  resignation: off for the next generation (too few would-be resigners lost to show "
-        "a threshold with at most " + fmt::format("{:.0f}", 100 * target) + "% false positives)");
+    Log(fmt::format(
+        "  resignation: off for the next generation (too few would-be resigners lost to show a "
+        "threshold with at most {:.0f}% false positives)",
+        100 * target));
     return;
   }
   Log(

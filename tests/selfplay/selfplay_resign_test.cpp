@@ -200,10 +200,11 @@ TEST(SelfplayResign, ResignsExactlyWhenTheRuleFiresAndNeverInNoResignGames) {
   EXPECT_EQ(stats.false_positives, false_pos);
 }
 
-TEST(SelfplayResign, ThresholdMinusOneNeverResigns) {
+TEST(SelfplayResign, ThresholdMinusOneNeverResignsAndEveryGameIsObserved) {
   // In the play phase every position of the second player is lost outright (-1), so its
   // turn-start values sit on -1 itself: a threshold of -1 must still never fire, while one
-  // just above it does.
+  // just above it does. With resignation off every game plays out, so every game is a
+  // no-resign game whose levels calibrate the next threshold.
   search::FunctionEvaluator hopeless([](const rules::Position& p, search::EvalOutput& out) {
     search::FillUniformPolicy(p, out);
     if (IsSetupDecision(p.Pending())) return;
@@ -219,11 +220,17 @@ TEST(SelfplayResign, ThresholdMinusOneNeverResigns) {
   ASSERT_TRUE(off.ok()) << off.error();
   EXPECT_EQ(off.value().games_finished, 8);
   EXPECT_EQ(off.value().resignations, 0);
-  EXPECT_EQ(off.value().no_resign_games, 0);
+  EXPECT_EQ(off.value().no_resign_games, 8);
+  ASSERT_EQ(off.value().resign_observations.size(), 16u);
+  // Two observations per game, the first person's then the second's: the second person's
+  // values sit on -1 throughout the play phase.
+  const std::vector<ResignObservation>& seen = off.value().resign_observations;
+  for (size_t i = 1; i < seen.size(); i += 2) EXPECT_LT(seen[i].level, -0.999f) << i;
   config.resign_threshold = -0.999f;
   const auto on = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), hopeless, job);
   ASSERT_TRUE(on.ok()) << on.error();
   EXPECT_GT(on.value().resignations, 0);
+  EXPECT_EQ(on.value().no_resign_games, 0);  // no_resign_fraction 0 with resignation on
 }
 
 }  // namespace
