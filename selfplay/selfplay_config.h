@@ -50,7 +50,8 @@ struct SelfplayConfig {
   // value (for that player) was below resign_threshold at this and its previous
   // resign_consecutive - 1 turn starts. -1 disables resignation (values are never below
   // -1). A fraction no_resign_fraction of games never resigns; they measure the rule's
-  // false-positive rate (with resignation off, every game measures it). The root value is the chosen action's (search::SearchResult).
+  // false-positive rate (with resignation off, every game measures it). The root value is the
+  // chosen action's (search::SearchResult).
   float resign_threshold = -0.9f;
   int resign_consecutive = 3;
   float no_resign_fraction = 0.1f;
