@@ -11,6 +11,7 @@
 #include "arena/gate.h"
 #include "arena/ladder.h"
 #include "charts/charts.h"
+#include "selfplay/selfplay_config.h"
 #include "training/trainer.h"
 
 namespace veletas::app::pipeline_internal {
@@ -101,7 +102,8 @@ int Pipeline::StageSelfplay() {
 
 void Pipeline::CalibrateResignation(const selfplay::SelfplayStats& s) {
   const double target = c_.selfplay.resign_false_positive_target;
-  if (target <= 0 || c_.selfplay.resign_threshold <= -1.0f) return;  // fixed, or resignation off
+  // A target of 0 keeps the threshold fixed; with resignation off there is nothing to tune.
+  if (target <= 0 || selfplay::ResignationOff(c_.selfplay.resign_threshold)) return;
   if (state_.best_generation == 0) {
     // The untrained network's values say nothing of the trained one's: a threshold taken from
     // them made a quick-7x7 generation 2 resign 88% of its games, 39% of them wrongly.
@@ -118,7 +120,7 @@ void Pipeline::CalibrateResignation(const selfplay::SelfplayStats& s) {
   }
   state_.resign_threshold = *next;
   state_.resign_calibrated = true;
-  if (*next <= -1.0f) {
+  if (selfplay::ResignationOff(*next)) {
     Log(fmt::format(
         "  resignation: off for the next generation (too few would-be resigners lost to show a "
         "threshold with at most {:.0f}% false positives)",

@@ -69,4 +69,8 @@ struct SelfplayConfig {
   util::Status Validate() const;
 };
 
+// Whether a resignation threshold turns resignation off (the pipeline's calibration writes -1
+// for "off"): a root value is never below -1, so no player resigns at it.
+constexpr bool ResignationOff(float resign_threshold) { return resign_threshold <= -1.0f; }
+
 }  // namespace veletas::selfplay

@@ -33,7 +33,7 @@ void SelfplayGame::Start(rules::RuleSet rules, int size, uint64_t index, uint64_
   // With resignation off every game plays to the end, so every game measures the rule: the
   // pipeline's calibration then sees all of a generation's games, not just a tenth of them.
   const bool sampled = rng_.Uniform() < config_.no_resign_fraction;
-  no_resign_ = sampled || config_.resign_threshold <= -1.0f;
+  no_resign_ = sampled || ResignationOff(config_.resign_threshold);
   resigned_ = false;
   resign_ = ResignTracker(config_.resign_threshold, config_.resign_consecutive);
   samples_.clear();

@@ -78,6 +78,7 @@ TEST(ResignCalibration, AHandfulOfLosersIsNoEvidence) {
   auto t = CalibrateResignThreshold(few, 0.05, 10);
   ASSERT_TRUE(t.has_value());
   EXPECT_NEAR(*t, -1.0f, 1e-6);
+  EXPECT_TRUE(ResignationOff(*t));  // the pipeline turns resignation off for such a generation
   // 19 losers: 1 of 21 (4.8%) is within 5%.
   t = CalibrateResignThreshold(std::vector<ResignObservation>(19, {-0.305f, false}), 0.05, 10);
   ASSERT_TRUE(t.has_value());
@@ -216,6 +217,7 @@ TEST(SelfplayResign, ThresholdMinusOneNeverResignsAndEveryGameIsObserved) {
   SelfplayJob job;
   job.games = 8;
   config.resign_threshold = -1.0f;
+  ASSERT_TRUE(ResignationOff(config.resign_threshold));
   const auto off = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), hopeless, job);
   ASSERT_TRUE(off.ok()) << off.error();
   EXPECT_EQ(off.value().games_finished, 8);
@@ -227,6 +229,7 @@ TEST(SelfplayResign, ThresholdMinusOneNeverResignsAndEveryGameIsObserved) {
   const std::vector<ResignObservation>& seen = off.value().resign_observations;
   for (size_t i = 1; i < seen.size(); i += 2) EXPECT_LT(seen[i].level, -0.999f) << i;
   config.resign_threshold = -0.999f;
+  ASSERT_FALSE(ResignationOff(config.resign_threshold));
   const auto on = RunSelfplay(config, search::SearchConfig{}, SmallBatching(), hopeless, job);
   ASSERT_TRUE(on.ok()) << on.error();
   EXPECT_GT(on.value().resignations, 0);
