@@ -1,7 +1,7 @@
 #include "cluster/cluster_config.h"
 
 #include "cluster/keys.h"
-#include "cluster/redis_client.h"
+#include "cluster/redis_url.h"
 #include "util/settings_check.h"
 
 namespace veletas::cluster {

@@ -11,23 +11,12 @@
 #include <string_view>
 #include <vector>
 
+#include "cluster/redis_url.h"
 #include "util/result.h"
 
 struct redisContext;  // hiredis
 
 namespace veletas::cluster {
-
-struct RedisEndpoint {
-  std::string host = "127.0.0.1";
-  int port = 6379;
-  // "host:port".
-  std::string ToString() const;
-};
-
-// Parses "redis://HOST[:PORT]" (PORT 6379 by default; an IPv6 host in brackets). A URL that
-// carries a user or password, a path or options is refused: credentials come from a file or
-// the environment (LoadRedisAuth). Errors (bad input) say what is expected.
-util::Result<RedisEndpoint> ParseRedisUrl(std::string_view url);
 
 // A Redis ACL user and its password; both empty: no authentication.
 struct RedisAuth {
