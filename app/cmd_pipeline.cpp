@@ -5,14 +5,15 @@
 #include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
-#include "app/pipeline.h"
+#include "app/pipeline_services.h"
+#include "pipeline/pipeline.h"
 
 namespace veletas::app {
 namespace {
 
 struct PipelineArgs {
   std::string config;
-  PipelineOptions options;
+  pipeline::PipelineOptions options;
 };
 
 int RunPipelineCommand(const PipelineArgs& args) {
@@ -21,7 +22,14 @@ int RunPipelineCommand(const PipelineArgs& args) {
     std::cerr << config.error() << "\n";
     return 2;
   }
-  return RunPipeline(config.value(), args.options);
+  ConsoleReporter reporter;
+  PipelineServicesOfApp app(config.value(), reporter, args.options.run_dir);
+  const util::Status run = pipeline::RunPipeline(config.value(), args.options, app.services);
+  if (!run.ok()) {
+    reporter.Error("veletas pipeline: " + run.error());
+    return run.exit_code();
+  }
+  return 0;
 }
 
 CommandRun SetupPipeline(CLI::App& cmd) {

@@ -11,17 +11,21 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/pipeline_state.h"
 #include "app/run_ratings.h"
 #include "app/status_line.h"
 #include "arena/player_spec.h"
 #include "charts/charts.h"
+#include "pipeline/pipeline_state.h"
 #include "util/atomic_file.h"
 
 namespace veletas::app {
 namespace {
 
 namespace fs = std::filesystem;
+using pipeline::ComputeShares;
+using pipeline::GenerationSummary;
+using pipeline::PipelineStage;
+using pipeline::PipelineState;
 
 // "run DIR: finished (...), best network gen N, run time T".
 std::string Headline(const std::string& run, const PipelineState& s) {
@@ -29,7 +33,7 @@ std::string Headline(const std::string& run, const PipelineState& s) {
          (s.stage == PipelineStage::kFinished
               ? "finished (" + s.finished_reason + ")"
               : "in progress (generation " + std::to_string(s.iteration + 1) + ", " +
-                    StageName(s.stage) + ")") +
+                    pipeline::StageName(s.stage) + ")") +
          ", best network gen " + std::to_string(s.best_generation) + ", run time " +
          FormatDuration(s.elapsed_seconds) + "\n";
 }
@@ -70,7 +74,7 @@ std::string ComputeText(const PipelineState& s) {
   for (const GenerationSummary& g : s.generations) compute.Add(g);
   return fmt::format("compute: {:.0f}% learning (self-play and training), {:.1f} CPU-minutes\n  ",
                      100 * compute.LearningShare(), s.cpu_seconds / 60.0) +
-         FormatComputeShares(compute) + "\n";
+         pipeline::FormatComputeShares(compute) + "\n";
 }
 
 // The summary's text without the charts' line.
@@ -91,7 +95,7 @@ std::string SummaryText(const std::string& run, const PipelineState& s,
 
 int RunReport(const std::string& run) {
   if (!fs::is_directory(run)) return UsageError("report", run + ": no such run directory");
-  auto state = ReadPipelineState(StatePath(run));
+  auto state = pipeline::ReadPipelineState(pipeline::StatePath(run));
   if (!state) return UsageError("report", state.error());
   const fs::path out_dir = fs::path(run) / "report";
   std::error_code ec;

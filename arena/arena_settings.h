@@ -1,6 +1,6 @@
 // Settings of the arena (evaluation matches), the promotion gate and the rating ladder:
 // data with defaults, and each struct's Validate() with its allowed ranges
-// (arena_settings.cpp). The YAML mapping is app/config_arena.cpp (section `arena` with
+// (arena_settings.cpp). The YAML mapping is config/config_arena.cpp (section `arena` with
 // nested `gate` and `ladder` mappings). Documented in docs/ARENA.md.
 #pragma once
 

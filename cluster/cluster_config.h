@@ -1,4 +1,4 @@
-// Settings of a cluster run (YAML section `cluster`, app/config_cluster.cpp; docs/CLUSTER.md).
+// Settings of a cluster run (YAML section `cluster`, config/config_cluster.cpp; docs/CLUSTER.md).
 // Data with defaults and Validate() with the allowed values. The learner publishes its whole
 // config, this section included, so the workers read the same values.
 #pragma once

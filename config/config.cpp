@@ -1,6 +1,6 @@
-#include "app/config.h"
+#include "config/config.h"
 
-namespace veletas::app {
+namespace veletas::config {
 namespace {
 
 // Parses the section `key` of `root` (an empty one when absent) with `parse`.
@@ -73,4 +73,4 @@ util::Result<Config> LoadConfigFromString(const std::string& text, const std::st
   }
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::config

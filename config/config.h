@@ -1,21 +1,21 @@
 // The run configuration: one YAML file with a section per layer. Each section's struct is
-// owned by its layer (plain data); the YAML mapping lives here in the app.
+// owned by its layer (plain data); the YAML mapping lives here (config/config_<layer>.cpp).
 #pragma once
 
 #include <string>
 
-#include "app/config_reader.h"
-#include "app/pipeline_config.h"
 #include "arena/arena_settings.h"
 #include "cluster/cluster_config.h"
+#include "config/config_reader.h"
 #include "model/net_config.h"
+#include "pipeline/pipeline_config.h"
 #include "rules/position.h"
 #include "search/search_config.h"
 #include "selfplay/selfplay_config.h"
 #include "training/training_config.h"
 #include "util/result.h"
 
-namespace veletas::app {
+namespace veletas::config {
 
 struct GameConfig {
   rules::RuleSet rules = rules::RuleSet::kStandard;
@@ -32,7 +32,7 @@ struct Config {
   arena::ArenaSettings arena;
   selfplay::SelfplayConfig selfplay;
   training::TrainingConfig training;
-  PipelineConfig pipeline;
+  pipeline::PipelineConfig pipeline;
   cluster::ClusterConfig cluster;  // cluster.redis empty: not a cluster run
 };
 
@@ -41,22 +41,22 @@ util::Result<Config> LoadConfig(const std::string& path);
 // The same from YAML text (`source_name` appears in errors).
 util::Result<Config> LoadConfigFromString(const std::string& text, const std::string& source_name);
 
-// Section parsers, one per layer (app/config_<layer>.cpp). Each reads its keys and
+// Section parsers, one per layer (config/config_<layer>.cpp). Each reads its keys and
 // rejects unknown ones.
 void ParseGameSection(ConfigSection& section, GameConfig& out);
 void ParseModelSection(ConfigSection& section, model::NetConfig& out);
-// app/config_search.cpp: sections `search` and `evaluator`.
+// config/config_search.cpp: sections `search` and `evaluator`.
 void ParseSearchSection(ConfigSection& section, search::SearchConfig& out);
 void ParseEvaluatorSection(ConfigSection& section, search::BatchingConfig& out);
-// app/config_arena.cpp: section `arena` with nested `gate` and `ladder`.
+// config/config_arena.cpp: section `arena` with nested `gate` and `ladder`.
 void ParseArenaSection(ConfigSection& section, arena::ArenaSettings& out);
-// app/config_selfplay.cpp: section `selfplay`.
+// config/config_selfplay.cpp: section `selfplay`.
 void ParseSelfplaySection(ConfigSection& section, selfplay::SelfplayConfig& out);
-// app/config_training.cpp: section `training`.
+// config/config_training.cpp: section `training`.
 void ParseTrainingSection(ConfigSection& section, training::TrainingConfig& out);
-// app/config_pipeline.cpp: section `pipeline`.
-void ParsePipelineSection(ConfigSection& section, PipelineConfig& out);
-// app/config_cluster.cpp: section `cluster` (docs/CLUSTER.md).
+// config/config_pipeline.cpp: section `pipeline`.
+void ParsePipelineSection(ConfigSection& section, pipeline::PipelineConfig& out);
+// config/config_cluster.cpp: section `cluster` (docs/CLUSTER.md).
 void ParseClusterSection(ConfigSection& section, cluster::ClusterConfig& out);
 
-}  // namespace veletas::app
+}  // namespace veletas::config

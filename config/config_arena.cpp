@@ -3,9 +3,9 @@
 // Keys and defaults are listed in docs/ARENA.md; the ranges are the structs' Validate().
 #include <climits>
 
-#include "app/config.h"
+#include "config/config.h"
 
-namespace veletas::app {
+namespace veletas::config {
 namespace {
 
 void ParseGate(ConfigSection& s, arena::GateSettings& out) {
@@ -58,4 +58,4 @@ void ParseArenaSection(ConfigSection& s, arena::ArenaSettings& out) {
   s.RejectUnknownKeys();
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::config

@@ -1,6 +1,6 @@
-#include "app/config.h"
+#include "config/config.h"
 
-namespace veletas::app {
+namespace veletas::config {
 
 // YAML mapping of section `cluster` (cluster::ClusterConfig); the ranges are its Validate().
 void ParseClusterSection(ConfigSection& s, cluster::ClusterConfig& out) {
@@ -24,4 +24,4 @@ void ParseClusterSection(ConfigSection& s, cluster::ClusterConfig& out) {
   s.RejectUnknownKeys();
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::config

@@ -1,8 +1,8 @@
-#include "app/config.h"
+#include "config/config.h"
 
-namespace veletas::app {
+namespace veletas::config {
 
-void ParsePipelineSection(ConfigSection& s, PipelineConfig& out) {
+void ParsePipelineSection(ConfigSection& s, pipeline::PipelineConfig& out) {
   out.generations = static_cast<int>(s.Int("generations", out.generations, 1, 100000));
   out.time_budget_minutes = s.Real("time_budget_minutes", out.time_budget_minutes, 0, 1e7);
   out.cpu_budget_minutes = s.Real("cpu_budget_minutes", out.cpu_budget_minutes, 0, 1e7);
@@ -11,10 +11,10 @@ void ParsePipelineSection(ConfigSection& s, PipelineConfig& out) {
   out.first_generation_games =
       s.Int("first_generation_games", out.first_generation_games, 0, 100'000'000);
   const std::string promotion =
-      s.Choice("promotion", PromotionName(out.promotion), {"gate", "latest", "always"});
-  out.promotion = promotion == "gate"     ? Promotion::kGate
-                  : promotion == "latest" ? Promotion::kLatest
-                                          : Promotion::kAlways;
+      s.Choice("promotion", pipeline::PromotionName(out.promotion), {"gate", "latest", "always"});
+  out.promotion = promotion == "gate"     ? pipeline::Promotion::kGate
+                  : promotion == "latest" ? pipeline::Promotion::kLatest
+                                          : pipeline::Promotion::kAlways;
   out.check_games = static_cast<int>(s.Int("check_games", out.check_games, 2, 10000));
   if (out.check_games % 2 != 0) {
     throw ConfigError(s.Where("check_games") + std::to_string(out.check_games) +
@@ -27,4 +27,4 @@ void ParsePipelineSection(ConfigSection& s, PipelineConfig& out) {
   s.RejectUnknownKeys();
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::config

@@ -1,4 +1,4 @@
-#include "app/config_reader.h"
+#include "config/config_reader.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -13,7 +13,7 @@
 
 #include "util/settings_check.h"
 
-namespace veletas::app {
+namespace veletas::config {
 
 struct ConfigSection::State {
   std::string file;
@@ -318,4 +318,4 @@ std::string ConfigSection::ResolvedYaml() const {
   return std::string(out.c_str()) + "\n";
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::config

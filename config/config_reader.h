@@ -15,7 +15,7 @@ namespace YAML {
 class Node;
 }
 
-namespace veletas::app {
+namespace veletas::config {
 
 // Config files larger than this are refused (no preset comes near).
 inline constexpr unsigned long long kMaxConfigBytes = 1 << 20;
@@ -88,4 +88,4 @@ class ConfigSection {
   std::vector<std::string> used_;
 };
 
-}  // namespace veletas::app
+}  // namespace veletas::config

@@ -1,8 +1,8 @@
 // YAML mapping of the search layer's settings: sections `search` (search::SearchConfig) and
 // `evaluator` (search::BatchingConfig). The ranges are the structs' Validate().
-#include "app/config.h"
+#include "config/config.h"
 
-namespace veletas::app {
+namespace veletas::config {
 void ParseSearchSection(ConfigSection& s, search::SearchConfig& out) {
   const std::string algorithm =
       s.Choice("algorithm", out.algorithm == search::Algorithm::kGumbel ? "gumbel" : "puct",
@@ -39,4 +39,4 @@ void ParseEvaluatorSection(ConfigSection& s, search::BatchingConfig& out) {
   s.RejectUnknownKeys();
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::config

@@ -1,8 +1,8 @@
 // YAML mapping of the self-play generator's settings: section `selfplay`
 // (selfplay::SelfplayConfig). The ranges are SelfplayConfig::Validate().
-#include "app/config.h"
+#include "config/config.h"
 
-namespace veletas::app {
+namespace veletas::config {
 void ParseSelfplaySection(ConfigSection& s, selfplay::SelfplayConfig& out) {
   out.threads = s.SmallInt("threads", out.threads);
   out.games_in_flight = s.SmallInt("games_in_flight", out.games_in_flight);
@@ -24,4 +24,4 @@ void ParseSelfplaySection(ConfigSection& s, selfplay::SelfplayConfig& out) {
   s.RejectUnknownKeys();
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::config

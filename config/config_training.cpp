@@ -2,9 +2,9 @@
 // ranges are TrainingConfig::Validate().
 #include <string>
 
-#include "app/config.h"
+#include "config/config.h"
 
-namespace veletas::app {
+namespace veletas::config {
 void ParseTrainingSection(ConfigSection& s, training::TrainingConfig& out) {
   using training::LrSchedule;
   using training::Optimizer;
@@ -53,4 +53,4 @@ void ParseTrainingSection(ConfigSection& s, training::TrainingConfig& out) {
   s.RejectUnknownKeys();
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::config

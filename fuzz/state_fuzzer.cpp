@@ -1,7 +1,7 @@
 // JSON state files: the first byte picks the pipeline state (RUN/state.json), a metrics file
 // (metrics.jsonl), or the training data state or call plan a checkpoint's metadata carries,
 // and the rest is read as that.
-#include "app/pipeline_state.h"
+#include "pipeline/pipeline_state.h"
 #include "fuzz/fuzz_util.h"
 #include "training/call_plan.h"
 #include "training/metrics.h"
@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view rest = fuzz::Text(data + 1, size - 1);
   switch (data[0] % 4) {
     case 0:
-      (void)app::PipelineStateFromText(rest, "state.json");
+      (void)pipeline::PipelineStateFromText(rest, "state.json");
       break;
     case 1:
       (void)training::MetricsFromText(rest, "metrics.jsonl");

@@ -1,34 +1,38 @@
-#include "app/pipeline.h"
+#include "pipeline/pipeline.h"
 
 #include <fmt/format.h>
 #include <sys/resource.h>
 
-#include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <iostream>
 #include <sstream>
 #include <vector>
 
-#include "app/pipeline_run.h"
-#include "app/pipeline_state.h"
-#include "app/status_line.h"
-#include "model/model_files.h"
+#include "pipeline/pipeline_run.h"
+#include "pipeline/pipeline_state.h"
 #include "rules/notation.h"
+#include "selfplay/selfplay_stats.h"
 #include "util/atomic_file.h"
+#include "util/clock.h"
 #include "util/names.h"
 #include "util/run_dir.h"
 
-namespace veletas::app {
-namespace pipeline_internal {
+namespace veletas::pipeline {
 
-// CPU time of this process (all threads, user and system), in seconds.
-double ProcessCpuSeconds() {
+double SystemClock::WallSeconds() {
+  return std::chrono::duration<double>(util::SteadyClock::now().time_since_epoch()).count();
+}
+
+double SystemClock::CpuSeconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec * 1e-6; };
   return seconds(u.ru_utime) + seconds(u.ru_stime);
 }
+
+namespace internal {
+
+using selfplay::FormatDuration;
 
 std::string Numbered(const std::string& prefix, long long n) {
   return fmt::format("{}{:04}", prefix, n);
@@ -54,34 +58,27 @@ std::string FirstDifference(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-bool Pipeline::Save() {
+util::Status Pipeline::Save() {
   PipelineState s = state_;
   s.elapsed_seconds = Elapsed();
   s.cpu_seconds = CpuElapsed();
   const util::Status saved = WritePipelineState(StatePath(run_), s);
-  if (!saved.ok()) {
-    status_.Clear();
-    std::cerr << "veletas pipeline: " << saved.error() << "\n";
-    return false;
-  }
-  return true;
+  if (!saved.ok()) return util::Error{saved.error(), util::ErrorKind::kFailure};
+  return util::Ok();
 }
 
 void Pipeline::Log(const std::string& line) {
-  status_.Clear();
-  std::cout << line << std::endl;
+  services_.reporter.Line(line);
   AppendToLog(line);
 }
 
-int Pipeline::Fail(int code, const std::string& message) {
-  status_.Clear();
-  std::cerr << "veletas pipeline: " << message << "\n";
-  AppendToLog("error: " + message);
-  return code;
+util::Status Pipeline::Fail(const util::Error& error) {
+  AppendToLog("error: " + error.message);
+  return error;
 }
 
 void Pipeline::AppendToLog(const std::string& line) const {
-  // The log is a copy of what was printed: a failure to append to it is not reported.
+  // The log is a copy of what was reported: a failure to append to it is not reported.
   util::AppendFile((fs::path(run_) / "logs" / "pipeline.log").string(), line + "\n");
 }
 
@@ -95,39 +92,50 @@ GenerationSummary& Pipeline::Current() {
   return state_.generations.back();
 }
 
-int Pipeline::Prepare() {
+util::Status Pipeline::PrepareDirectory() {
+  using util::ErrorKind;
   // Its paths go into the run's JSON files (sample files in checkpoints, specs in matches).
   if (util::Status utf8 = util::CheckUtf8Path(fs::absolute(run_).string(), "the run directory");
       !utf8.ok()) {
-    return Fail(2, utf8.error());
+    return Fail(ErrorKind::kBadInput, utf8.error());
   }
   std::error_code ec;
   for (const char* sub : {"models", "samples", "train", "matches", "logs"}) {
     fs::create_directories(fs::path(run_) / sub, ec);
-    if (ec) return Fail(1, run_ + ": cannot create " + sub + "/: " + ec.message());
+    if (ec)
+      return Fail(ErrorKind::kFailure, run_ + ": cannot create " + sub + "/: " + ec.message());
   }
   // A session killed while writing leaves "<file>.tmp.<pid>" files; nothing else writes
   // here while the lock is held, so every one of them is stale.
   const auto removed = util::LockAndClean(run_, lock_, run_, /*recursive=*/true);
-  if (!removed) return Fail(1, removed.error());
+  if (!removed) return Fail(ErrorKind::kFailure, removed.error());
   for (const std::string& path : removed.value()) {
     Log(path + ": removed (incomplete file of a killed session)");
   }
+  return util::Ok();
+}
+
+util::Status Pipeline::CheckConfig() {
   const std::string resolved_path = (fs::path(run_) / "config.resolved.yaml").string();
   const auto previous_read =
       fs::exists(resolved_path) ? util::ReadFile(resolved_path) : util::Result<std::string>("");
   const std::string previous = previous_read.ok() ? previous_read.value() : "";
   if (!previous.empty() && previous != c_.resolved_yaml && !options_.allow_config_change) {
-    return Fail(2, c_.source + " differs from the config this run was started with (" +
-                       resolved_path + "; " + FirstDifference(previous, c_.resolved_yaml) +
-                       "); use the same config, or --allow-config-change to replace it");
+    return Fail(util::ErrorKind::kBadInput,
+                c_.source + " differs from the config this run was started with (" + resolved_path +
+                    "; " + FirstDifference(previous, c_.resolved_yaml) +
+                    "); use the same config, or --allow-config-change to replace it");
   }
   if (util::Status e = util::WriteFileAtomic(resolved_path, c_.resolved_yaml); !e.ok()) {
-    return Fail(1, e.error());
+    return Fail(util::ErrorKind::kFailure, e.error());
   }
+  return util::Ok();
+}
+
+util::Status Pipeline::LoadState() {
   if (fs::exists(StatePath(run_))) {
     auto state = ReadPipelineState(StatePath(run_));
-    if (!state) return Fail(2, state.error());
+    if (!state) return Fail(util::ErrorKind::kBadInput, state.error());
     state_ = state.value();
     Log("resuming " + run_ + ": generation " + std::to_string(state_.iteration + 1) + ", stage " +
         StageName(state_.stage) + ", best generation " + std::to_string(state_.best_generation) +
@@ -142,22 +150,37 @@ int Pipeline::Prepare() {
         " channels)");
   }
   if (!fs::exists(ModelPath(0))) {
-    model::ModelSpec spec{c_.game.rules, c_.game.size, c_.model};
-    auto status = model::CreateInitialCheckpoint(ModelPath(0), spec, p_.init_seed);
-    if (!status) return Fail(1, status.error());
+    if (util::Status created = services_.networks.CreateInitial(ModelPath(0), p_.init_seed);
+        !created.ok()) {
+      return Fail(util::ErrorKind::kFailure, created.error());
+    }
     Log("created the initial network " + ModelPath(0));
   }
-  if (!c_.cluster.redis.empty()) {
-    auto cluster = ClusterGames::Start(c_, run_, [this](const std::string& l) { Log(l); });
-    if (!cluster) return Fail(cluster.exit_code(), cluster.error());
-    cluster_ = std::move(cluster.value());
-    // The workers start on the best network at once.
-    const long long best = state_.best_generation;
-    if (util::Status s = cluster_->NewBest(best, ModelPath(best)); !s.ok()) {
-      return Fail(s.exit_code(), s.error());
-    }
+  return util::Ok();
+}
+
+util::Status Pipeline::StartCluster() {
+  if (c_.cluster.redis.empty()) return util::Ok();
+  if (!services_.start_cluster) {
+    return Fail(util::ErrorKind::kBadInput, c_.source + ": this build cannot run a cluster");
   }
-  return Save() ? 0 : 1;
+  auto cluster = services_.start_cluster([this](const std::string& l) { Log(l); });
+  if (!cluster) return Fail(cluster.error_value());
+  cluster_ = std::move(cluster.value());
+  // The workers start on the best network at once.
+  const long long best = state_.best_generation;
+  if (util::Status s = cluster_->NewBest(best, ModelPath(best)); !s.ok()) {
+    return Fail(s.error_value());
+  }
+  return util::Ok();
+}
+
+util::Status Pipeline::Prepare() {
+  for (util::Status (Pipeline::*step)() : {&Pipeline::PrepareDirectory, &Pipeline::CheckConfig,
+                                           &Pipeline::LoadState, &Pipeline::StartCluster}) {
+    if (util::Status s = (this->*step)(); !s.ok()) return s;
+  }
+  return Save();
 }
 
 bool Pipeline::BudgetAllowsAnotherIteration(std::string& why) const {
@@ -202,78 +225,81 @@ void Pipeline::LogGenerationDone(const GenerationSummary& g) {
                   FormatComputeShares(run)));
 }
 
-int Pipeline::Finish(const std::string& reason) {
+util::Status Pipeline::CloseIteration() {
+  const long long gen = state_.iteration + 1;
+  if (p_.ladder_every > 0 && gen % p_.ladder_every == 0 && !Rated(gen)) {
+    if (util::Status s = StageLadder(gen); !s.ok()) return s;
+  }
+  GenerationSummary& g = Current();
+  g.iteration_seconds = g.selfplay_seconds + g.train_seconds + g.gate_seconds + g.ladder_seconds;
+  ChargeCpu();
+  LogGenerationDone(g);
+  state_.iteration += 1;
+  state_.stage = PipelineStage::kSelfplay;
+  return Save();
+}
+
+util::Status Pipeline::Finish(const std::string& reason) {
   const long long best = state_.best_generation;
   if (p_.final_ladder && best > 0 && !Rated(best)) {
     Log("final rating of the best network, gen " + std::to_string(best));
-    if (int code = StageLadder(best); code != 0) return code;
+    if (util::Status s = StageLadder(best); !s.ok()) return s;
   }
   state_.stage = PipelineStage::kFinished;
   state_.finished_reason = reason;
-  if (!Save()) return 1;
+  if (util::Status s = Save(); !s.ok()) return s;
   Log("finished: " + reason + "; best network: gen " + std::to_string(best) + " (" +
       ModelPath(best) + "), " + FormatDuration(Elapsed()) + " in all");
   Log("next: veletas report " + run_ + "   |   veletas play --model " + ModelPath(best));
-  return 0;
+  return util::Ok();
 }
 
-int Pipeline::Run() {
-  if (int code = Prepare(); code != 0) return code;
+util::Status Pipeline::Run() {
+  if (util::Status s = Prepare(); !s.ok()) return s;
   for (;;) {
-    int code = 0;
+    util::Status s = util::Ok();
     switch (state_.stage) {
       case PipelineStage::kFinished:
         Log("the run is finished (" + state_.finished_reason + "); best network: gen " +
             std::to_string(state_.best_generation) +
             ". To train further, raise pipeline.generations or the time budget and pass "
             "--allow-config-change.");
-        return 0;
+        return util::Ok();
       case PipelineStage::kSelfplay: {
         std::string why;
         if (!BudgetAllowsAnotherIteration(why)) return Finish(why);
-        code = StageSelfplay();
+        s = StageSelfplay();
         break;
       }
       case PipelineStage::kTrain:
         if (cluster_) cluster_->Stage(Header());
-        code = StageTrain();
+        s = StageTrain();
         break;
       case PipelineStage::kGate:
         if (cluster_) cluster_->Stage(Header());
-        code = StageGate();
+        s = StageGate();
         break;
-      case PipelineStage::kLadder: {
-        const long long gen = state_.iteration + 1;
-        if (p_.ladder_every > 0 && gen % p_.ladder_every == 0 && !Rated(gen)) {
-          code = StageLadder(gen);
-          if (code != 0) break;
-        }
-        GenerationSummary& g = Current();
-        g.iteration_seconds =
-            g.selfplay_seconds + g.train_seconds + g.gate_seconds + g.ladder_seconds;
-        ChargeCpu();
-        LogGenerationDone(g);
-        state_.iteration += 1;
-        state_.stage = PipelineStage::kSelfplay;
-        if (!Save()) return 1;
+      case PipelineStage::kLadder:
+        s = CloseIteration();
         break;
-      }
     }
-    if (code != 0) return code;
+    if (!s.ok()) return s;
+    if (options_.stop_after_stage && options_.stop_after_stage()) return util::Ok();
   }
 }
 
-}  // namespace pipeline_internal
+}  // namespace internal
 
 std::string GenerationModelPath(const std::string& run_dir, long long generation) {
   return (std::filesystem::path(run_dir) / "models" /
-          (pipeline_internal::Numbered("gen_", generation) + ".ckpt"))
+          (internal::Numbered("gen_", generation) + ".ckpt"))
       .string();
 }
 
-int RunPipeline(const Config& config, const PipelineOptions& options) {
-  pipeline_internal::Pipeline pipeline(config, options);
+util::Status RunPipeline(const config::Config& config, const PipelineOptions& options,
+                         PipelineServices& services) {
+  internal::Pipeline pipeline(config, options, services);
   return pipeline.Run();
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::pipeline

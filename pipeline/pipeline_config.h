@@ -1,11 +1,11 @@
 // Settings of `veletas pipeline` (section `pipeline`): how many generations to train, the
 // time budget, and the self-play, gating and rating schedule. Plain data; the YAML mapping
-// is app/config_pipeline.cpp.
+// is config/config_pipeline.cpp.
 #pragma once
 
 #include <cstdint>
 
-namespace veletas::app {
+namespace veletas::pipeline {
 
 // How a trained generation becomes the network that plays self-play.
 enum class Promotion {
@@ -53,4 +53,4 @@ struct PipelineConfig {
   int64_t init_seed = 1;
 };
 
-}  // namespace veletas::app
+}  // namespace veletas::pipeline

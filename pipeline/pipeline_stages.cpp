@@ -1,20 +1,21 @@
 // The pipeline's stages: self-play (local or from the cluster's workers), training, the
 // gate and the rating ladder.
 #include <fmt/format.h>
+
 #include <string>
 #include <vector>
 
-#include "app/load_evaluator.h"
-#include "app/pipeline_run.h"
-#include "app/promotion.h"
-#include "app/run_ratings.h"
 #include "arena/gate.h"
 #include "arena/ladder.h"
 #include "charts/charts.h"
+#include "pipeline/pipeline_run.h"
+#include "pipeline/promotion.h"
 #include "selfplay/selfplay_config.h"
-#include "training/trainer.h"
+#include "selfplay/selfplay_stats.h"
 
-namespace veletas::app::pipeline_internal {
+namespace veletas::pipeline::internal {
+
+using selfplay::FormatDuration;
 
 std::vector<std::pair<long long, std::string>> Pipeline::Bests() const {
   std::vector<long long> bests{0};
@@ -26,38 +27,38 @@ std::vector<std::pair<long long, std::string>> Pipeline::Bests() const {
   return out;
 }
 
-int Pipeline::StageSelfplayFromCluster() {
+util::Status Pipeline::StageSelfplayFromCluster() {
   const long long iteration = state_.iteration;
-  ClusterGames::SelfplayRequest r;
+  RemotePlay::SelfplayRequest r;
   r.iteration = iteration;
   r.dir = SamplesDir(iteration);
   r.games = iteration == 0 && p_.first_generation_games > 0 ? p_.first_generation_games
                                                             : p_.games_per_generation;
   r.bests = Bests();
   for (long long i = 0; i < iteration; ++i) r.earlier_dirs.push_back(SamplesDir(i));
-  r.progress = [&](const std::string& text) { status_.Update(Header() + " | " + text); };
+  r.progress = [&](const std::string& text) { Progress(Header() + " | " + text); };
   cluster_->Stage(Header());
-  const auto start = Clock::now();
+  const double start = clock_.WallSeconds();
   auto result = cluster_->Selfplay(r);
-  if (!result) return Fail(result.exit_code(), result.error());
+  if (!result) return Fail(result.error_value());
   GenerationSummary& g = Current();
   g.selfplay_games = result.value().games;
   g.selfplay_samples += result.value().samples;
-  g.selfplay_seconds += util::SecondsSince(start);
+  g.selfplay_seconds += clock_.WallSeconds() - start;
   ChargeCpu();
   Log("gen " + std::to_string(iteration + 1) + " self-play: " + result.value().line);
   state_.stage = PipelineStage::kTrain;
-  return Save() ? 0 : 1;
+  return Save();
 }
 
-int Pipeline::StageSelfplay() {
+util::Status Pipeline::StageSelfplay() {
   if (cluster_) return StageSelfplayFromCluster();
   const long long iteration = state_.iteration;
   const int64_t games = iteration == 0 && p_.first_generation_games > 0 ? p_.first_generation_games
                                                                         : p_.games_per_generation;
-  auto loaded = LoadConfigNetwork(ModelPath(state_.best_generation), c_);
-  if (!loaded) return Fail(loaded.exit_code(), loaded.error());
-  search::Evaluator& evaluator = *loaded.value().evaluator;
+  auto loaded = services_.networks.LoadForSelfplay(ModelPath(state_.best_generation));
+  if (!loaded) return Fail(loaded.error_value());
+  search::Evaluator& evaluator = *loaded.value();
   selfplay::SelfplayJob job;
   job.rules = c_.game.rules;
   job.size = c_.game.size;
@@ -65,24 +66,24 @@ int Pipeline::StageSelfplay() {
   job.out_dir = SamplesDir(iteration);
   job.generation = static_cast<uint64_t>(iteration);
   selfplay::SelfplayHooks hooks;
-  hooks.progress_seconds = status_.IsTerminal() ? 1.0 : 10.0;
+  hooks.progress_seconds = services_.reporter.ProgressSeconds();
   hooks.progress = [&](const selfplay::SelfplayStats& s) {
-    status_.Update(Header() + " | best gen " + std::to_string(state_.best_generation) + " | " +
-                   selfplay::FormatProgress(s));
+    Progress(Header() + " | best gen " + std::to_string(state_.best_generation) + " | " +
+             selfplay::FormatProgress(s));
   };
   hooks.log = [&](const std::string& m) { Log("  self-play: " + m); };
   selfplay::SelfplayConfig config = c_.selfplay;
   if (state_.resign_calibrated)
     config.resign_threshold = static_cast<float>(state_.resign_threshold);
-  const auto start = Clock::now();
+  const double start = clock_.WallSeconds();
   auto result = selfplay::RunSelfplay(config, c_.search, c_.evaluator, evaluator, job, hooks);
-  if (!result) return Fail(result.exit_code(), result.error());
+  if (!result) return Fail(result.error_value());
   const selfplay::SelfplayStats& s = result.value();
   GenerationSummary& g = Current();
   g.selfplay_games = s.games_resumed + s.games_finished;
   g.selfplay_samples += s.samples;
   g.selfplay_network_evaluations += static_cast<int64_t>(s.network_positions);
-  g.selfplay_seconds += util::SecondsSince(start);
+  g.selfplay_seconds += clock_.WallSeconds() - start;
   g.swap_rate = s.SwapRate();
   g.resign_threshold = config.resign_threshold;
   ChargeCpu();
@@ -97,7 +98,7 @@ int Pipeline::StageSelfplay() {
       FormatDuration(g.selfplay_seconds)));
   CalibrateResignation(s);
   state_.stage = PipelineStage::kTrain;
-  return Save() ? 0 : 1;
+  return Save();
 }
 
 void Pipeline::CalibrateResignation(const selfplay::SelfplayStats& s) {
@@ -133,36 +134,30 @@ void Pipeline::CalibrateResignation(const selfplay::SelfplayStats& s) {
                   *next, 100 * target));
 }
 
-int Pipeline::StageTrain() {
+util::Status Pipeline::StageTrain() {
   const long long iteration = state_.iteration;
-  training::TrainRequest req;
-  req.config = c_.training;
-  req.spec = model::ModelSpec{c_.game.rules, c_.game.size, c_.model};
-  req.device = c_.model.device;
-  req.input_checkpoint = ModelPath(iteration);
-  for (long long i = 0; i <= iteration; ++i) req.data.push_back(SamplesDir(i));
-  req.output_checkpoint = ModelPath(iteration + 1);
-  req.generation = iteration + 1;
-  req.metrics_path = (fs::path(run_) / "train" / "metrics.jsonl").string();
-  req.progress = [&](const training::TrainProgress& t) {
-    status_.Update(
-        Header() +
-        fmt::format(" | step {}/{} | loss {:.3f} (policy {:.3f} value {:.3f} aux {:.3f}) "
-                    "| {:.0f} samples/s | ETA {}",
-                    t.step, t.steps, t.loss_total, t.loss_policy, t.loss_value, t.loss_aux,
-                    t.samples_per_second, FormatDuration(t.eta_seconds)));
+  TrainJob job;
+  job.input_checkpoint = ModelPath(iteration);
+  for (long long i = 0; i <= iteration; ++i) job.data.push_back(SamplesDir(i));
+  job.output_checkpoint = ModelPath(iteration + 1);
+  job.generation = iteration + 1;
+  job.metrics_path = (fs::path(run_) / "train" / "metrics.jsonl").string();
+  job.progress = [&](const TrainProgress& t) {
+    Progress(Header() +
+             fmt::format(" | step {}/{} | loss {:.3f} (policy {:.3f} value {:.3f} aux {:.3f}) "
+                         "| {:.0f} samples/s | ETA {}",
+                         t.step, t.steps, t.loss_total, t.loss_policy, t.loss_value, t.loss_aux,
+                         t.samples_per_second, FormatDuration(t.eta_seconds)));
   };
-  req.log = [&](const std::string& m) { Log("  training: " + m); };
-  const training::TrainResult result = training::TrainGeneration(req);
-  if (!result.ok()) {
-    return Fail(result.status == training::TrainStatus::kBadInput ? 2 : 1, result.error);
-  }
-  if (fs::exists(req.metrics_path)) {  // a chart that cannot be drawn is only a note
-    auto drawn = charts::DrawLossChart(req.metrics_path,
+  job.log = [&](const std::string& m) { Log("  training: " + m); };
+  const util::Result<TrainSummary> result = services_.networks.Train(job);
+  if (!result) return Fail(result.error_value());
+  if (fs::exists(job.metrics_path)) {  // a chart that cannot be drawn is only a note
+    auto drawn = charts::DrawLossChart(job.metrics_path,
                                        (fs::path(run_) / "train" / "training_loss.png").string());
     if (!drawn) Log("  " + drawn.error());
   }
-  const training::TrainStats& t = result.stats;
+  const TrainSummary& t = result.value();
   GenerationSummary& g = Current();
   g.train_steps = t.steps;
   g.loss_total = t.loss_total;
@@ -179,52 +174,56 @@ int Pipeline::StageTrain() {
                   FormatDuration(t.seconds)));
   for (const std::string& s : t.skipped) Log("  training skipped " + s);
   state_.stage = PipelineStage::kGate;
-  return Save() ? 0 : 1;
+  return Save();
 }
 
-util::Result<arena::ArenaPlayer> Pipeline::GenerationPlayer(ArenaModels& models,
+util::Result<arena::ArenaPlayer> Pipeline::GenerationPlayer(ArenaNetworks& networks,
                                                             long long gen) const {
-  auto m = models.Get(ModelPath(gen));
-  if (!m) return m.error_value();
-  return arena::MakeGenerationPlayer(gen, ModelPath(gen), m.value()->Evaluator(), c_.search,
+  auto evaluator = networks.Get(ModelPath(gen));
+  if (!evaluator) return evaluator.error_value();
+  return arena::MakeGenerationPlayer(gen, ModelPath(gen), *evaluator.value(), c_.search,
                                      c_.arena.arena.simulations);
 }
 
-int Pipeline::StageGate() {
+util::Status Pipeline::PlayGate(long long candidate, GenerationSummary& g) {
+  std::unique_ptr<ArenaNetworks> networks = services_.networks.ForArena();
+  auto cand = GenerationPlayer(*networks, candidate);
+  if (!cand) return Fail(util::ErrorKind::kBadInput, cand.error());
+  auto best = GenerationPlayer(*networks, state_.best_generation);
+  if (!best) return Fail(util::ErrorKind::kBadInput, best.error());
+  const arena::ArenaPlayer& a = cand.value();
+  const arena::ArenaPlayer& b = best.value();
+  const double start = clock_.WallSeconds();
+  auto result = arena::RunGate(
+      a, b, c_.game.rules, c_.game.size, PromotionGateSettings(p_, c_.arena.gate), c_.arena.arena,
+      run_, "",
+      [&](const arena::ArenaProgress& p) {
+        Progress(Header() + fmt::format(" | gen {} vs gen {} | {} games, {}-{}", candidate,
+                                        state_.best_generation, p.games_done, p.a_wins, p.b_wins));
+      },
+      RemoteArena());
+  if (!result) return Fail(util::ErrorKind::kFailure, result.error());
+  const arena::GateResult& r = result.value();
+  for (const std::string& note : r.notes) Log(note);
+  g.promoted = Promoted(p_.promotion, r.evidence);
+  g.gate_evaluations += r.stats.evaluations;
+  g.gated_against = state_.best_generation;
+  g.gate_games = r.evidence.games;
+  g.gate_wins = r.evidence.wins;
+  g.gate_reason = PromotionReason(p_.promotion, r.evidence);
+  g.gate_seconds = clock_.WallSeconds() - start;
+  return util::Ok();
+}
+
+util::Status Pipeline::StageGate() {
   const long long candidate = state_.iteration + 1;
   GenerationSummary& g = Current();
   if (p_.promotion == Promotion::kAlways) {
     g.promoted = true;
     g.gated_against = -1;
     g.gate_reason = "promotion: always";
-  } else {
-    ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
-    auto cand = GenerationPlayer(models, candidate);
-    if (!cand) return Fail(2, cand.error());
-    auto best = GenerationPlayer(models, state_.best_generation);
-    if (!best) return Fail(2, best.error());
-    const arena::ArenaPlayer& a = cand.value();
-    const arena::ArenaPlayer& b = best.value();
-    const auto start = Clock::now();
-    auto result = arena::RunGate(
-        a, b, c_.game.rules, c_.game.size, PromotionGateSettings(p_, c_.arena.gate), c_.arena.arena,
-        run_, "",
-        [&](const arena::ArenaProgress& p) {
-          status_.Update(Header() + fmt::format(" | gen {} vs gen {} | {} games, {}-{}", candidate,
-                                                state_.best_generation, p.games_done, p.a_wins,
-                                                p.b_wins));
-        },
-        RemoteArena());
-    if (!result) return Fail(1, result.error());
-    const arena::GateResult& r = result.value();
-    for (const std::string& note : r.notes) Log(note);
-    g.promoted = Promoted(p_.promotion, r.evidence);
-    g.gate_evaluations += r.stats.evaluations;
-    g.gated_against = state_.best_generation;
-    g.gate_games = r.evidence.games;
-    g.gate_wins = r.evidence.wins;
-    g.gate_reason = PromotionReason(p_.promotion, r.evidence);
-    g.gate_seconds = util::SecondsSince(start);
+  } else if (util::Status played = PlayGate(candidate, g); !played.ok()) {
+    return played;
   }
   ChargeCpu();
   std::string line = "gen " + std::to_string(candidate) + " gate: ";
@@ -239,35 +238,35 @@ int Pipeline::StageGate() {
   Log(line);
   if (g.promoted && cluster_) {  // the workers' self-play switches to it now
     if (util::Status s = cluster_->NewBest(candidate, ModelPath(candidate)); !s.ok()) {
-      return Fail(s.exit_code(), s.error());
+      return Fail(s.error_value());
     }
   }
   state_.stage = PipelineStage::kLadder;
-  return Save() ? 0 : 1;
+  return Save();
 }
 
-int Pipeline::StageLadder(long long generation) {
+util::Status Pipeline::StageLadder(long long generation) {
   if (cluster_) cluster_->Stage(Header() + " | ladder round of gen " + std::to_string(generation));
-  ArenaModels models(c_.game.rules, c_.game.size, c_.model, c_.evaluator);
-  auto newcomer = GenerationPlayer(models, generation);
-  if (!newcomer) return Fail(2, newcomer.error());
+  std::unique_ptr<ArenaNetworks> networks = services_.networks.ForArena();
+  auto newcomer = GenerationPlayer(*networks, generation);
+  if (!newcomer) return Fail(util::ErrorKind::kBadInput, newcomer.error());
   const arena::ArenaPlayer& player = newcomer.value();
   std::vector<arena::ArenaPlayer> previous;
   for (long long gen : arena::PreviousGenerationsToPlay(generation, state_.rated_generations,
                                                         c_.arena.ladder.previous_generations)) {
-    auto p = GenerationPlayer(models, gen);
-    if (!p) return Fail(2, p.error());
+    auto p = GenerationPlayer(*networks, gen);
+    if (!p) return Fail(util::ErrorKind::kBadInput, p.error());
     previous.push_back(p.value());
   }
-  const auto start = Clock::now();
+  const double start = clock_.WallSeconds();
   auto round = arena::RunLadderRound(
       run_, c_.game.rules, c_.game.size, player, previous, c_.arena.arena, c_.arena.ladder,
       [&](const std::string& match, const arena::ArenaProgress& p) {
-        status_.Update(Header() + fmt::format(" | {} | {}/{} games, {}-{}", match, p.games_done,
-                                              p.games_total, p.a_wins, p.b_wins));
+        Progress(Header() + fmt::format(" | {} | {}/{} games, {}-{}", match, p.games_done,
+                                        p.games_total, p.a_wins, p.b_wins));
       },
       RemoteArena());
-  if (!round) return Fail(round.exit_code(), round.error());
+  if (!round) return Fail(round.error_value());
   uint64_t evaluations = 0;
   for (const arena::LadderMatchReport& m : round.value().matches) {
     evaluations += m.stats.evaluations;
@@ -275,23 +274,24 @@ int Pipeline::StageLadder(long long generation) {
     Log("  " + m.name + ": " + std::to_string(m.a_wins) + "-" + std::to_string(m.b_wins) +
         (m.existed ? " (played before)" : ""));
   }
-  std::ostringstream warnings;
-  auto rated = RateRun(run_, 1.0, warnings);
-  if (!rated) return Fail(1, rated.error());
-  if (std::string e = DrawRatingsPng(rated.value()); !e.empty()) Log("  " + e);
-  std::ostringstream table;
-  PrintLadderTable(rated.value().ladder, table);
-  std::istringstream lines(table.str());
-  Log("ratings after gen " + std::to_string(generation) + " (random = 0; best is gen " +
-      std::to_string(state_.best_generation) + "):");
-  for (std::string l; std::getline(lines, l);) Log("  " + l);
+  if (util::Status rated = RateAfterLadder(generation); !rated.ok()) return rated;
   state_.rated_generations.push_back(generation);
   if (generation == state_.iteration + 1 && !state_.generations.empty()) {
-    Current().ladder_seconds = util::SecondsSince(start);
+    Current().ladder_seconds = clock_.WallSeconds() - start;
     Current().ladder_evaluations = evaluations;
     ChargeCpu();
   }
-  return 0;
+  return util::Ok();
 }
 
-}  // namespace veletas::app::pipeline_internal
+util::Status Pipeline::RateAfterLadder(long long generation) {
+  auto rated = services_.rate_run(run_);
+  if (!rated) return Fail(util::ErrorKind::kFailure, rated.error());
+  if (!rated.value().chart_note.empty()) Log("  " + rated.value().chart_note);
+  Log("ratings after gen " + std::to_string(generation) + " (random = 0; best is gen " +
+      std::to_string(state_.best_generation) + "):");
+  for (const std::string& l : rated.value().table) Log("  " + l);
+  return util::Ok();
+}
+
+}  // namespace veletas::pipeline::internal

@@ -1,4 +1,4 @@
-#include "app/pipeline_state.h"
+#include "pipeline/pipeline_state.h"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include "util/atomic_file.h"
 #include "util/json.h"
 
-namespace veletas::app {
+namespace veletas::pipeline {
 namespace {
 
 constexpr const char* kStageNames[] = {"selfplay", "train", "gate", "ladder", "finished"};
@@ -186,4 +186,4 @@ util::Status WritePipelineState(const std::string& path, const PipelineState& s)
   return util::WriteFileAtomic(path, j.dump(1) + "\n");
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::pipeline

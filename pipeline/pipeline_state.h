@@ -9,7 +9,7 @@
 
 #include "util/result.h"
 
-namespace veletas::app {
+namespace veletas::pipeline {
 
 enum class PipelineStage { kSelfplay, kTrain, kGate, kLadder, kFinished };
 const char* StageName(PipelineStage stage);
@@ -89,4 +89,4 @@ util::Result<PipelineState> PipelineStateFromText(std::string_view text, const s
 // Writes atomically; the error names the file.
 util::Status WritePipelineState(const std::string& path, const PipelineState& state);
 
-}  // namespace veletas::app
+}  // namespace veletas::pipeline

@@ -1,8 +1,8 @@
-#include "app/promotion.h"
+#include "pipeline/promotion.h"
 
 #include <algorithm>
 
-namespace veletas::app {
+namespace veletas::pipeline {
 
 arena::GateSettings PromotionGateSettings(const PipelineConfig& pipeline,
                                           const arena::GateSettings& gate) {
@@ -37,4 +37,4 @@ std::string PromotionReason(Promotion promotion, const arena::GateEvidence& evid
          " (check of promotion: latest): " + evidence_only;
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::pipeline

@@ -4,11 +4,11 @@
 
 #include <string>
 
-#include "app/pipeline_config.h"
 #include "arena/arena_settings.h"
 #include "arena/sprt.h"
+#include "pipeline/pipeline_config.h"
 
-namespace veletas::app {
+namespace veletas::pipeline {
 
 // The games a candidate plays against the best network: `gate` (arena.gate) for kGate; for
 // kLatest an SPRT of H0: elo = -check_elo against H1: elo = 0 capped at check_games games.
@@ -26,4 +26,4 @@ bool Promoted(Promotion promotion, const arena::GateEvidence& evidence);
 // promoted" there, yet keeps the candidate), after "not clearly worse" or "clearly worse".
 std::string PromotionReason(Promotion promotion, const arena::GateEvidence& evidence);
 
-}  // namespace veletas::app
+}  // namespace veletas::pipeline

@@ -1,6 +1,6 @@
 // Settings of the search layer: the MCTS (PUCT or Gumbel root), the batching evaluator and
 // the UCT-rollout baseline. Data with defaults, and each struct's Validate() with its allowed
-// ranges (search_config.cpp); the YAML mapping lives in app/config_search.cpp (sections
+// ranges (search_config.cpp); the YAML mapping lives in config/config_search.cpp (sections
 // `search` and `evaluator`).
 #pragma once
 

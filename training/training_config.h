@@ -1,6 +1,6 @@
 // Settings of the learner (training/trainer.h): data with defaults and Validate() with the
 // allowed ranges (training_config.cpp); the YAML mapping (section `training`) is
-// app/config_training.cpp. Torch-free.
+// config/config_training.cpp. Torch-free.
 #pragma once
 
 #include <cstdint>

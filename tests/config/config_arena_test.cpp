@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "app/config.h"
-#include "tests/app/config_test_util.h"
+#include "config/config.h"
+#include "tests/config/config_test_util.h"
 
-namespace veletas::app {
+namespace veletas::config {
 namespace {
 
 std::string ArenaError(const std::string& yaml, arena::ArenaSettings& out) {
@@ -119,4 +119,4 @@ TEST(ConfigArena, WholeConfigHasTheSection) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::config

@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "app/config.h"
-#include "tests/app/config_test_util.h"
+#include "config/config.h"
+#include "tests/config/config_test_util.h"
 
-namespace veletas::app {
+namespace veletas::config {
 namespace {
 
 std::string ClusterError(const std::string& yaml, cluster::ClusterConfig& out) {
@@ -64,4 +64,4 @@ TEST(ConfigCluster, BadValuesNameTheKeyAndLine) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::config

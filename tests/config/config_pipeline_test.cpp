@@ -4,11 +4,15 @@
 
 #include <string>
 
-#include "app/config.h"
-#include "tests/app/config_test_util.h"
+#include "config/config.h"
+#include "tests/config/config_test_util.h"
 
-namespace veletas::app {
+namespace veletas::config {
 namespace {
+
+using pipeline::PipelineConfig;
+using pipeline::Promotion;
+using pipeline::PromotionName;
 
 std::string PipelineError(const std::string& yaml, PipelineConfig& out) {
   return testing::ParseError("pipeline", yaml, ParsePipelineSection, out);
@@ -57,4 +61,4 @@ TEST(ConfigPipeline, RejectsBadValuesNamingTheKey) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::config

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/config.h"
+#include "config/config.h"
 #include "tests/support/temp_dir.h"
 
-namespace veletas::app {
+namespace veletas::config {
 namespace {
 
 using test_support::TempDir;
@@ -73,4 +73,4 @@ TEST(ConfigReader, AliasesAndDeepNestingStayBounded) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::config

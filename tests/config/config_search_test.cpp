@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "app/config.h"
-#include "tests/app/config_test_util.h"
+#include "config/config.h"
+#include "tests/config/config_test_util.h"
 
-namespace veletas::app {
+namespace veletas::config {
 namespace {
 
 std::string SearchError(const std::string& yaml, search::SearchConfig& out) {
@@ -126,4 +126,4 @@ TEST(ConfigSearch, WholeConfigHasTheSections) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::config

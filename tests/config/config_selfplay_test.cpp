@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "app/config.h"
-#include "tests/app/config_test_util.h"
+#include "config/config.h"
+#include "tests/config/config_test_util.h"
 
-namespace veletas::app {
+namespace veletas::config {
 namespace {
 
 std::string SelfplayError(const std::string& yaml, selfplay::SelfplayConfig& out) {
@@ -114,4 +114,4 @@ TEST(ConfigSelfplay, WholeConfigHasTheSection) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::config

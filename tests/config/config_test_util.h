@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "app/config.h"
+#include "config/config.h"
 
-namespace veletas::app::testing {
+namespace veletas::config::testing {
 
 // Parses `yaml` as the body of the section `name` with `parse` (one of the Parse*Section
 // functions), rejecting unknown keys as a config file would; returns the error or "".
@@ -22,4 +22,4 @@ std::string ParseError(const std::string& name, const std::string& yaml, Fn pars
   return "";
 }
 
-}  // namespace veletas::app::testing
+}  // namespace veletas::config::testing

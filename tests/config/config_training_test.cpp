@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "app/config.h"
-#include "tests/app/config_test_util.h"
+#include "config/config.h"
+#include "tests/config/config_test_util.h"
 
-namespace veletas::app {
+namespace veletas::config {
 namespace {
 
 std::string TrainingError(const std::string& yaml, training::TrainingConfig& out) {
@@ -160,4 +160,4 @@ TEST(ConfigTraining, IsASectionOfTheWholeConfig) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::config

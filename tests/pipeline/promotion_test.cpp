@@ -2,10 +2,10 @@
 // SPRT evidence; the compute shares of a run's generations.
 #include <gtest/gtest.h>
 
-#include "app/pipeline_state.h"
-#include "app/promotion.h"
+#include "pipeline/pipeline_state.h"
+#include "pipeline/promotion.h"
 
-namespace veletas::app {
+namespace veletas::pipeline {
 namespace {
 
 PipelineConfig Latest() {
@@ -93,4 +93,4 @@ TEST(ComputeShares, SumsGenerationsAndFormatsEachStage) {
 }
 
 }  // namespace
-}  // namespace veletas::app
+}  // namespace veletas::pipeline

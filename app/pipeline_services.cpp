@@ -1,0 +1,126 @@
+#include "app/pipeline_services.h"
+
+#include <iostream>
+#include <sstream>
+#include <utility>
+
+#include "app/arena_models.h"
+#include "app/cluster_games.h"
+#include "app/load_evaluator.h"
+#include "app/run_ratings.h"
+#include "model/model_files.h"
+#include "training/trainer.h"
+
+namespace veletas::app {
+namespace {
+
+// The arena networks of a gate or ladder round: app::ArenaModels.
+class TorchArenaNetworks final : public pipeline::ArenaNetworks {
+ public:
+  explicit TorchArenaNetworks(const Config& c)
+      : models_(c.game.rules, c.game.size, c.model, c.evaluator) {}
+  util::Result<search::Evaluator*> Get(const std::string& checkpoint) override {
+    auto m = models_.Get(checkpoint);
+    if (!m) return m.error_value();
+    return &m.value()->Evaluator();
+  }
+
+ private:
+  ArenaModels models_;
+};
+
+// The run's ratings as the pipeline shows them: RateRun, its chart and its table.
+util::Result<pipeline::RatingsReport> RateForPipeline(const std::string& run_dir) {
+  std::ostringstream warnings;  // the pipeline shows the table only
+  auto rated = RateRun(run_dir, 1.0, warnings);
+  if (!rated) return rated.error_value();
+  pipeline::RatingsReport report;
+  report.chart_note = DrawRatingsPng(rated.value());
+  std::ostringstream table;
+  PrintLadderTable(rated.value().ladder, table);
+  std::istringstream lines(table.str());
+  for (std::string l; std::getline(lines, l);) report.table.push_back(l);
+  return report;
+}
+
+}  // namespace
+
+util::Status TorchNetworks::CreateInitial(const std::string& checkpoint, int64_t seed) {
+  const model::ModelSpec spec{c_.game.rules, c_.game.size, c_.model};
+  auto status = model::CreateInitialCheckpoint(checkpoint, spec, static_cast<uint64_t>(seed));
+  if (!status) return util::Error{status.error(), util::ErrorKind::kFailure};
+  return util::Ok();
+}
+
+util::Result<std::unique_ptr<search::Evaluator>> TorchNetworks::LoadForSelfplay(
+    const std::string& checkpoint) {
+  auto loaded = LoadConfigNetwork(checkpoint, c_);
+  if (!loaded) return loaded.error_value();
+  return std::unique_ptr<search::Evaluator>(std::move(loaded.value().evaluator));
+}
+
+std::unique_ptr<pipeline::ArenaNetworks> TorchNetworks::ForArena() {
+  return std::make_unique<TorchArenaNetworks>(c_);
+}
+
+util::Result<pipeline::TrainSummary> TorchNetworks::Train(const pipeline::TrainJob& job) {
+  training::TrainRequest req;
+  req.config = c_.training;
+  req.spec = model::ModelSpec{c_.game.rules, c_.game.size, c_.model};
+  req.device = c_.model.device;
+  req.input_checkpoint = job.input_checkpoint;
+  req.data = job.data;
+  req.output_checkpoint = job.output_checkpoint;
+  req.generation = job.generation;
+  req.metrics_path = job.metrics_path;
+  if (job.progress) {
+    req.progress = [&job](const training::TrainProgress& t) {
+      job.progress({t.step, t.steps, t.loss_total, t.loss_policy, t.loss_value, t.loss_aux,
+                    t.samples_per_second, t.eta_seconds});
+    };
+  }
+  req.log = job.log;
+  const training::TrainResult result = training::TrainGeneration(req);
+  if (!result.ok()) {
+    return util::Error{result.error, result.status == training::TrainStatus::kBadInput
+                                         ? util::ErrorKind::kBadInput
+                                         : util::ErrorKind::kFailure};
+  }
+  const training::TrainStats& t = result.stats;
+  pipeline::TrainSummary s;
+  s.steps = t.steps;
+  s.global_steps = t.global_steps;
+  s.total_samples = t.total_samples;
+  s.window_samples = t.window_samples;
+  s.loss_total = t.loss_total;
+  s.loss_policy = t.loss_policy;
+  s.loss_value = t.loss_value;
+  s.loss_aux = t.loss_aux;
+  s.loop_samples_per_second = t.loop_samples_per_second;
+  s.seconds = t.seconds;
+  s.skipped = t.skipped;
+  return s;
+}
+
+void ConsoleReporter::Line(const std::string& line) {
+  status_.Clear();
+  std::cout << line << std::endl;
+}
+
+void ConsoleReporter::Error(const std::string& message) {
+  status_.Clear();
+  std::cerr << message << "\n";
+}
+
+PipelineServicesOfApp::PipelineServicesOfApp(const Config& config, pipeline::Reporter& reporter,
+                                             const std::string& run_dir)
+    : networks(config), services{networks, reporter, clock, {}, RateForPipeline} {
+  services.start_cluster = [&config, run_dir](const std::function<void(const std::string&)>& log)
+      -> util::Result<std::unique_ptr<pipeline::RemotePlay>> {
+    auto games = ClusterGames::Start(config, run_dir, log);
+    if (!games) return games.error_value();
+    return std::unique_ptr<pipeline::RemotePlay>(std::move(games.value()));
+  };
+}
+
+}  // namespace veletas::app
