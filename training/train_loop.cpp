@@ -158,173 +158,247 @@ int64_t FileSize(const std::string& path) {
   return ec ? 0 : static_cast<int64_t>(size);
 }
 
-TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
-  const TrainRequest& r = *s.request;
-  const TrainingConfig& c = r.config;
-  CallPlan& plan = *s.plan;
-  DataState& data = *s.data;
-  auto note = [&](const std::string& message) {
-    if (r.log) r.log(message);
-  };
+namespace {
+
+// One RunTrainingLoop call, step by step.
+class Loop {
+ public:
+  Loop(const LoopSetup& s, TrainStats& stats)
+      : s_(s), r_(*s.request), c_(r_.config), plan_(*s.plan), data_(*s.data), stats_(stats) {}
+
+  // Prepare, the steps, the output; exceptions (Torch's) become failures.
+  TrainResult Run();
+
+ private:
+  void Note(const std::string& message) const {
+    if (r_.log) r_.log(message);
+  }
+  // The device, the network and the optimiser, loaded from setup.load_from; a fresh call
+  // records its plan at once in the training-state file.
+  TrainResult Prepare();
+  // Steps from plan.steps_done to plan.steps: metrics lines, training-state files, progress.
+  TrainResult Steps();
+  // One optimiser step on `batch` at learning rate `lr`; its statistics go to both
+  // accumulators.
+  void Step(TrainingBatch& batch, double lr);
+  // The metrics line of the steps since the last one (ends the call if the loss diverged).
+  TrainResult WriteMetrics(int64_t global, double lr);
+  // The training-state file after `done` steps.
+  TrainResult SaveState(int64_t done);
+  // Progress after `done` steps (global step `global`).
+  void Report(int64_t done, int64_t global, double lr, bool metrics);
+  // The loop's speed (after its first two steps) and the output checkpoint.
+  TrainResult Finish(const BatchLoader& loader);
+
+  const LoopSetup& s_;
+  const TrainRequest& r_;
+  const TrainingConfig& c_;
+  CallPlan& plan_;
+  DataState& data_;
+  TrainStats& stats_;
+  torch::Device device_{torch::kCPU};
+  model::VeletasNet net_{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  Accumulator window_acc_, report_acc_;
+  int64_t first_step_ = 0;  // plan.steps_done moves at checkpoints
+  int64_t remaining_ = 0;
+  Clock::time_point loop_start_;
+  // The speed is measured after the first two steps (warm-up).
+  Clock::time_point warm_start_;
+  int64_t warm_steps_ = 0;
+  double warm_wait_ = 0;
+};
+
+TrainResult Loop::Run() {
   try {
-    auto device = model::SelectDevice(r.device);
-    if (!device) return Failure(TrainStatus::kBadInput, device.error());
-    model::ApplyThreadSetting(c.threads);
-    model::VeletasNet net = model::MakeNet(r.spec.arch);
-    net->to(device.value());
-    std::unique_ptr<torch::optim::Optimizer> optimizer = MakeOptimizer(c, net);
-    const model::CheckpointFile& from = *s.load_from;
-    const bool restore = s.resuming || from.meta.optimizer == OptimizerName(c.optimizer);
-    if (!restore && !from.meta.optimizer.empty()) {
-      note(from.path + " holds " + from.meta.optimizer + " optimiser state; starting a fresh " +
-           OptimizerName(c.optimizer) + " optimiser");
-    }
-    auto loaded = model::LoadCheckpointInto(from, r.spec, net, restore ? optimizer.get() : nullptr);
-    if (!loaded) return Failure(TrainStatus::kBadInput, loaded.error());
-    net->train();
-    // A fresh call records its plan at once (step 0), so that a kill at any later moment
-    // resumes this plan: the same window, steps and metrics offset.
-    if (!s.resuming && plan.steps > 0) {
-      if (auto saved = model::SaveCheckpoint(s.state_path, net, optimizer.get(), Meta(s)); !saved) {
-        return Failure(TrainStatus::kFailed, saved.error());
-      }
-    }
-
-    const model::LossWeights weights{1.0, c.value_weight, c.aux_weight};
-    const int64_t first_step = plan.steps_done;  // plan.steps_done moves at checkpoints
-    const int64_t remaining = plan.steps - first_step;
-    BatchLoader loader(*s.window, plan.seed, plan.first_batch + first_step, remaining, c.batch_size,
-                       c.root_value_weight, c.prefetch_batches);
-    Accumulator window_acc, report_acc;
-    window_acc.Reset(device.value());
-    report_acc.Reset(device.value());
-    const auto loop_start = Clock::now();
-    Clock::time_point warm_start = loop_start;
-    int64_t warm_steps = 0;
-    double warm_wait = 0;
-
-    for (int64_t step = first_step; step < plan.steps; ++step) {
-      const int64_t global = plan.start_step + step;
-      const double lr = LearningRate(c, global);
-      for (auto& group : optimizer->param_groups()) group.options().set_lr(lr);
-      std::unique_ptr<TrainingBatch> batch = loader.Next();
-      {
-        const BatchTensors t = ToTensors(*batch, device.value());
-        const model::NetOutput out = net->forward(t.planes);
-        const model::Losses losses = model::ComputeLosses(out, t.targets, weights);
-        optimizer->zero_grad();
-        losses.total.backward();
-        optimizer->step();
-        torch::NoGradGuard no_grad;
-        const torch::Tensor step_stats = StepStats(out, t.targets, t.phase, losses);
-        window_acc.sums += step_stats;
-        report_acc.sums += step_stats;
-      }
-      loader.Recycle(std::move(batch));
-      ++window_acc.steps;
-      ++report_acc.steps;
-      const int64_t done = step + 1;
-      data.batches_drawn = plan.first_batch + done;
-      data.samples_consumed += c.batch_size;
-      if (done - first_step == std::min<int64_t>(2, remaining)) {
-        warm_start = Clock::now();
-        warm_steps = done;
-        warm_wait = loader.WaitSeconds();
-      }
-      if (r.abort_after_steps >= 0 && done >= r.abort_after_steps) {
-        return Failure(TrainStatus::kAborted, "aborted after step " + std::to_string(done));
-      }
-
-      const bool last = done == plan.steps;
-      const bool checkpoint = !last && done % c.checkpoint_every == 0;
-      const bool metrics = last || checkpoint || (global + 1) % c.metrics_every == 0;
-      if (metrics) {
-        const std::vector<double> m = window_acc.Means();
-        MetricsLine line;
-        line.generation = plan.generation;
-        line.step = global + 1;
-        line.steps = window_acc.steps;
-        line.loss_policy = m[kPolicy];
-        line.loss_value = m[kValue];
-        line.loss_aux = m[kAux];
-        line.loss_l2 = L2Term(net, c.weight_decay);
-        line.loss_total =
-            m[kPolicy] + c.value_weight * m[kValue] + c.aux_weight * m[kAux] + line.loss_l2;
-        line.policy_entropy = m[kEntropy];
-        line.policy_target_entropy = m[kTargetEntropy];
-        line.value_accuracy = m[kAccuracy];
-        SetPhaseLosses(m, line);
-        line.learning_rate = lr;
-        line.samples_per_second = static_cast<double>(window_acc.steps * c.batch_size) /
-                                  util::SecondsSince(window_acc.since);
-        line.window_samples = s.window->Size();
-        line.time = static_cast<double>(std::time(nullptr));
-        if (!std::isfinite(line.loss_total)) {
-          // Diverged (e.g. a learning rate too high): keep the last good training state.
-          return Failure(TrainStatus::kFailed,
-                         "the loss is not finite at step " + std::to_string(global + 1) +
-                             " (learning rate " + std::to_string(lr) +
-                             "); nothing written after the last training-state file");
-        }
-        if (util::Status appended = AppendMetrics(s.metrics_path, line); !appended.ok()) {
-          return Failure(TrainStatus::kFailed, appended.error());
-        }
-        stats.loss_policy = line.loss_policy;
-        stats.loss_value = line.loss_value;
-        stats.loss_aux = line.loss_aux;
-        stats.loss_total = line.loss_total;
-        stats.loss_l2 = line.loss_l2;
-        window_acc.Reset(device.value());
-      }
-      if (checkpoint) {
-        plan.steps_done = done;
-        plan.metrics_offset = FileSize(s.metrics_path);
-        if (auto saved = model::SaveCheckpoint(s.state_path, net, optimizer.get(), Meta(s));
-            !saved) {
-          return Failure(TrainStatus::kFailed, saved.error());
-        }
-      }
-      if (r.progress &&
-          (metrics || last || util::SecondsSince(report_acc.since) >= r.progress_interval)) {
-        const std::vector<double> m = report_acc.Means();
-        TrainProgress p;
-        p.generation = plan.generation;
-        p.step = done;
-        p.steps = plan.steps;
-        p.global_step = global + 1;
-        p.loss_policy = m[kPolicy];
-        p.loss_value = m[kValue];
-        p.loss_aux = m[kAux];
-        p.loss_total = m[kPolicy] + c.value_weight * m[kValue] + c.aux_weight * m[kAux];
-        p.learning_rate = lr;
-        p.samples_per_second = static_cast<double>(report_acc.steps * c.batch_size) /
-                               util::SecondsSince(report_acc.since);
-        const double per_step =
-            util::SecondsSince(loop_start) / static_cast<double>(done - first_step);
-        p.eta_seconds = per_step * static_cast<double>(plan.steps - done);
-        p.metrics_line = metrics;
-        r.progress(p);
-        report_acc.Reset(device.value());
-      }
-    }
-    const double warm_seconds = util::SecondsSince(warm_start);
-    const int64_t timed = plan.steps - warm_steps;
-    if (timed > 0 && warm_seconds > 0) {
-      stats.loop_samples_per_second = static_cast<double>(timed * c.batch_size) / warm_seconds;
-    }
-    stats.loader_wait_seconds = loader.WaitSeconds() - warm_wait;
-
-    plan.steps_done = plan.steps;
-    plan.complete = true;
-    plan.metrics_offset = FileSize(s.metrics_path);
-    if (auto saved = model::SaveCheckpoint(r.output_checkpoint, net, optimizer.get(), Meta(s));
-        !saved) {
-      return Failure(TrainStatus::kFailed, saved.error());
-    }
-    return TrainResult{};
+    if (TrainResult prepared = Prepare(); !prepared.ok()) return prepared;
+    return Steps();
   } catch (const std::exception& e) {
     return Failure(TrainStatus::kFailed, std::string("training failed: ") + e.what());
   }
+}
+
+TrainResult Loop::Prepare() {
+  auto device = model::SelectDevice(r_.device);
+  if (!device) return Failure(TrainStatus::kBadInput, device.error());
+  device_ = device.value();
+  model::ApplyThreadSetting(c_.threads);
+  net_ = model::MakeNet(r_.spec.arch);
+  net_->to(device_);
+  optimizer_ = MakeOptimizer(c_, net_);
+  const model::CheckpointFile& from = *s_.load_from;
+  const bool restore = s_.resuming || from.meta.optimizer == OptimizerName(c_.optimizer);
+  if (!restore && !from.meta.optimizer.empty()) {
+    Note(from.path + " holds " + from.meta.optimizer + " optimiser state; starting a fresh " +
+         OptimizerName(c_.optimizer) + " optimiser");
+  }
+  auto loaded =
+      model::LoadCheckpointInto(from, r_.spec, net_, restore ? optimizer_.get() : nullptr);
+  if (!loaded) return Failure(TrainStatus::kBadInput, loaded.error());
+  net_->train();
+  // A fresh call records its plan at once (step 0), so that a kill at any later moment
+  // resumes this plan: the same window, steps and metrics offset.
+  if (!s_.resuming && plan_.steps > 0) {
+    if (auto saved = model::SaveCheckpoint(s_.state_path, net_, optimizer_.get(), Meta(s_));
+        !saved) {
+      return Failure(TrainStatus::kFailed, saved.error());
+    }
+  }
+  return TrainResult{};
+}
+
+void Loop::Step(TrainingBatch& batch, double lr) {
+  for (auto& group : optimizer_->param_groups()) group.options().set_lr(lr);
+  const model::LossWeights weights{1.0, c_.value_weight, c_.aux_weight};
+  const BatchTensors t = ToTensors(batch, device_);
+  const model::NetOutput out = net_->forward(t.planes);
+  const model::Losses losses = model::ComputeLosses(out, t.targets, weights);
+  optimizer_->zero_grad();
+  losses.total.backward();
+  optimizer_->step();
+  torch::NoGradGuard no_grad;
+  const torch::Tensor step_stats = StepStats(out, t.targets, t.phase, losses);
+  window_acc_.sums += step_stats;
+  report_acc_.sums += step_stats;
+}
+
+TrainResult Loop::Steps() {
+  first_step_ = plan_.steps_done;
+  remaining_ = plan_.steps - first_step_;
+  BatchLoader loader(*s_.window, plan_.seed, plan_.first_batch + first_step_, remaining_,
+                     c_.batch_size, c_.root_value_weight, c_.prefetch_batches);
+  window_acc_.Reset(device_);
+  report_acc_.Reset(device_);
+  loop_start_ = Clock::now();
+  warm_start_ = loop_start_;
+  for (int64_t step = first_step_; step < plan_.steps; ++step) {
+    const int64_t global = plan_.start_step + step;
+    const double lr = LearningRate(c_, global);
+    std::unique_ptr<TrainingBatch> batch = loader.Next();
+    Step(*batch, lr);
+    loader.Recycle(std::move(batch));
+    ++window_acc_.steps;
+    ++report_acc_.steps;
+    const int64_t done = step + 1;
+    data_.batches_drawn = plan_.first_batch + done;
+    data_.samples_consumed += c_.batch_size;
+    if (done - first_step_ == std::min<int64_t>(2, remaining_)) {
+      warm_start_ = Clock::now();
+      warm_steps_ = done;
+      warm_wait_ = loader.WaitSeconds();
+    }
+    if (r_.abort_after_steps >= 0 && done >= r_.abort_after_steps) {
+      return Failure(TrainStatus::kAborted, "aborted after step " + std::to_string(done));
+    }
+    const bool last = done == plan_.steps;
+    const bool checkpoint = !last && done % c_.checkpoint_every == 0;
+    const bool metrics = last || checkpoint || (global + 1) % c_.metrics_every == 0;
+    if (metrics) {
+      if (TrainResult written = WriteMetrics(global, lr); !written.ok()) return written;
+    }
+    if (checkpoint) {
+      if (TrainResult saved = SaveState(done); !saved.ok()) return saved;
+    }
+    if (r_.progress &&
+        (metrics || last || util::SecondsSince(report_acc_.since) >= r_.progress_interval)) {
+      Report(done, global, lr, metrics);
+    }
+  }
+  return Finish(loader);
+}
+
+TrainResult Loop::WriteMetrics(int64_t global, double lr) {
+  const std::vector<double> m = window_acc_.Means();
+  MetricsLine line;
+  line.generation = plan_.generation;
+  line.step = global + 1;
+  line.steps = window_acc_.steps;
+  line.loss_policy = m[kPolicy];
+  line.loss_value = m[kValue];
+  line.loss_aux = m[kAux];
+  line.loss_l2 = L2Term(net_, c_.weight_decay);
+  line.loss_total =
+      m[kPolicy] + c_.value_weight * m[kValue] + c_.aux_weight * m[kAux] + line.loss_l2;
+  line.policy_entropy = m[kEntropy];
+  line.policy_target_entropy = m[kTargetEntropy];
+  line.value_accuracy = m[kAccuracy];
+  SetPhaseLosses(m, line);
+  line.learning_rate = lr;
+  line.samples_per_second = static_cast<double>(window_acc_.steps * c_.batch_size) /
+                            util::SecondsSince(window_acc_.since);
+  line.window_samples = s_.window->Size();
+  line.time = static_cast<double>(std::time(nullptr));
+  if (!std::isfinite(line.loss_total)) {
+    // Diverged (e.g. a learning rate too high): keep the last good training state.
+    return Failure(TrainStatus::kFailed,
+                   "the loss is not finite at step " + std::to_string(global + 1) +
+                       " (learning rate " + std::to_string(lr) +
+                       "); nothing written after the last training-state file");
+  }
+  if (util::Status appended = AppendMetrics(s_.metrics_path, line); !appended.ok()) {
+    return Failure(TrainStatus::kFailed, appended.error());
+  }
+  stats_.loss_policy = line.loss_policy;
+  stats_.loss_value = line.loss_value;
+  stats_.loss_aux = line.loss_aux;
+  stats_.loss_total = line.loss_total;
+  stats_.loss_l2 = line.loss_l2;
+  window_acc_.Reset(device_);
+  return TrainResult{};
+}
+
+TrainResult Loop::SaveState(int64_t done) {
+  plan_.steps_done = done;
+  plan_.metrics_offset = FileSize(s_.metrics_path);
+  if (auto saved = model::SaveCheckpoint(s_.state_path, net_, optimizer_.get(), Meta(s_)); !saved) {
+    return Failure(TrainStatus::kFailed, saved.error());
+  }
+  return TrainResult{};
+}
+
+void Loop::Report(int64_t done, int64_t global, double lr, bool metrics) {
+  const std::vector<double> m = report_acc_.Means();
+  TrainProgress p;
+  p.generation = plan_.generation;
+  p.step = done;
+  p.steps = plan_.steps;
+  p.global_step = global + 1;
+  p.loss_policy = m[kPolicy];
+  p.loss_value = m[kValue];
+  p.loss_aux = m[kAux];
+  p.loss_total = m[kPolicy] + c_.value_weight * m[kValue] + c_.aux_weight * m[kAux];
+  p.learning_rate = lr;
+  p.samples_per_second = static_cast<double>(report_acc_.steps * c_.batch_size) /
+                         util::SecondsSince(report_acc_.since);
+  const double per_step = util::SecondsSince(loop_start_) / static_cast<double>(done - first_step_);
+  p.eta_seconds = per_step * static_cast<double>(plan_.steps - done);
+  p.metrics_line = metrics;
+  r_.progress(p);
+  report_acc_.Reset(device_);
+}
+
+TrainResult Loop::Finish(const BatchLoader& loader) {
+  const double warm_seconds = util::SecondsSince(warm_start_);
+  const int64_t timed = plan_.steps - warm_steps_;
+  if (timed > 0 && warm_seconds > 0) {
+    stats_.loop_samples_per_second = static_cast<double>(timed * c_.batch_size) / warm_seconds;
+  }
+  stats_.loader_wait_seconds = loader.WaitSeconds() - warm_wait_;
+  plan_.steps_done = plan_.steps;
+  plan_.complete = true;
+  plan_.metrics_offset = FileSize(s_.metrics_path);
+  if (auto saved = model::SaveCheckpoint(r_.output_checkpoint, net_, optimizer_.get(), Meta(s_));
+      !saved) {
+    return Failure(TrainStatus::kFailed, saved.error());
+  }
+  return TrainResult{};
+}
+
+}  // namespace
+
+TrainResult RunTrainingLoop(const LoopSetup& s, TrainStats& stats) {
+  Loop loop(s, stats);
+  return loop.Run();
 }
 
 }  // namespace veletas::training
