@@ -7,6 +7,31 @@
 
 namespace veletas::arena {
 
+// The settings of arena/sprt.h (SprtConfig, GateConfig), here so that the settings target
+// holds every check of the arena's settings.
+util::Status SprtConfig::Validate() const {
+  util::SettingsCheck c;
+  c.Real("elo0", elo0, -2000, 2000)
+      .Real("elo1", elo1, -2000, 2000)
+      .That(elo0 < elo1, "elo1",
+            util::FormatSetting(elo1) + " must be greater than elo0 (" + util::FormatSetting(elo0) +
+                ")")
+      .Real("alpha", alpha, 0.0, 0.5, util::Ends::kOpenLow)
+      .Real("beta", beta, 0.0, 0.5, util::Ends::kOpenLow);
+  return c.Result();
+}
+
+const char* GateMethodName(GateMethod m) { return m == GateMethod::kSprt ? "sprt" : "fixed_games"; }
+
+util::Status GateConfig::Validate() const {
+  util::SettingsCheck c;
+  c.Nested("", sprt.Validate())
+      .Int("max_games", max_games, 0, 10'000'000)
+      .Int("games", games, 1, 10'000'000)
+      .Real("threshold", threshold, 0.0, 1.0, util::Ends::kOpenLow);
+  return c.Result();
+}
+
 util::Status ArenaConfig::Validate() const {
   util::SettingsCheck c;
   c.Int("simulations", simulations, 1, kMaxMctsSimulations)

@@ -6,25 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "arena/json_util.h"
-#include "util/settings_check.h"
 
 namespace veletas::arena {
 
 using nlohmann::json;
 
 namespace {}  // namespace
-
-util::Status SprtConfig::Validate() const {
-  util::SettingsCheck c;
-  c.Real("elo0", elo0, -2000, 2000)
-      .Real("elo1", elo1, -2000, 2000)
-      .That(elo0 < elo1, "elo1",
-            util::FormatSetting(elo1) + " must be greater than elo0 (" + util::FormatSetting(elo0) +
-                ")")
-      .Real("alpha", alpha, 0.0, 0.5, util::Ends::kOpenLow)
-      .Real("beta", beta, 0.0, 0.5, util::Ends::kOpenLow);
-  return c.Result();
-}
 
 const char* SprtDecisionName(SprtDecision d) {
   switch (d) {
@@ -55,8 +42,6 @@ SprtState EvaluateSprt(const SprtConfig& c, int wins, int losses) {
   return s;
 }
 
-const char* GateMethodName(GateMethod m) { return m == GateMethod::kSprt ? "sprt" : "fixed_games"; }
-
 const char* GateDecisionName(GateDecision d) {
   switch (d) {
     case GateDecision::kContinue:
@@ -67,15 +52,6 @@ const char* GateDecisionName(GateDecision d) {
       return "reject";
   }
   return "continue";
-}
-
-util::Status GateConfig::Validate() const {
-  util::SettingsCheck c;
-  c.Nested("", sprt.Validate())
-      .Int("max_games", max_games, 0, 10'000'000)
-      .Int("games", games, 1, 10'000'000)
-      .Real("threshold", threshold, 0.0, 1.0, util::Ends::kOpenLow);
-  return c.Result();
 }
 
 namespace {
