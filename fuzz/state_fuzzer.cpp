@@ -1,8 +1,8 @@
 // JSON state files: the first byte picks the pipeline state (RUN/state.json), a metrics file
 // (metrics.jsonl), or the training data state or call plan a checkpoint's metadata carries,
 // and the rest is read as that.
-#include "pipeline/pipeline_state.h"
 #include "fuzz/fuzz_util.h"
+#include "pipeline/pipeline_state.h"
 #include "training/call_plan.h"
 #include "training/metrics.h"
 #include "training/replay_window.h"

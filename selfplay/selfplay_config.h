@@ -1,8 +1,8 @@
 // Settings of the self-play generator (selfplay/selfplay_engine.h): data with defaults and
 // Validate() with the allowed ranges (selfplay_config.cpp); the YAML mapping (section
-// `selfplay`) is config/config_selfplay.cpp. The search itself is configured by search::SearchConfig
-// (its `simulations` is not used by self-play: full_simulations / cheap_simulations are) and the
-// batching front end by search::BatchingConfig.
+// `selfplay`) is config/config_selfplay.cpp. The search itself is configured by
+// search::SearchConfig (its `simulations` is not used by self-play: full_simulations /
+// cheap_simulations are) and the batching front end by search::BatchingConfig.
 #pragma once
 
 #include <cstdint>
