@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -27,6 +28,7 @@ using testing::TestConfig;
 struct Session {
   util::Status status = util::Ok();
   std::vector<std::string> lines;
+  std::vector<std::string> progress;
   std::vector<TrainJob> trained;
 };
 
@@ -46,6 +48,7 @@ Session RunSession(const config::Config& c, const std::string& run, FakeClock& c
   Session s;
   s.status = RunPipeline(c, options, fakes.services);
   s.lines = fakes.reporter.lines;
+  s.progress = fakes.reporter.progress;
   s.trained = fakes.networks.trained;
   return s;
 }
@@ -96,6 +99,10 @@ TEST(Pipeline, TrainsTheConfiguredGenerationsOnAGrowingWindowAndFinishes) {
   EXPECT_TRUE(fs::exists(GenerationModelPath(dir.Str(), 2)));
   EXPECT_TRUE(HasLine(s.lines, "gen 2 gate: promotion: always"));
   EXPECT_TRUE(HasLine(s.lines, "finished: trained 2 generations; best network: gen 2"));
+  // Progress goes to the reporter (here the fake trainer's one report).
+  EXPECT_TRUE(std::any_of(s.progress.begin(), s.progress.end(), [](const std::string& p) {
+    return p.rfind("gen 2 | train | step 10/10 | loss 1.500", 0) == 0;
+  }));
   // What was reported is the run's log.
   const std::string log = Read(dir.Path() / "logs" / "pipeline.log");
   for (const std::string& line : s.lines) EXPECT_NE(log.find(line + "\n"), std::string::npos);
@@ -163,6 +170,29 @@ TEST(Pipeline, TheGatePromotesAStrongerCandidateAndKeepsTheBestAgainstAWeakerOne
   EXPECT_TRUE(HasLine(s.lines, "gen 3 self-play: 4 games by gen 1"));
   ASSERT_EQ(s.trained.size(), 3u);
   EXPECT_EQ(s.trained[2].input_checkpoint, GenerationModelPath(dir.Str(), 2));
+}
+
+TEST(Pipeline, LatestPromotesUnlessTheCheckShowsTheCandidateClearlyWorse) {
+  test_support::TempDir dir;
+  FakeClock clock;
+  const std::map<int64_t, std::string> styles{{0, "weak"}, {1, "strong"}, {2, "weak"}};
+  const Session s = RunSession(
+      TestConfig("  generations: 2\n  games_per_generation: 4\n  promotion: latest\n"
+                 "  check_games: 10\n  check_elo: 200\n  ladder_every: 0\n  final_ladder: false\n"),
+      dir.Str(), clock, styles);
+  ASSERT_TRUE(s.status.ok()) << s.status.error();
+  const PipelineState st = State(dir.Str());
+  ASSERT_EQ(st.generations.size(), 2u);
+  EXPECT_TRUE(st.generations[0].promoted);
+  EXPECT_EQ(
+      st.generations[0].gate_reason.rfind("not clearly worse (check of promotion: latest)", 0), 0u)
+      << st.generations[0].gate_reason;
+  EXPECT_FALSE(st.generations[1].promoted);
+  EXPECT_EQ(st.generations[1].gate_reason.rfind("clearly worse (check of promotion: latest)", 0),
+            0u)
+      << st.generations[1].gate_reason;
+  EXPECT_LE(st.generations[1].gate_games, 10);
+  EXPECT_EQ(st.best_generation, 1);
 }
 
 TEST(Pipeline, ResignationIsCalibratedOnTheTrainedNetworksGamesAndUsedNext) {
