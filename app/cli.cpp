@@ -46,6 +46,10 @@ void AddConfigOptions(CLI::App& cmd, ConfigArgs& args, bool config_required) {
   config->type_name("FILE");
   if (config_required) Required(config);
   AddGameOptions(cmd, args.game, "the config's");
+  cmd.add_option("--precision", args.precision,
+                 "CPU inference precision of the network (default: the config's "
+                 "model.inference_precision, auto)")
+      ->check(CLI::IsMember(model::kInferencePrecisions));
 }
 
 util::Result<Config> ConfigFromArgs(const ConfigArgs& args) {
@@ -58,6 +62,7 @@ util::Result<Config> ConfigFromArgs(const ConfigArgs& args) {
     config.game.size = 10;
   }
   config.game = ResolveGame(args.game, config.game);
+  if (args.precision) config.model.inference_precision = *args.precision;
   return config;
 }
 

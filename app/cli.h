@@ -42,8 +42,9 @@ CLI::Option* AddRequiredConfig(CLI::App& cmd, std::string& path, const std::stri
 struct ConfigArgs {
   std::optional<std::string> config;
   GameArgs game;
+  std::optional<std::string> precision;  // --precision over model.inference_precision
 };
-// Declares --config (required when `config_required`), --rules and --size on `cmd`.
+// Declares --config (required when `config_required`), --rules, --size and --precision.
 void AddConfigOptions(CLI::App& cmd, ConfigArgs& args, bool config_required);
 
 // The config file when given (else the defaults on a 10x10 board), then --rules and --size

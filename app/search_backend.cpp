@@ -52,7 +52,7 @@ util::Status SearchBackend::SetThreads(int threads) {
 util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const BackendArgs& args) {
   auto b = std::make_unique<SearchBackend>();
   // Settings: the config file (if any; else standard 10x10), then the options.
-  auto loaded = ConfigFromArgs(ConfigArgs{args.config.config, {}});
+  auto loaded = ConfigFromArgs(ConfigArgs{args.config.config, {}, args.config.precision});
   if (!loaded) return loaded.error_value();
   const Config& config = loaded.value();
   const GameConfig game = ResolveGame(args.config.game, config.game);

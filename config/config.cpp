@@ -49,6 +49,8 @@ void ParseModelSection(ConfigSection& s, model::NetConfig& out) {
   out.value_hidden = static_cast<int>(s.Int("value_hidden", out.value_hidden, 1, 1024));
   out.device = s.Choice("device", out.device, {"cpu", "cuda", "auto"});
   out.threads = static_cast<int>(s.Int("threads", out.threads, 0, 256));
+  out.inference_precision = s.Choice("inference_precision", out.inference_precision,
+                                     {"auto", "fp32", "bf16", "int8", "torch"});
   s.RejectUnknownKeys();
 }
 

@@ -1,9 +1,14 @@
 // Architecture and runtime settings of the policy/value network. Plain data, no Torch.
 #pragma once
 
+#include <vector>
 #include <string>
 
 namespace veletas::model {
+
+// The values of NetConfig::inference_precision.
+inline const std::vector<std::string> kInferencePrecisions = {"auto", "fp32", "bf16", "int8",
+                                                              "torch"};
 
 struct NetConfig {
   // --- Architecture (stored in checkpoints; a checkpoint loads only into the same). ---
@@ -14,6 +19,11 @@ struct NetConfig {
   // --- Runtime (not part of the architecture). ---
   std::string device = "cpu";  // "cpu", "cuda", or "auto" (cuda when available)
   int threads = 0;             // intra-op CPU threads; 0 = all cores
+  // CPU inference precision (model/cpu_network.h): "auto" (int8 where the CPU has VNNI and
+  // int8 agrees with fp32, else fp32), "fp32", "bf16", "int8", or "torch" (the training
+  // path through LibTorch, the reference the others are measured against). CUDA devices
+  // always run the LibTorch path.
+  std::string inference_precision = "auto";
 
   // True when the architecture fields are equal (runtime fields are ignored).
   bool SameArchitecture(const NetConfig& o) const {

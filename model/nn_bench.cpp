@@ -1,6 +1,10 @@
 #include "model/nn_bench.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <map>
 
 #include "model/features.h"
 #include "model/losses.h"
@@ -20,11 +24,28 @@ double Seconds(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+double PeakGflops(const std::string& precision, int cores) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  double mhz = 0.0;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("cpu MHz", 0) != 0) continue;
+    const size_t colon = line.find(':');
+    if (colon != std::string::npos) mhz = std::max(mhz, std::atof(line.c_str() + colon + 1));
+  }
+  double per_cycle = precision == "int8" ? 256 : precision == "bf16" ? 128 : 64;
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (!__builtin_cpu_supports("avx512f")) per_cycle /= 2;
+#endif
+  return cores * mhz / 1000.0 * per_cycle;
+}
+
 struct NnBench::Impl {
   NnBenchOptions options;
   torch::Device device{torch::kCPU};
   VeletasNet net{nullptr};
-  std::unique_ptr<TorchEvaluator> evaluator;
+  std::map<std::string, std::unique_ptr<TorchEvaluator>> by_precision;
+  TorchEvaluator* evaluator = nullptr;  // the one measured (of by_precision)
   std::vector<rules::Position> pool;
   size_t next = 0;
 
@@ -66,12 +87,36 @@ util::Result<std::unique_ptr<NnBench>> NnBench::Create(const NnBenchOptions& opt
   impl->net->eval();
   auto evaluator = TorchEvaluator::FromNet(impl->net, options.net);  // applies threads
   if (!evaluator) return evaluator.error_value();
-  impl->evaluator = std::move(evaluator.value());
+  impl->evaluator = evaluator.value().get();
+  impl->by_precision[options.net.inference_precision] = std::move(evaluator.value());
   impl->pool = SamplePositions(options.rules, options.size, kPoolSize, options.seed);
   return std::make_unique<NnBench>(std::move(impl));
 }
 
 NnBench::~NnBench() = default;
+
+util::Result<std::string> NnBench::SetPrecision(const std::string& setting) {
+  std::unique_ptr<TorchEvaluator>& held = impl_->by_precision[setting];
+  if (!held) {
+    NetConfig runtime = impl_->options.net;
+    runtime.inference_precision = setting;
+    auto evaluator = TorchEvaluator::FromNet(impl_->net, runtime);
+    if (!evaluator) return evaluator.error_value();
+    held = std::move(evaluator.value());
+  }
+  impl_->evaluator = held.get();
+  return impl_->evaluator->PrecisionName();
+}
+
+double NnBench::FlopsPerEvaluation() const {
+  const NetConfig& a = impl_->options.net;
+  const double area = static_cast<double>(impl_->options.size) * impl_->options.size;
+  const double stem = kNumPlanes * a.channels * 9.0;
+  const double trunk = 2.0 * a.blocks * a.channels * a.channels * 9.0;
+  const double heads = a.channels * 2.0 * a.head_channels + a.head_channels;
+  const double fc = 3.0 * a.head_channels * (a.value_hidden + 1) + a.value_hidden;
+  return 2.0 * ((stem + trunk + heads) * area + fc);
+}
 
 std::string NnBench::DeviceName() const { return impl_->device.str(); }
 int NnBench::Threads() const { return torch::get_num_threads(); }

@@ -24,6 +24,12 @@ struct NnBenchOptions {
 
 // Builds a freshly initialised network and a pool of positions from seeded random games
 // (every kind of sub-decision, setup included). Not thread-safe; one measurement at a time.
+// The machine's peak arithmetic rate for a precision, from the instruction set and clock
+// (not measured): cores x GHz (the highest "cpu MHz" in /proc/cpuinfo) x operations per
+// cycle and core: with AVX-512 and two FMA units, fp32 64, bf16 128 (vdpbf16ps), int8 256
+// (vpdpbusd); without AVX-512, half. 0 when the clock is unknown.
+double PeakGflops(const std::string& precision, int cores);
+
 class NnBench {
  public:
   // Errors: the device is unavailable (e.g. "cuda" on a CPU-only build).
@@ -38,6 +44,13 @@ class NnBench {
   // Training samples per second: encoding, forward, the losses of model/losses.h,
   // backward and an SGD (momentum) step, `batch` samples per step.
   double TrainRate(int batch);
+  // Rebuilds the evaluator at inference precision `setting` (NetConfig::inference_precision)
+  // and returns the precision it runs at ("fp32", "bf16", "int8", "torch"), which differs
+  // from `setting` where the CPU lacks it. Errors: the evaluator cannot be built.
+  util::Result<std::string> SetPrecision(const std::string& setting);
+  // Multiply-adds x 2 of one evaluation on the benchmark's board (convolutions and fully
+  // connected layers of the inference path; the aux head is not computed there).
+  double FlopsPerEvaluation() const;
   // The device measured on ("cpu", "cuda:0") and Torch's intra-op thread count.
   std::string DeviceName() const;
   int Threads() const;

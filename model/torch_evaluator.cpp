@@ -1,6 +1,11 @@
 #include "model/torch_evaluator.h"
 
+#include <cstdio>
+#include <mutex>
+
 #include "model/checkpoint.h"
+#include "model/cpu_network.h"
+#include "model/fold_weights.h"
 #include "model/features.h"
 #include "model/network.h"
 
@@ -11,7 +16,37 @@ struct TorchEvaluator::Impl {
   torch::Device device{torch::kCPU};
   int threads = 1;     // intra-op threads, applied in whichever thread calls Evaluate
   EncodedBatch batch;  // reused between calls
+  std::string precision = "auto";
+  std::unique_ptr<CpuNetwork> cpu;  // the CPU inference engine; null: the LibTorch path
+
+  // Builds `cpu` from `net` unless the device or the setting asks for LibTorch.
+  util::Status BuildCpu();
 };
+
+namespace {
+
+// Says on stderr which precision a network runs at, once per different line.
+void Announce(const std::string& line) {
+  static std::mutex mutex;
+  static std::string last;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (line.empty() || line == last) return;
+  last = line;
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+}  // namespace
+
+util::Status TorchEvaluator::Impl::BuildCpu() {
+  cpu.reset();
+  if (!device.is_cpu() || precision == "torch") return util::Ok();
+  std::string note;
+  auto built = CpuNetwork::Create(FoldWeights(net), precision, &note);
+  if (!built) return util::Status::Failure(built.error());
+  cpu = std::move(built.value());
+  Announce(note);
+  return util::Ok();
+}
 
 TorchEvaluator::TorchEvaluator(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 TorchEvaluator::~TorchEvaluator() = default;
@@ -28,6 +63,9 @@ util::Result<std::unique_ptr<TorchEvaluator>> TorchEvaluator::FromNet(const Vele
     impl->threads = threads;
     impl->net = CloneNet(net, impl->device);
     impl->net->eval();
+    impl->precision = runtime.inference_precision;
+    auto built = impl->BuildCpu();
+    if (!built) return built.error_value();
     return std::make_unique<TorchEvaluator>(std::move(impl));
   } catch (const std::exception& e) {
     return R::Failure(std::string("cannot place the network on ") + runtime.device + ": " +
@@ -74,13 +112,17 @@ Status TorchEvaluator::UpdateWeights(const VeletasNet& net) {
   }
   try {
     CopyWeights(net, impl_->net);
-    return Ok();
+    return impl_->BuildCpu();
   } catch (const std::exception& e) {
     return Status::Failure(std::string("UpdateWeights: ") + e.what());
   }
 }
 
 std::string TorchEvaluator::DeviceName() const { return impl_->device.str(); }
+
+std::string TorchEvaluator::PrecisionName() const {
+  return impl_->cpu ? model::PrecisionName(impl_->cpu->precision()) : "torch";
+}
 
 void TorchEvaluator::SetThreads(int threads) { impl_->threads = ApplyThreadSetting(threads); }
 
@@ -89,6 +131,7 @@ void TorchEvaluator::Evaluate(std::span<const rules::Position> positions,
   if (positions.empty()) return;
   // OpenMP's thread count is per calling thread (e.g. a batching front end's worker).
   if (torch::get_num_threads() != impl_->threads) torch::set_num_threads(impl_->threads);
+  if (impl_->cpu) return impl_->cpu->Evaluate(positions, out);
   EncodedBatch& b = impl_->batch;
   EncodeBatch(positions, 0, b);
   const int m = b.canvas;

@@ -14,6 +14,9 @@ namespace veletas::model {
 
 class VeletasNet;  // model/network.h (Torch)
 
+// On the CPU the network runs through the inference engine of model/cpu_network.h at
+// NetConfig::inference_precision (weights folded at creation and at UpdateWeights, which
+// say on stderr which precision was chosen); on CUDA, or with "torch", through LibTorch.
 // Holds its own copy of the network (learner and inference never share a module), in eval
 // mode, on the device of NetConfig::device ("cpu", "cuda", "auto"). Evaluate encodes the
 // batch on a canvas of the largest board size in it (model/features.h), runs one forward
@@ -57,6 +60,9 @@ class TorchEvaluator final : public search::Evaluator {
 
   // "cpu" or "cuda:0".
   std::string DeviceName() const;
+  // The precision it runs at: "fp32", "bf16", "int8" (CPU inference engine,
+  // model/cpu_network.h) or "torch" (the LibTorch path: CUDA, or inference_precision torch).
+  std::string PrecisionName() const;
 
   // Intra-op threads for the following Evaluate calls (0: one per core), as
   // NetConfig::threads. Precondition: no concurrent Evaluate.

@@ -24,6 +24,7 @@ inline NetConfig TinyArch() {
   c.head_channels = 8;
   c.value_hidden = 16;
   c.threads = 2;
+  c.inference_precision = "torch";  // the LibTorch path; inference_test.cpp tests the others
   return c;
 }
 
