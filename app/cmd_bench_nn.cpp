@@ -100,12 +100,14 @@ int RunBenchNn(const BenchNnArgs& args) {
   std::printf("game: %s %dx%d; device: %s; intra-op threads: %d\n", rules::RuleSetName(o.rules),
               o.size, o.size, b.DeviceName().c_str(), b.Threads());
   PrintEvaluationTable(b, args.precisions, max_batch);
-  std::printf("\ntraining (encode + forward + losses + backward + SGD step)\n%8s %14s %12s\n",
-              "batch", "samples/s", "ms/step");
+  std::printf("\ntraining (encode + forward + losses + backward + SGD step)\n%8s %14s %12s "
+              "%16s %12s\n", "batch", "samples/s", "ms/step", "bf16 autocast/s", "x fp32");
   for (int batch : {32, 128, 256}) {
     if (batch > max_batch) break;
     const double rate = b.TrainRate(batch);
-    std::printf("%8d %14.0f %12.3f\n", batch, rate, 1000.0 * batch / rate);
+    const double bf16 = b.TrainRate(batch, /*bf16_autocast=*/true);
+    std::printf("%8d %14.0f %12.3f %16.0f %12.2f\n", batch, rate, 1000.0 * batch / rate, bf16,
+                bf16 / rate);
     std::fflush(stdout);
   }
   return 0;

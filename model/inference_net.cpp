@@ -17,25 +17,27 @@ using dnnl::memory;
 using Dt = memory::data_type;
 using Tag = memory::format_tag;
 
-// The trunk's activation type and layout and its weights' type, per precision, chosen by
-// measurement (docs/ARCHITECTURE.md, "Inference"): blocked nChw16c is oneDNN's fastest fp32
-// layout here, while its int8 kernels for nChw16c are reference code and need nhwc.
+// The trunk's activation type and layout and its weights' type.
 struct Layout {
   Dt act;
   Tag tag;
   Dt weight;
 };
 
-Layout LayoutOf(Precision p) {
+// The layouts to try for a precision, fastest first, chosen by measurement
+// (docs/ARCHITECTURE.md, "Inference"): blocked nChw16c is oneDNN's fastest fp32 and bf16
+// layout here, but needs channel counts its kernels take (multiples of 16); int8 kernels
+// for nChw16c are reference code and need nhwc.
+std::vector<Layout> LayoutsOf(Precision p) {
   switch (p) {
     case Precision::kBf16:
-      return {Dt::bf16, Tag::nChw16c, Dt::bf16};
+      return {{Dt::bf16, Tag::nChw16c, Dt::bf16}, {Dt::bf16, Tag::nhwc, Dt::bf16}};
     case Precision::kInt8:
-      return {Dt::u8, Tag::nhwc, Dt::s8};
+      return {{Dt::u8, Tag::nhwc, Dt::s8}};
     case Precision::kFp32:
       break;
   }
-  return {Dt::f32, Tag::nChw16c, Dt::f32};
+  return {{Dt::f32, Tag::nChw16c, Dt::f32}, {Dt::f32, Tag::nhwc, Dt::f32}};
 }
 
 // Scale of a u8 activation whose largest value is `max` (value = q / scale).
@@ -83,6 +85,8 @@ struct InferenceNet::Impl {
   dnnl::stream stream{engine};
   std::map<std::pair<int, int>, std::unique_ptr<Plan>> plans;
   std::string implementation;
+  Layout layout{Dt::f32, Tag::nChw16c, Dt::f32};
+  bool allow_reference = false;  // fp32's last resort: slow but always there
 
   static constexpr size_t kMaxPlans = 48;
 
@@ -91,7 +95,7 @@ struct InferenceNet::Impl {
     return ActivationScale(calibration.max_activation.at(i));
   }
   memory::desc ActDesc(int batch, int channels, int size) const {
-    const Layout l = LayoutOf(precision);
+    const Layout& l = layout;
     return memory::desc({batch, channels, size, size}, l.act, l.tag);
   }
   util::Result<ConvStep> MakeConv(const ConvSpec& spec, const memory::desc& src_md,
@@ -106,7 +110,7 @@ util::Result<ConvStep> InferenceNet::Impl::MakeConv(const ConvSpec& spec,
                                                     const memory::desc& src_md,
                                                     const memory::desc& dst_md) {
   const FoldedConv& c = *spec.conv;
-  const Layout l = LayoutOf(precision);
+  const Layout& l = layout;
   const memory::dim pad = c.kernel / 2;
   const memory::desc wmd({c.out, c.in, c.kernel, c.kernel}, l.weight, Tag::any);
   const memory::desc bmd({c.out}, Dt::f32, Tag::x);
@@ -141,7 +145,7 @@ util::Result<ConvStep> InferenceNet::Impl::MakeConv(const ConvSpec& spec,
   try {
     const dnnl::convolution_forward::primitive_desc pd(d, attr, engine);
     const std::string impl = pd.impl_info_str();
-    if (impl.find("ref") != std::string::npos) {
+    if (impl.find("ref") != std::string::npos && !allow_reference) {
       return util::Result<ConvStep>::Failure(
           std::string(PrecisionName(precision)) + " convolution " + std::to_string(c.in) +
           "->" + std::to_string(c.out) + " " + std::to_string(c.kernel) + "x" +
@@ -190,7 +194,7 @@ util::Result<std::unique_ptr<Plan>> InferenceNet::Impl::MakePlan(int batch, int 
   // The heads' output stays in the trunk's layout (oneDNN has no fast 1x1 kernel from a
   // blocked source into nchw); Heads() reads it through HeadLayout.
   const memory::desc heads_md({batch, w.heads.out, size, size}, Dt::f32,
-                              LayoutOf(precision).tag);
+                              layout.tag);
   p->input = memory(in_md, engine);
   std::memset(p->input.get_data_handle(), 0, in_md.get_size());
   p->x = memory(x_md, engine);
@@ -275,7 +279,7 @@ void InferenceNet::Impl::Heads(const Plan& p, int batch, float* logits, float* v
   const int hidden = w.arch.value_hidden;
   const float* all = static_cast<const float*>(p.heads.get_data_handle());
   // Offsets of element (b, c, square) in the trunk's layout: nhwc or nChw16c.
-  const bool blocked = LayoutOf(precision).tag == Tag::nChw16c;
+  const bool blocked = layout.tag == Tag::nChw16c;
   const int channels = w.heads.out;
   const size_t block = blocked ? 16 : channels;
   const size_t padded = (channels + block - 1) / block * block;
@@ -380,10 +384,21 @@ util::Result<std::unique_ptr<InferenceNet>> InferenceNet::Create(const Inference
   impl->precision = precision;
   impl->calibration = calibration;
   auto net = std::make_unique<InferenceNet>(std::move(impl));
-  // Build the smallest plan now so that an unsupported precision fails here, not later.
-  auto plan = net->impl_->GetPlan(1, 7);
-  if (!plan) return plan.error_value();
-  return net;
+  // The first layout whose kernels are all native; plans are built now so that an
+  // unsupported precision fails here, not later. fp32 takes reference code as a last resort.
+  Impl& im = *net->impl_;
+  const std::vector<Layout> layouts = LayoutsOf(precision);
+  std::string failure;
+  for (size_t i = 0; i < layouts.size(); ++i) {
+    im.layout = layouts[i];
+    im.allow_reference = precision == Precision::kFp32 && i + 1 == layouts.size();
+    im.plans.clear();
+    im.implementation.clear();
+    auto plan = im.GetPlan(1, 7);
+    if (plan) return net;
+    failure = plan.error();
+  }
+  return R::Failure(failure);
 }
 
 void InferenceNet::Forward(const float* planes, int batch, int size, float* logits,

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <map>
 
+#include <ATen/autocast_mode.h>
+
 #include "model/features.h"
 #include "model/losses.h"
 #include "model/network.h"
@@ -126,7 +128,7 @@ double NnBench::EvalRate(int batch) {
   return impl_->Rate(batch, [&] { impl_->evaluator->Evaluate(impl_->Take(batch), out); });
 }
 
-double NnBench::TrainRate(int batch) {
+double NnBench::TrainRate(int batch, bool bf16_autocast) {
   Impl& im = *impl_;
   im.net->train();
   torch::optim::SGD optimizer(
@@ -155,8 +157,12 @@ double NnBench::TrainRate(int batch) {
     }
     t.value = torch::tensor(values).to(im.device);
     t.aux = torch::from_blob(aux.data(), {batch, m, m}, torch::kLong).to(im.device);
+    at::autocast::set_cpu_enabled(bf16_autocast);
+    if (bf16_autocast) at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
     const NetOutput out = im.net->forward(PlanesTensor(encoded, im.device));
     const Losses losses = ComputeLosses(out, t, LossWeights{});
+    at::autocast::set_cpu_enabled(false);
+    at::autocast::clear_cache();
     optimizer.zero_grad();
     losses.total.backward();
     optimizer.step();

@@ -43,7 +43,9 @@ class NnBench {
   double EvalRate(int batch);
   // Training samples per second: encoding, forward, the losses of model/losses.h,
   // backward and an SGD (momentum) step, `batch` samples per step.
-  double TrainRate(int batch);
+  // With `bf16_autocast`, forward and losses run under LibTorch's CPU autocast to bf16
+  // (convolutions and matrix products in bf16, weights and optimiser in fp32).
+  double TrainRate(int batch, bool bf16_autocast = false);
   // Rebuilds the evaluator at inference precision `setting` (NetConfig::inference_precision)
   // and returns the precision it runs at ("fp32", "bf16", "int8", "torch"), which differs
   // from `setting` where the CPU lacks it. Errors: the evaluator cannot be built.

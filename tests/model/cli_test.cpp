@@ -112,18 +112,30 @@ TEST(Cli, BenchNnPrintsARowPerBatchSize) {
                  "bench-nn --blocks 1 --channels 8 --size 7 --threads 1 --seconds 0.01 "
                  "--max-batch 32");
   ASSERT_EQ(o.code, 0) << o.err;
-  // Evaluation rows for 1, 2, 4, ..., 32 and a training row for 32, each with a rate > 0.
-  const std::regex row(R"(^\s+(\d+)\s+(\d+)\s+([\d.]+)$)");
+  // Evaluation rows for 1, 2, 4, ..., 32 for each precision measured (torch and fp32 run
+  // everywhere; fp32's ratio to itself is 1), and a training row for 32, each rate > 0.
+  const std::regex eval(R"(^\s+(\d+)\s+(torch|fp32|bf16|int8)\s+(\d+)\s+[\d.]+\s+(\S+)\s.*$)");
+  const std::regex train(R"(^\s+(\d+)\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+$)");
   std::istringstream lines(o.out);
-  std::vector<int> batches;
+  std::vector<int> torch_batches, fp32_batches, train_batches;
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
-    if (std::regex_match(line, m, row)) {
-      batches.push_back(std::stoi(m[1]));
+    if (std::regex_match(line, m, eval)) {
+      EXPECT_GT(std::stod(m[3]), 0.0) << line;
+      if (m[2] == "torch") torch_batches.push_back(std::stoi(m[1]));
+      if (m[2] == "fp32") {
+        fp32_batches.push_back(std::stoi(m[1]));
+        EXPECT_EQ(m[4], "1.00") << line;
+      }
+    } else if (std::regex_match(line, m, train)) {
+      train_batches.push_back(std::stoi(m[1]));
       EXPECT_GT(std::stod(m[2]), 0.0) << line;
+      EXPECT_GT(std::stod(m[3]), 0.0) << line;
     }
   }
-  EXPECT_EQ(batches, (std::vector<int>{1, 2, 4, 8, 16, 32, 32})) << o.out;
+  EXPECT_EQ(torch_batches, (std::vector<int>{1, 2, 4, 8, 16, 32})) << o.out;
+  EXPECT_EQ(fp32_batches, (std::vector<int>{1, 2, 4, 8, 16, 32})) << o.out;
+  EXPECT_EQ(train_batches, (std::vector<int>{32})) << o.out;
   if (!torch::cuda::is_available()) {
     const Output cuda = RunVeletas(dir, "bench-nn --device cuda --seconds 0.01 --max-batch 1");
     EXPECT_EQ(cuda.code, 1);

@@ -128,6 +128,7 @@ TEST(Onnx, ExportedModelMatchesLibTorchInOnnxRuntime) {
   auto positions = model::SamplePositions(rules::RuleSet::kStandard, 7, 48, 1);
   model::NetConfig runtime;
   runtime.threads = 1;
+  runtime.inference_precision = "torch";  // the exported graph is LibTorch's
   auto evaluator = model::TorchEvaluator::Load(ckpt, spec, runtime);
   ASSERT_TRUE(evaluator.ok()) << evaluator.error();
   nlohmann::json c;
