@@ -26,8 +26,6 @@
 namespace veletas::cluster {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // `n` games with the run's self-play settings and a hash evaluator (8 simulations: the
 // entries have the samples, policies and records of real games of this board; only their
 // play is weak).
@@ -55,10 +53,10 @@ long long UsedMemory(RedisClient& redis) {
 // Entries/s of XADDs of `entries`: one at a time (a round trip each) and in batches of 64.
 std::pair<double, double> AddRates(RedisClient& redis, const std::string& key,
                                    const std::vector<std::string>& entries) {
-  auto start = Clock::now();
+  auto start = util::SteadyClock::now();
   for (const std::string& e : entries) AddEntry(redis, key, {{"w", "bench"}, {"e", e}});
   const double single = static_cast<double>(entries.size()) / util::SecondsSince(start);
-  start = Clock::now();
+  start = util::SteadyClock::now();
   for (size_t at = 0; at < entries.size(); at += 64) {
     std::vector<std::vector<std::string>> batch;
     for (size_t i = at; i < std::min(entries.size(), at + 64); ++i) {
@@ -102,7 +100,7 @@ util::Result<std::vector<std::string>> EncodeEntries(
 
 // Entries/s of decoding and checking `entries` alone, for the breakdown.
 util::Result<double> ValidateRate(const RunSettings& s, const std::vector<std::string>& entries) {
-  const auto start = Clock::now();
+  const auto start = util::SteadyClock::now();
   for (const std::string& e : entries) {
     auto d = DecodeEntry(e, s.cluster.max_entry_bytes);
     if (!d || !ValidateSelfplayGame(d.value().game, s.rules, s.size).ok()) {
@@ -147,7 +145,7 @@ util::Status TimeLearner(const RunSettings& s, const RedisOptions& redis_options
   req.dir.rules = s.rules;
   req.dir.size = s.size;
   req.accepted = req.known = {network};
-  const auto start = Clock::now();
+  const auto start = util::SteadyClock::now();
   auto report = learner.value()->CollectSelfplay(req);
   if (!report) return util::Error{report.error(), util::ErrorKind::kFailure};
   f.entries_per_second = static_cast<double>(games) / util::SecondsSince(start);
@@ -176,7 +174,7 @@ std::thread TimeWindow(const std::atomic<int64_t>& counter, double warmup, doubl
   return std::thread([&counter, warmup, seconds, &stop, &speed] {
     std::this_thread::sleep_for(std::chrono::duration<double>(warmup));
     const int64_t at_warmup = counter;
-    const auto start = Clock::now();
+    const auto start = util::SteadyClock::now();
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
     speed.evaluations += static_cast<double>(counter - at_warmup);
     speed.seconds += util::SecondsSince(start);
