@@ -6,9 +6,10 @@
 #include <filesystem>
 #include <random>
 
-#include "app/cluster_backend.h"
+#include "app/cluster_setup.h"
 #include "app/status_line.h"
 #include "cluster/keys.h"
+#include "model/checkpoint_file.h"
 #include "model/torch_evaluator.h"
 #include "selfplay/selfplay_engine.h"
 
@@ -53,7 +54,7 @@ std::string Counts(const cluster::IngestCounters& n) {
 util::Result<std::unique_ptr<ClusterGames>> ClusterGames::Start(const Config& c,
                                                                 const std::string& run_dir,
                                                                 Log log) {
-  auto redis = RedisOptionsFor(c.cluster.redis, c.cluster.auth_file, "veletas-learner");
+  auto redis = cluster::MakeRedisOptions(c.cluster.redis, c.cluster.auth_file, "veletas-learner");
   if (!redis) return util::Prefixed(redis.error_value(), c.source + ": cluster: ");
   std::error_code ec;
   const std::string run = !c.cluster.run.empty()
@@ -70,7 +71,7 @@ util::Result<std::unique_ptr<ClusterGames>> ClusterGames::Start(const Config& c,
   o.config_text = c.resolved_yaml;
   o.run_dir = run_dir;
   o.log = games->log_;
-  o.network_bytes = PublishedCheckpoint;
+  o.network_bytes = model::ReadCheckpointWithoutOptimizer;
   auto learner = cluster::Learner::Start(o);
   if (!learner) return learner.error_value();
   games->learner_ = std::move(learner.value());

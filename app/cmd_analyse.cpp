@@ -10,7 +10,7 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/search_backend.h"
+#include "app/interactive_player.h"
 #include "play/game_analysis.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
@@ -28,7 +28,7 @@ std::string Who(const play::MoveAnalysis& m) {
 }
 
 struct AnalyseOptions {
-  BackendArgs backend;
+  PlayerArgs player;
   std::optional<std::string> record, file;
   int time_ms = 0;
   int from = 1;
@@ -48,7 +48,7 @@ std::string BudgetText(const play::SearchBudget& budget, bool uct) {
          (uct ? " playouts per position" : " simulations per sub-decision");
 }
 
-void PrintTableHead(const SearchBackend& b, int moves, const std::string& budget,
+void PrintTableHead(const InteractivePlayer& b, int moves, const std::string& budget,
                     const play::AnalysisOptions& options) {
   fmt::print("analysis: {} {}x{}, {} moves; engine {}, {}\n", rules::RuleSetName(b.rules), b.size,
              b.size, moves, b.description, budget);
@@ -75,7 +75,7 @@ std::array<std::array<int, 2>, 2> CountMarks(const std::vector<play::MoveAnalysi
   return marks;
 }
 
-nlohmann::json AnalysisJson(const SearchBackend& b, const std::string& budget,
+nlohmann::json AnalysisJson(const InteractivePlayer& b, const std::string& budget,
                             const play::AnalysisOptions& options,
                             const std::vector<play::MoveAnalysis>& moves) {
   nlohmann::json j;
@@ -111,9 +111,9 @@ nlohmann::json AnalysisJson(const SearchBackend& b, const std::string& budget,
 int RunAnalyse(const AnalyseOptions& o) {
   auto text = RecordText(o);
   if (!text) return UsageError("analyse", text.error());
-  auto backend = MakeSearchBackend(o.backend);
-  if (!backend) return UsageError("analyse", backend.error());
-  const SearchBackend& b = *backend.value();
+  auto player = MakeInteractivePlayer(o.player);
+  if (!player) return UsageError("analyse", player.error());
+  const InteractivePlayer& b = *player.value();
   auto game = rules::PlayRecord(b.rules, b.size, text.value());
   if (!game) return UsageError("analyse", game.error());
   const int n = static_cast<int>(game.value().turns.size());
@@ -145,7 +145,7 @@ int RunAnalyse(const AnalyseOptions& o) {
 
 CommandRun SetupAnalyse(CLI::App& cmd) {
   auto o = std::make_shared<AnalyseOptions>();
-  AddBackendOptions(cmd, o->backend, /*allow_random=*/false);
+  AddPlayerOptions(cmd, o->player, /*allow_random=*/false);
   CLI::Option* record = cmd.add_option(
       "RECORD", o->record, "the game in the notation of docs/RULES.md (default: standard input)");
   cmd.add_option("--file", o->file, "read the record from FILE")
@@ -159,7 +159,7 @@ CommandRun SetupAnalyse(CLI::App& cmd) {
       ->check(CLI::Range(1, 100'000'000));
   cmd.add_flag("--json", o->json, "print the analysis as one JSON object");
   return [o] {
-    if (!o->backend.model && !o->backend.uct) {
+    if (!o->player.model && !o->player.uct) {
       return UsageError("analyse", "expected --model CKPT (or --uct N)");
     }
     return RunAnalyse(*o);

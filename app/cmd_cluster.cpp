@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/cli.h"
-#include "app/cluster_backend.h"
+#include "app/cluster_setup.h"
 #include "app/command.h"
 #include "cluster/audit.h"
 #include "cluster/keys.h"

@@ -5,7 +5,7 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/search_backend.h"
+#include "app/interactive_player.h"
 #include "play/engine_protocol.h"
 #include "rules/notation.h"
 
@@ -16,10 +16,10 @@
 namespace veletas::app {
 namespace {
 
-int RunEngine(const BackendArgs& args) {
-  auto backend = MakeSearchBackend(args);
-  if (!backend) return UsageError("engine", backend.error());
-  SearchBackend& b = *backend.value();
+int RunEngine(const PlayerArgs& args) {
+  auto player = MakeInteractivePlayer(args);
+  if (!player) return UsageError("engine", player.error());
+  InteractivePlayer& b = *player.value();
   play::EngineSetup setup;
   setup.version = VELETAS_VERSION;
   setup.description = b.description;
@@ -37,8 +37,8 @@ int RunEngine(const BackendArgs& args) {
 }
 
 CommandRun SetupEngine(CLI::App& cmd) {
-  auto o = std::make_shared<BackendArgs>();
-  AddBackendOptions(cmd, *o, /*allow_random=*/false);
+  auto o = std::make_shared<PlayerArgs>();
+  AddPlayerOptions(cmd, *o, /*allow_random=*/false);
   return [o] { return RunEngine(*o); };
 }
 

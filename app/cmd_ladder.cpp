@@ -4,10 +4,8 @@
 // per run) and the given earlier networks, the matches go to RUN_DIR/matches/, and the
 // ladder of the whole run is printed. MODEL and PREVIOUS are checkpoints (named gen_<N>
 // from their metadata, played with arena.simulations) or player specs.
-#include <fmt/format.h>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -17,7 +15,7 @@
 #include "app/command.h"
 #include "app/config.h"
 #include "arena/ladder.h"
-#include "arena/ratings.h"
+#include "arena/run_ratings.h"
 #include "rules/notation.h"
 
 namespace veletas::app {
@@ -31,49 +29,6 @@ struct LadderArgs {
   ConfigArgs config;
   bool json = false;
 };
-
-// Prints the round's matches and the run's ladder (one JSON object with --json).
-void PrintLadderRound(const arena::LadderRoundResult& r, const std::string& run_dir,
-                      bool json_out) {
-  if (json_out) {
-    nlohmann::json j;
-    nlohmann::json matches = nlohmann::json::array();
-    for (const auto& m : r.matches) {
-      matches.push_back({{"name", m.name},
-                         {"a", m.a},
-                         {"b", m.b},
-                         {"a_wins", m.a_wins},
-                         {"b_wins", m.b_wins},
-                         {"existed", m.existed}});
-    }
-    j["matches"] = matches;
-    j["ladder"] = r.ladder ? arena::LadderToJson(*r.ladder) : nlohmann::json(nullptr);
-    if (!r.ladder) j["ladder_error"] = r.ladder_error;
-    std::cout << j.dump(1) << "\n";
-    return;
-  }
-  for (const auto& m : r.matches) {
-    std::cout << m.name << ": " << m.a << " " << m.a_wins << " - " << m.b_wins << " " << m.b
-              << (m.existed ? " (played before)" : "") << "\n";
-  }
-  if (!r.ladder) {
-    std::cout << "no ladder: " << r.ladder_error << "\n";
-    return;
-  }
-  std::cout << "\nladder of the run (random fixed at 0):\n";
-  for (const arena::PlayerRating& p : r.ladder->players) {
-    if (!p.rated) {
-      std::cout << fmt::format("  {:<20} unrated\n", p.name);
-    } else if (p.fixed) {
-      std::cout << fmt::format("  {:<20} {:+8.1f}  fixed anchor  {} games\n", p.name, p.elo,
-                               p.games);
-    } else {
-      std::cout << fmt::format("  {:<20} {:+8.1f}  [{:+.1f}, {:+.1f}]  {} games\n", p.name, p.elo,
-                               p.ci_low, p.ci_high, p.games);
-    }
-  }
-  std::cout << "(`veletas ratings " << run_dir << "` writes ratings.json and ratings.png)\n";
-}
 
 int RunLadder(const LadderArgs& args) {
   auto loaded_config = ConfigFromArgs(args.config);
@@ -125,7 +80,7 @@ int RunLadder(const LadderArgs& args) {
   for (const auto& m : r.matches) {
     for (const std::string& note : m.notes) std::cerr << "veletas ladder: " << note << "\n";
   }
-  PrintLadderRound(r, run_dir, json_out);
+  arena::PrintLadderRound(r, run_dir, json_out, std::cout);
   return 0;
 }
 

@@ -6,7 +6,7 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/search_backend.h"
+#include "app/interactive_player.h"
 #include "play/terminal_game.h"
 
 namespace veletas::app {
@@ -15,15 +15,15 @@ namespace {
 constexpr int kRandomHintPlayouts = 1000;
 
 struct PlayOptions {
-  BackendArgs backend;
+  PlayerArgs player;
   std::string human = "first";
   std::string record_file;
 };
 
 int RunPlay(const PlayOptions& o) {
-  auto backend = MakeSearchBackend(o.backend);
-  if (!backend) return UsageError("play", backend.error());
-  SearchBackend& b = *backend.value();
+  auto player = MakeInteractivePlayer(o.player);
+  if (!player) return UsageError("play", player.error());
+  InteractivePlayer& b = *player.value();
   play::TerminalGameSetup setup;
   setup.rules = b.rules;
   setup.size = b.size;
@@ -48,7 +48,7 @@ int RunPlay(const PlayOptions& o) {
 
 CommandRun SetupPlay(CLI::App& cmd) {
   auto o = std::make_shared<PlayOptions>();
-  AddBackendOptions(cmd, o->backend, /*allow_random=*/true);
+  AddPlayerOptions(cmd, o->player, /*allow_random=*/true);
   cmd.add_option("--human", o->human, "your seat: first or second player, or a colour")
       ->check(CLI::IsMember({"first", "second", "black", "white"}));
   cmd.add_option("--record", o->record_file, "file the game record is saved to after every move")

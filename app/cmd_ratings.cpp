@@ -9,7 +9,8 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/run_ratings.h"
+#include "arena/run_ratings.h"
+#include "charts/charts.h"
 
 namespace veletas::app {
 namespace {
@@ -22,7 +23,7 @@ struct RatingsOptions {
 
 int RunRatingsCommand(const RatingsOptions& o) {
   std::ostringstream warnings;
-  auto rated = RateRun(o.run, o.prior_games, warnings);
+  auto rated = arena::RateRun(o.run, o.prior_games, warnings);
   std::istringstream lines(warnings.str());
   for (std::string line; std::getline(lines, line);)
     std::cerr << "veletas ratings: " << line << "\n";
@@ -30,8 +31,9 @@ int RunRatingsCommand(const RatingsOptions& o) {
     std::cerr << "veletas ratings: " << rated.error() << "\n";
     return rated.exit_code();
   }
-  const RunRatings& r = rated.value();
-  const std::string chart_error = DrawRatingsPng(r);
+  const arena::RunRatings& r = rated.value();
+  auto drawn = charts::DrawRatingsChart(r.json_path, r.png_path);
+  const std::string chart_error = drawn ? "" : drawn.error();
   if (!chart_error.empty()) std::cerr << "veletas ratings: " << chart_error << "\n";
   if (o.json) {
     std::cout << r.json.dump(1) << "\n";
@@ -41,7 +43,7 @@ int RunRatingsCommand(const RatingsOptions& o) {
   if (!r.skipped.empty()) std::cout << " (" << r.skipped.size() << " files skipped)";
   std::cout << "; Bradley-Terry ratings, random fixed at 0, prior " << o.prior_games
             << " virtual game(s) per pair\n\n";
-  PrintLadderTable(r.ladder, std::cout);
+  arena::PrintLadderTable(r.ladder, std::cout);
   for (const arena::PlayerRating& p : r.ladder.players) {
     if (!p.rated) {
       std::cout << "(unrated: no chain of games links the player to an anchor)\n";

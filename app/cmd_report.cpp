@@ -11,9 +11,9 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/run_ratings.h"
 #include "app/status_line.h"
 #include "arena/player_spec.h"
+#include "arena/run_ratings.h"
 #include "charts/charts.h"
 #include "pipeline/pipeline_state.h"
 #include "util/atomic_file.h"
@@ -79,14 +79,14 @@ std::string ComputeText(const PipelineState& s) {
 
 // The summary's text without the charts' line.
 std::string SummaryText(const std::string& run, const PipelineState& s,
-                        const util::Result<RunRatings>& rated) {
+                        const util::Result<arena::RunRatings>& rated) {
   std::ostringstream text;
   text << Headline(run, s) << "\n"
        << GenerationTable(s, rated ? &rated.value().ladder : nullptr) << "\n"
        << ComputeText(s);
   if (rated) {
     text << "\nrating ladder (" << rated.value().matches << " matches):\n";
-    PrintLadderTable(rated.value().ladder, text);
+    arena::PrintLadderTable(rated.value().ladder, text);
   } else {
     text << "\nno ratings yet: " << rated.error() << "\n";
   }
@@ -102,7 +102,7 @@ int RunReport(const std::string& run) {
   fs::create_directories(out_dir, ec);
   if (ec) return UsageError("report", out_dir.string() + ": " + ec.message());
   std::ostringstream warnings;
-  auto rated = RateRun(run, 1.0, warnings);
+  auto rated = arena::RateRun(run, 1.0, warnings);
   // No ratings yet (bad input, e.g. no match played) is part of the report; a failure to
   // compute or write them is an error.
   if (!rated && rated.kind() == util::ErrorKind::kFailure) {

@@ -11,7 +11,7 @@
 #include "app/cli.h"
 #include "app/command.h"
 #include "app/config.h"
-#include "app/load_evaluator.h"
+#include "app/config_network.h"
 #include "rules/notation.h"
 #include "selfplay/selfplay_engine.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "app/cli.h"
-#include "app/cluster_backend.h"
+#include "app/cluster_setup.h"
 #include "app/command.h"
 #include "cluster/worker.h"
 
@@ -53,11 +53,11 @@ struct WorkerArgs {
 
 // Runs the worker until SIGINT or SIGTERM (handlers installed meanwhile).
 util::Result<cluster::WorkerReport> RunUntilStopped(const cluster::WorkerOptions& options,
-                                                    cluster::WorkerBackend& backend) {
+                                                    cluster::RunLoader& loader) {
   g_stop = false;
   const auto previous_int = std::signal(SIGINT, OnStop);
   const auto previous_term = std::signal(SIGTERM, OnStop);
-  auto report = cluster::RunWorker(options, backend);
+  auto report = cluster::RunWorker(options, loader);
   std::signal(SIGINT, previous_int);
   std::signal(SIGTERM, previous_term);
   return report;
@@ -74,11 +74,11 @@ int RunWorkerCommand(const WorkerArgs& args) {
   options.redis = redis.value();
   options.log = LogLine;
   options.stop = &g_stop;
-  TorchWorkerBackend backend(
+  TorchRunLoader loader(
       run, WorkerOverrides{args.threads.value_or(0), args.in_flight.value_or(0), args.device});
   LogLine("worker for run " + run + " at redis " + options.redis.endpoint.ToString() +
           ", directory " + options.dir);
-  auto report = RunUntilStopped(options, backend);
+  auto report = RunUntilStopped(options, loader);
   if (!report) return CommandError("worker", report.error_value());
   const cluster::WorkerReport& r = report.value();
   LogLine("worker " + r.id + " stopped: " + std::to_string(r.selfplay_games) +

@@ -6,8 +6,9 @@
 
 #include "app/arena_models.h"
 #include "app/cluster_games.h"
-#include "app/load_evaluator.h"
-#include "app/run_ratings.h"
+#include "app/config_network.h"
+#include "arena/run_ratings.h"
+#include "charts/charts.h"
 #include "model/model_files.h"
 #include "training/trainer.h"
 
@@ -32,12 +33,13 @@ class TorchArenaNetworks final : public pipeline::ArenaNetworks {
 // The run's ratings as the pipeline shows them: RateRun, its chart and its table.
 util::Result<pipeline::RatingsReport> RateForPipeline(const std::string& run_dir) {
   std::ostringstream warnings;  // the pipeline shows the table only
-  auto rated = RateRun(run_dir, 1.0, warnings);
+  auto rated = arena::RateRun(run_dir, 1.0, warnings);
   if (!rated) return rated.error_value();
   pipeline::RatingsReport report;
-  report.chart_note = DrawRatingsPng(rated.value());
+  auto drawn = charts::DrawRatingsChart(rated.value().json_path, rated.value().png_path);
+  report.chart_note = drawn ? "" : drawn.error();
   std::ostringstream table;
-  PrintLadderTable(rated.value().ladder, table);
+  arena::PrintLadderTable(rated.value().ladder, table);
   std::istringstream lines(table.str());
   for (std::string l; std::getline(lines, l);) report.table.push_back(l);
   return report;

@@ -36,6 +36,7 @@
 
 #include "arena/arena_settings.h"
 #include "arena/elo.h"
+#include "arena/opening_book.h"
 #include "arena/player_spec.h"
 #include "rules/position.h"
 #include "rules/turns.h"
@@ -104,25 +105,6 @@ struct ArenaStats {
   }
 };
 
-// The random openings of a match, drawn lazily in pair order (see the file comment).
-// Not thread-safe.
-class OpeningBook {
- public:
-  // Precondition: opening_turns in [0, 20], a supported size.
-  OpeningBook(rules::RuleSet rules, int size, int opening_turns, uint64_t seed);
-  // The opening turns of pair `pair` (games 2 pair and 2 pair + 1), from the empty board.
-  const std::vector<rules::Turn>& Get(int pair);
-
- private:
-  void DrawNext();
-  rules::RuleSet rules_;
-  int size_;
-  int turns_;
-  util::Rng rng_;
-  std::vector<std::vector<rules::Turn>> openings_;
-  std::vector<uint64_t> keys_;  // sorted canonical keys of the openings drawn so far
-};
-
 // The seed of side `side` (0 = A, 1 = B) of game `game`: players are seeded per game, so
 // a game does not depend on the others.
 uint64_t ArenaPlayerSeed(uint64_t seed, int game, int side);
@@ -175,13 +157,21 @@ class Arena {
   const std::vector<rules::Turn>& Opening(int pair) { return openings_.Get(pair); }
 
  private:
-  struct Slot;
-  class Workers;
+  struct Slot;    // a game in flight (arena/arena_slot.h)
+  class Workers;  // the threads of UCT players (arena/arena_slot.h)
+  struct Round;   // the state of one Run call (arena.cpp)
   // Plays (or takes from restored_) the games of `indices` and returns them in index order;
   // progress counts from the given wins up to `total` games.
   std::vector<ArenaGame> Run(const std::vector<int>& indices, int total, int a_wins, int b_wins,
                              const ArenaProgressFn& progress,
                              const std::function<void(const ArenaGame&)>& on_game);
+  // The steps of Run's loop, in order.
+  void FillSlots(Round& r);        // starts games (or takes restored ones) up to the limit
+  void MoveIdleGames(Round& r);    // random moves, UCT turns submitted, neural searches begun
+  void RetireFinished(Round& r);   // finished games leave, reported
+  bool StepSearches(Round& r);     // one batched step per model; false when none searched
+  void AdvanceSearches(Round& r);  // finished searches play their action
+  void ApplyUctTurns(Round& r, bool wait);  // the UCT turns chosen meanwhile
   std::unique_ptr<Slot> StartGame(int index);
   ArenaGame FinishGame(const Slot& slot) const;
   // Plays `action` of the neural side to move of `slot` (its tree follows).

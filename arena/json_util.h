@@ -1,4 +1,4 @@
-// Internal helpers of the selfplay layer for reading and writing JSON files with precise
+// Internal helpers of the arena layer for reading and writing JSON files with precise
 // error messages. Not thread-safe per object; use one JsonFields per object read.
 #pragma once
 

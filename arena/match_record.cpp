@@ -77,12 +77,8 @@ MatchPlayer ReadPlayer(JsonFields& parent, const std::string& key) {
   return p;
 }
 
-}  // namespace
-
-util::Result<MatchRecord> MatchRecordFromJson(const json& j, const std::string& source) {
-  using R = util::Result<MatchRecord>;
-  MatchRecord m;
-  JsonFields f(j, "");
+// The record's header: format, version, name, rules, size, times.
+void ReadHeader(JsonFields& f, MatchRecord& m) {
   const std::string format = f.String("format");
   if (f.ok() && format != "veletas-match") {
     f.Fail("format: expected \"veletas-match\", got \"" + format + "\"");
@@ -108,6 +104,63 @@ util::Result<MatchRecord> MatchRecordFromJson(const json& j, const std::string& 
   if (f.ok() && m.size == 8) f.Fail("size: 8 is not a board size (expected 7, 9 or 10)");
   if (f.Has("started")) m.started = f.String("started");
   if (f.Has("finished")) m.finished = f.String("finished");
+}
+
+// One entry of "results" (its errors go to `r`).
+MatchGame ReadGame(JsonFields& r) {
+  MatchGame g;
+  const std::string seat = r.String("a_seat");
+  if (r.ok() && seat != "first" && seat != "second") {
+    r.Fail(r.Name("a_seat") + ": expected \"first\" or \"second\", got \"" + seat + "\"");
+  }
+  g.a_first = seat == "first";
+  if (r.Has("a_colour")) {
+    const std::string colour = r.String("a_colour");
+    if (colour == "black") {
+      g.a_colour = rules::Color::kBlack;
+    } else if (colour == "white") {
+      g.a_colour = rules::Color::kWhite;
+    } else if (r.ok()) {
+      r.Fail(r.Name("a_colour") + ": expected \"black\" or \"white\", got \"" + colour + "\"");
+    }
+  }
+  const std::string winner = r.String("winner");
+  if (r.ok() && winner != "a" && winner != "b") {
+    r.Fail(r.Name("winner") + ": expected \"a\" or \"b\", got \"" + winner + "\"");
+  }
+  g.a_won = winner == "a";
+  g.turns = static_cast<int>(r.Int("turns", 0, 1 << 20));
+  if (r.Has("record")) g.record = r.String("record");
+  return g;
+}
+
+// The games listed in "results", which must be `games` with `a_wins` won by A.
+void ReadResults(JsonFields& f, MatchRecord& m, long long games, long long a_wins) {
+  const json* results = f.Array("results");
+  if (results == nullptr) return;
+  if (f.ok() && static_cast<long long>(results->size()) != games) {
+    f.Fail("results: " + std::to_string(results->size()) + " games listed, but games is " +
+           std::to_string(games));
+  }
+  for (size_t i = 0; i < results->size() && f.ok(); ++i) {
+    JsonFields r((*results)[i], "results[" + std::to_string(i) + "]");
+    MatchGame g = ReadGame(r);
+    if (!r.ok()) f.Fail(r.error());
+    m.games.push_back(std::move(g));
+  }
+  if (f.ok() && m.AWins() != a_wins) {
+    f.Fail("a_wins: " + std::to_string(a_wins) + ", but A won " + std::to_string(m.AWins()) +
+           " of the listed results");
+  }
+}
+
+}  // namespace
+
+util::Result<MatchRecord> MatchRecordFromJson(const json& j, const std::string& source) {
+  using R = util::Result<MatchRecord>;
+  MatchRecord m;
+  JsonFields f(j, "");
+  ReadHeader(f, m);
   if (const json* players = f.Object("players")) {
     JsonFields pf(*players, "players");
     m.a = ReadPlayer(pf, "a");
@@ -134,44 +187,7 @@ util::Result<MatchRecord> MatchRecordFromJson(const json& j, const std::string& 
       }
     }
   }
-  if (const json* results = f.Array("results")) {
-    if (f.ok() && static_cast<long long>(results->size()) != games) {
-      f.Fail("results: " + std::to_string(results->size()) + " games listed, but games is " +
-             std::to_string(games));
-    }
-    for (size_t i = 0; i < results->size() && f.ok(); ++i) {
-      JsonFields r((*results)[i], "results[" + std::to_string(i) + "]");
-      MatchGame g;
-      const std::string seat = r.String("a_seat");
-      if (r.ok() && seat != "first" && seat != "second") {
-        r.Fail(r.Name("a_seat") + ": expected \"first\" or \"second\", got \"" + seat + "\"");
-      }
-      g.a_first = seat == "first";
-      if (r.Has("a_colour")) {
-        const std::string colour = r.String("a_colour");
-        if (colour == "black") {
-          g.a_colour = rules::Color::kBlack;
-        } else if (colour == "white") {
-          g.a_colour = rules::Color::kWhite;
-        } else if (r.ok()) {
-          r.Fail(r.Name("a_colour") + ": expected \"black\" or \"white\", got \"" + colour + "\"");
-        }
-      }
-      const std::string winner = r.String("winner");
-      if (r.ok() && winner != "a" && winner != "b") {
-        r.Fail(r.Name("winner") + ": expected \"a\" or \"b\", got \"" + winner + "\"");
-      }
-      g.a_won = winner == "a";
-      g.turns = static_cast<int>(r.Int("turns", 0, 1 << 20));
-      if (r.Has("record")) g.record = r.String("record");
-      if (!r.ok()) f.Fail(r.error());
-      m.games.push_back(std::move(g));
-    }
-    if (f.ok() && m.AWins() != a_wins) {
-      f.Fail("a_wins: " + std::to_string(a_wins) + ", but A won " + std::to_string(m.AWins()) +
-             " of the listed results");
-    }
-  }
+  ReadResults(f, m, games, a_wins);
   if (!f.ok()) return R::Error(source + ": " + f.error());
   return m;
 }

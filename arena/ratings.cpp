@@ -96,53 +96,65 @@ double Ladder::Covariance(const std::string& a, const std::string& b) const {
              static_cast<size_t>(ib - cov_names.begin())];
 }
 
-util::Result<Ladder> ComputeLadder(const std::vector<PairResult>& results,
-                                   const LadderOptions& options) {
-  using R = util::Result<Ladder>;
+namespace {
+
+// The players (the fixed anchors, then everyone in order of first appearance) and the games
+// of each pair (i < j: i's wins, j's wins).
+struct Players {
+  std::vector<std::string> names;
+  std::map<std::string, int> index;
+  std::map<std::pair<int, int>, std::pair<double, double>> pair_wins;
+  int Add(const std::string& name) {
+    auto [it, inserted] = index.emplace(name, static_cast<int>(names.size()));
+    if (inserted) names.push_back(name);
+    return it->second;
+  }
+};
+
+// Checks the options and the results and gathers the players and their pairs.
+util::Result<Players> GatherPlayers(const std::vector<PairResult>& results,
+                                    const LadderOptions& options) {
+  using R = util::Result<Players>;
   if (options.fixed.empty()) return R::Error("ratings: at least one fixed anchor is needed");
   if (!(options.prior_games > 0) || !std::isfinite(options.prior_games)) {
     return R::Error("ratings: prior_games must be a positive number");
   }
-  // Players: the fixed anchors, then everyone in order of first appearance.
-  std::vector<std::string> names;
-  std::map<std::string, int> index;
-  auto add = [&](const std::string& name) {
-    auto [it, inserted] = index.emplace(name, static_cast<int>(names.size()));
-    if (inserted) names.push_back(name);
-    return it->second;
-  };
+  Players players;
   for (const auto& [name, elo] : options.fixed) {
     if (name.empty()) return R::Error("ratings: a fixed anchor has an empty name");
     if (!std::isfinite(elo)) return R::Error("ratings: anchor " + name + " has no finite rating");
-    add(name);
+    players.Add(name);
   }
-  std::map<std::pair<int, int>, std::pair<double, double>> pair_wins;
   for (const PairResult& r : results) {
     if (r.a.empty() || r.b.empty()) return R::Error("ratings: a result has an empty player name");
     if (r.a == r.b) return R::Error("ratings: " + r.a + " is listed as playing itself");
     if (r.a_wins < 0 || r.b_wins < 0) {
       return R::Error("ratings: negative win count in " + r.a + " vs " + r.b);
     }
-    int i = add(r.a);
-    int j = add(r.b);
+    int i = players.Add(r.a);
+    int j = players.Add(r.b);
     double wi = r.a_wins;
     double wj = r.b_wins;
     if (i > j) {
       std::swap(i, j);
       std::swap(wi, wj);
     }
-    auto& w = pair_wins[{i, j}];
+    auto& w = players.pair_wins[{i, j}];
     w.first += wi;
     w.second += wj;
   }
-  const int np = static_cast<int>(names.size());
-  Ladder ladder;
-  ladder.options = options;
-  ladder.players.resize(np);
+  return players;
+}
+
+// The problem of `players`: each player's wins and losses into `ladder`, the edges, and
+// which players are rated (`reached`: connected to a fixed anchor through pairs with games).
+Problem BuildProblem(const Players& players, const LadderOptions& options, Ladder& ladder,
+                     std::vector<char>& reached) {
+  const int np = static_cast<int>(players.names.size());
   std::vector<std::vector<int>> adjacent(np);
   Problem prob;
   prob.prior = options.prior_games;
-  for (const auto& [ij, w] : pair_wins) {
+  for (const auto& [ij, w] : players.pair_wins) {
     const auto [i, j] = ij;
     PlayerRating& pi = ladder.players[i];
     PlayerRating& pj = ladder.players[j];
@@ -156,12 +168,11 @@ util::Result<Ladder> ComputeLadder(const std::vector<PairResult>& results,
       prob.edges.push_back({i, j, w.first, w.second});
     }
   }
-  // Players reachable from a fixed anchor through pairs with games are rated.
-  std::vector<char> reached(np, 0);
+  reached.assign(np, 0);
   std::vector<int> queue;
   prob.fixed_r.assign(np, 0.0);
   for (const auto& [name, elo] : options.fixed) {
-    const int i = index[name];
+    const int i = players.index.at(name);
     prob.fixed_r[i] = elo;
     reached[i] = 1;
     queue.push_back(i);
@@ -176,11 +187,17 @@ util::Result<Ladder> ComputeLadder(const std::vector<PairResult>& results,
   }
   prob.var.assign(np, -1);
   for (int i = 0; i < np; ++i) {
-    if (reached[i] && !options.fixed.count(names[i])) prob.var[i] = prob.n++;
+    if (reached[i] && !options.fixed.count(players.names[i])) prob.var[i] = prob.n++;
   }
-  // Damped Newton from r = 0 (the log posterior is strictly concave on the connected,
-  // anchored problem, so this converges to the unique maximum).
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(prob.n);
+  return prob;
+}
+
+// Damped Newton from r = 0 (the log posterior is strictly concave on the connected,
+// anchored problem, so this converges to the unique maximum) into `x`; the iterations it
+// took into `iterations`.
+util::Status Maximise(const Problem& prob, const LadderOptions& options, Eigen::VectorXd& x,
+                      int& iterations) {
+  x = Eigen::VectorXd::Zero(prob.n);
   Eigen::VectorXd g;
   Eigen::MatrixXd h;
   bool converged = prob.n == 0;
@@ -189,7 +206,7 @@ util::Result<Ladder> ComputeLadder(const std::vector<PairResult>& results,
     ++it;
     prob.Derivatives(x, g, h);
     const Eigen::LDLT<Eigen::MatrixXd> ldlt(h);
-    if (ldlt.info() != Eigen::Success) return R::Error("ratings: singular Hessian");
+    if (ldlt.info() != Eigen::Success) return util::Status::Error("ratings: singular Hessian");
     const Eigen::VectorXd step = ldlt.solve(g);
     const double size = step.cwiseAbs().maxCoeff();
     double t = 1.0;
@@ -204,10 +221,19 @@ util::Result<Ladder> ComputeLadder(const std::vector<PairResult>& results,
     converged = size < options.tolerance;
   }
   if (!converged) {
-    return R::Error("ratings: Newton's method did not converge in " +
-                    std::to_string(options.max_iterations) + " iterations");
+    return util::Status::Error("ratings: Newton's method did not converge in " +
+                               std::to_string(options.max_iterations) + " iterations");
   }
-  ladder.iterations = it;
+  iterations = it;
+  return util::Ok();
+}
+
+// The players' ratings at the maximum `x` with their covariance (the inverse of the negative
+// Hessian there), best first, the unrated last by name.
+void FillRatings(const Players& players, const std::vector<char>& reached, const Problem& prob,
+                 const Eigen::VectorXd& x, Ladder& ladder) {
+  Eigen::VectorXd g;
+  Eigen::MatrixXd h;
   Eigen::MatrixXd cov;
   if (prob.n > 0) {
     prob.Derivatives(x, g, h);
@@ -215,18 +241,18 @@ util::Result<Ladder> ComputeLadder(const std::vector<PairResult>& results,
   }
   ladder.cov_names.resize(prob.n);
   ladder.cov.resize(static_cast<size_t>(prob.n) * prob.n);
-  for (int i = 0; i < np; ++i) {
+  for (size_t i = 0; i < players.names.size(); ++i) {
     PlayerRating& p = ladder.players[i];
-    p.name = names[i];
+    p.name = players.names[i];
     p.games = p.wins + p.losses;
     p.score = p.games > 0 ? static_cast<double>(p.wins) / p.games : 0.0;
     p.rated = reached[i] != 0;
-    p.fixed = options.fixed.count(names[i]) > 0;
+    p.fixed = ladder.options.fixed.count(players.names[i]) > 0;
     if (!p.rated) continue;
     const int v = prob.var[i];
-    p.elo = prob.Rating(x, i);
+    p.elo = prob.Rating(x, static_cast<int>(i));
     if (v >= 0) {
-      ladder.cov_names[v] = names[i];
+      ladder.cov_names[v] = players.names[i];
       p.stderr_elo = std::sqrt(std::max(0.0, cov(v, v)));
     }
     p.ci_low = p.elo - kZ95TwoSided * p.stderr_elo;
@@ -241,6 +267,24 @@ util::Result<Ladder> ComputeLadder(const std::vector<PairResult>& results,
                      if (a.rated) return a.elo > b.elo;
                      return a.name < b.name;
                    });
+}
+
+}  // namespace
+
+util::Result<Ladder> ComputeLadder(const std::vector<PairResult>& results,
+                                   const LadderOptions& options) {
+  auto players = GatherPlayers(results, options);
+  if (!players) return players.error_value();
+  Ladder ladder;
+  ladder.options = options;
+  ladder.players.resize(players.value().names.size());
+  std::vector<char> reached;
+  const Problem prob = BuildProblem(players.value(), options, ladder, reached);
+  Eigen::VectorXd x;
+  if (util::Status s = Maximise(prob, options, x, ladder.iterations); !s.ok()) {
+    return s.error_value();
+  }
+  FillRatings(players.value(), reached, prob, x, ladder);
   return ladder;
 }
 

@@ -219,43 +219,139 @@ util::Status Learner::AddEarlierGames(const std::vector<std::string>& dirs) {
   return util::Ok();
 }
 
+namespace {
+
+// What one CollectSelfplay call shares between its threads (the local self-play's and the
+// ingest loop's).
+struct Collecting {
+  Collecting(const CollectRequest& r, GameStore& s, CollectReport& out)
+      : req(r), store(s), report(out) {}
+  const CollectRequest& req;
+  GameStore& store;
+  CollectReport& report;  // games_by_worker and samples under report_mutex
+  std::mutex report_mutex;
+  std::atomic<bool> local_stop{false};
+  std::atomic<int64_t> local_games{0};
+  util::Status local_status = util::Ok();
+  const Clock::time_point start = Clock::now();
+};
+
+// Starts the request's local self-play (req.local) on a thread of its own, each game into
+// the store, until the store is full or c.local_stop.
+std::thread StartLocalSelfplay(Collecting& c) {
+  return std::thread([&c] {
+    c.local_status = c.req.local(
+        [&c](selfplay::FinishedGame&& g) -> util::Status {
+          data::IndexedGame game;
+          game.samples = std::move(g.samples);
+          game.record = std::move(g.record);
+          game.record.id = RandomGameId();
+          const int64_t samples = static_cast<int64_t>(game.samples.size());
+          std::vector<data::IndexedGame> one;
+          one.push_back(std::move(game));
+          auto added = c.store.Add(std::move(one));
+          if (!added) return added.error_value();
+          if (added.value().front() == GameStore::Outcome::kStored) {
+            ++c.local_games;
+            std::lock_guard<std::mutex> lock(c.report_mutex);
+            ++c.report.games_by_worker["local"];
+            c.report.samples += samples;
+          }
+          if (c.store.Full()) c.local_stop = true;
+          return util::Ok();
+        },
+        c.local_stop);
+  });
+}
+
+// Judges `entries`, stores the accepted games and sets each entry's verdict (a duplicate,
+// or kept pending when the store is full).
+util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
+                                                const std::vector<StreamEntry>& entries,
+                                                int64_t max_entry_bytes) {
+  std::vector<Verdict> verdicts;
+  std::vector<data::IndexedGame> games;
+  std::vector<size_t> where;  // entry of each game
+  for (size_t i = 0; i < entries.size(); ++i) {
+    data::IndexedGame game;
+    std::string network;
+    verdicts.push_back(JudgeSelfplay(entries[i], c.req, max_entry_bytes, game, network));
+    if (verdicts.back().kind == Verdict::Kind::kAccepted) {
+      games.push_back(std::move(game));
+      where.push_back(i);
+    }
+  }
+  std::vector<int64_t> samples;
+  for (const data::IndexedGame& g : games)
+    samples.push_back(static_cast<int64_t>(g.samples.size()));
+  auto added = c.store.Add(std::move(games));
+  if (!added) return added.error_value();
+  for (size_t k = 0; k < where.size(); ++k) {
+    Verdict& v = verdicts[where[k]];
+    switch (added.value()[k]) {
+      case GameStore::Outcome::kStored: {
+        std::lock_guard<std::mutex> lock(c.report_mutex);
+        ++c.report.games_by_worker[SenderOf(entries[where[k]])];
+        c.report.samples += samples[k];
+        break;
+      }
+      case GameStore::Outcome::kDuplicate:
+        v.kind = Verdict::Kind::kDuplicate;
+        break;
+      case GameStore::Outcome::kFull:
+        v.kind = Verdict::Kind::kKeep;  // stays pending for the next iteration
+        break;
+    }
+  }
+  return verdicts;
+}
+
+// Calls req.progress at most once a second (`at`: the last call).
+void ReportCollectProgress(Collecting& c, Clock::time_point& at) {
+  if (!c.req.progress || std::chrono::duration<double>(Clock::now() - at).count() < 1) return;
+  at = Clock::now();
+  CollectProgress p;
+  p.games = c.store.Count();
+  p.target = c.req.dir.games;
+  p.local_games = c.local_games;
+  p.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
+  {
+    std::lock_guard<std::mutex> lock(c.report_mutex);
+    p.workers = static_cast<int>(c.report.games_by_worker.size());
+  }
+  c.req.progress(p);
+}
+
+// The call's totals: its games and the ingest counters from `before` to `after`.
+void FillCollectTotals(Collecting& c, const IngestCounters& before, const IngestCounters& after) {
+  CollectProgress& t = c.report.totals;
+  t.games = c.store.Count();
+  t.target = c.req.dir.games;
+  t.local_games = c.local_games;
+  t.workers = static_cast<int>(c.report.games_by_worker.size());
+  t.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
+  t.counters.accepted = after.accepted - before.accepted;
+  t.counters.duplicates = after.duplicates - before.duplicates;
+  t.counters.stale = after.stale - before.stale;
+  t.counters.rejected = after.rejected - before.rejected;
+  for (const auto& [reason, n] : after.rejected_by_reason) {
+    const auto it = before.rejected_by_reason.find(reason);
+    const int64_t d = n - (it == before.rejected_by_reason.end() ? 0 : it->second);
+    if (d > 0) t.counters.rejected_by_reason[reason] = d;
+  }
+}
+
+}  // namespace
+
 util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) {
   CollectReport report;
   auto opened = GameStore::Open(req.dir, &earlier_, report.notes);
   if (!opened) return opened.error_value();
   GameStore& store = *opened.value();
   report.resumed = store.Count();
-  const auto start = Clock::now();
-  std::atomic<bool> local_stop{false};
-  std::atomic<int64_t> local_games{0};
-  std::mutex report_mutex;
-  util::Status local_status = util::Ok();
+  Collecting c(req, store, report);
   std::thread local;
-  if (req.local && !store.Full()) {
-    local = std::thread([&] {
-      local_status = req.local(
-          [&](selfplay::FinishedGame&& g) -> util::Status {
-            data::IndexedGame game;
-            game.samples = std::move(g.samples);
-            game.record = std::move(g.record);
-            game.record.id = RandomGameId();
-            const int64_t samples = static_cast<int64_t>(game.samples.size());
-            std::vector<data::IndexedGame> one;
-            one.push_back(std::move(game));
-            auto added = store.Add(std::move(one));
-            if (!added) return added.error_value();
-            if (added.value().front() == GameStore::Outcome::kStored) {
-              ++local_games;
-              std::lock_guard<std::mutex> lock(report_mutex);
-              ++report.games_by_worker["local"];
-              report.samples += samples;
-            }
-            if (store.Full()) local_stop = true;
-            return util::Ok();
-          },
-          local_stop);
-    });
-  }
+  if (req.local && !store.Full()) local = StartLocalSelfplay(c);
   session_->Restart();
   const IngestCounters before = session_->Totals();
   util::Status status = util::Ok();
@@ -267,64 +363,19 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
       status = entries.error_value();
       break;
     }
-    std::vector<Verdict> verdicts;
-    std::vector<data::IndexedGame> games;
-    std::vector<size_t> where;  // entry of each game
-    for (size_t i = 0; i < entries.value().size(); ++i) {
-      data::IndexedGame game;
-      std::string network;
-      verdicts.push_back(
-          JudgeSelfplay(entries.value()[i], req, options_.cluster.max_entry_bytes, game, network));
-      if (verdicts.back().kind == Verdict::Kind::kAccepted) {
-        games.push_back(std::move(game));
-        where.push_back(i);
-      }
-    }
-    std::vector<int64_t> samples;
-    for (const data::IndexedGame& g : games)
-      samples.push_back(static_cast<int64_t>(g.samples.size()));
-    auto added = store.Add(std::move(games));
-    if (!added) {
-      status = added.error_value();
+    auto verdicts = StoreEntries(c, entries.value(), options_.cluster.max_entry_bytes);
+    if (!verdicts) {
+      status = verdicts.error_value();
       break;
     }
-    for (size_t k = 0; k < where.size(); ++k) {
-      Verdict& v = verdicts[where[k]];
-      switch (added.value()[k]) {
-        case GameStore::Outcome::kStored: {
-          std::lock_guard<std::mutex> lock(report_mutex);
-          ++report.games_by_worker[SenderOf(entries.value()[where[k]])];
-          report.samples += samples[k];
-          break;
-        }
-        case GameStore::Outcome::kDuplicate:
-          v.kind = Verdict::Kind::kDuplicate;
-          break;
-        case GameStore::Outcome::kFull:
-          v.kind = Verdict::Kind::kKeep;  // stays pending for the next iteration
-          break;
-      }
-    }
-    status = session_->Settle(stream, entries.value(), verdicts);
-    if (req.progress && std::chrono::duration<double>(Clock::now() - progress_at).count() >= 1) {
-      progress_at = Clock::now();
-      CollectProgress p;
-      p.games = store.Count();
-      p.target = req.dir.games;
-      p.local_games = local_games;
-      p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-      {
-        std::lock_guard<std::mutex> lock(report_mutex);
-        p.workers = static_cast<int>(report.games_by_worker.size());
-      }
-      req.progress(p);
-    }
+    status = session_->Settle(stream, entries.value(), verdicts.value());
+    ReportCollectProgress(c, progress_at);
   }
-  local_stop = true;
+  c.local_stop = true;
   if (local.joinable()) local.join();
   if (!status.ok()) return status.error_value();
   session_->Trim(stream);
-  if (!local_status.ok()) return local_status.error_value();
+  if (!c.local_status.ok()) return c.local_status.error_value();
   // The iteration is complete: its ids, for the later iterations and a restarted learner.
   std::string text;
   const std::vector<data::GameId> ids = store.Ids();
@@ -334,22 +385,7 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
   }
   earlier_.insert(ids.begin(), ids.end());
   earlier_dirs_.insert(req.dir.dir);
-  const IngestCounters& after = session_->Totals();
-  CollectProgress& t = report.totals;
-  t.games = store.Count();
-  t.target = req.dir.games;
-  t.local_games = local_games;
-  t.workers = static_cast<int>(report.games_by_worker.size());
-  t.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  t.counters.accepted = after.accepted - before.accepted;
-  t.counters.duplicates = after.duplicates - before.duplicates;
-  t.counters.stale = after.stale - before.stale;
-  t.counters.rejected = after.rejected - before.rejected;
-  for (const auto& [reason, n] : after.rejected_by_reason) {
-    const auto it = before.rejected_by_reason.find(reason);
-    const int64_t d = n - (it == before.rejected_by_reason.end() ? 0 : it->second);
-    if (d > 0) t.counters.rejected_by_reason[reason] = d;
-  }
+  FillCollectTotals(c, before, session_->Totals());
   return report;
 }
 

@@ -98,6 +98,19 @@ util::Result<RedisAuth> LoadRedisAuth(const std::string& file) {
   return R::Error(path + ": empty; expected one line \"USER PASSWORD\" or \"PASSWORD\"");
 }
 
+util::Result<RedisOptions> MakeRedisOptions(const std::string& url, const std::string& auth_file,
+                                            const std::string& client_name) {
+  auto endpoint = ParseRedisUrl(url);
+  if (!endpoint) return endpoint.error_value();
+  auto auth = LoadRedisAuth(auth_file);
+  if (!auth) return auth.error_value();
+  RedisOptions options;
+  options.endpoint = endpoint.value();
+  options.auth = auth.value();
+  options.client_name = client_name;
+  return options;
+}
+
 RedisClient::RedisClient(RedisOptions options) : options_(std::move(options)) {}
 
 RedisClient::~RedisClient() { Disconnect(); }

@@ -55,6 +55,12 @@ struct RedisOptions {
   std::string client_name;  // CLIENT SETNAME, shown by CLIENT LIST; "" = none
 };
 
+// Options for the server at `url` (ParseRedisUrl) with the credentials of LoadRedisAuth
+// (`auth_file`, "" = the environment's), naming the connection `client_name`. Errors (bad
+// input) name the URL or the file.
+util::Result<RedisOptions> MakeRedisOptions(const std::string& url, const std::string& auth_file,
+                                            const std::string& client_name);
+
 // Not thread-safe: one thread uses a client at a time (give each thread its own).
 class RedisClient {
  public:

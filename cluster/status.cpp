@@ -60,10 +60,8 @@ util::Result<std::string> StreamLine(RedisClient& redis, const std::string& key,
   return line;
 }
 
-}  // namespace
-
-util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys) {
-  std::ostringstream out;
+// The server: version, memory, persistence.
+util::Status ServerSection(RedisClient& redis, std::ostream& out) {
   auto server = redis.Call({"INFO", "server"});
   if (!server) return server.error_value();
   auto memory = redis.Call({"INFO", "memory"});
@@ -77,7 +75,11 @@ util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys)
   out << "redis " << redis.Options().endpoint.ToString() << ": version " << s["redis_version"]
       << ", used memory " << m["used_memory_human"] << ", aof "
       << (p["aof_enabled"] == "1" ? "on" : "OFF") << ", appendfsync " << appendfsync << "\n";
+  return util::Ok();
+}
 
+// The learner holding the run and the network self-play uses.
+util::Status LearnerSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
   auto learner = redis.Call({"GET", keys.Learner()});
   if (!learner) return learner.error_value();
   if (learner.value().IsNil()) {
@@ -100,7 +102,11 @@ util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys)
   } else {
     out << "self-play network: none published yet\n";
   }
+  return util::Ok();
+}
 
+// The workers alive (their heartbeat keys), one line each, and their games/s.
+util::Status WorkersSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
   // Workers alive: their heartbeat keys.
   std::vector<std::string> worker_keys;
   std::string cursor = "0";
@@ -140,7 +146,11 @@ util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys)
     std::snprintf(line, sizeof line, "  all workers: %.2f games/s\n", total_rate);
     out << line;
   }
+  return util::Ok();
+}
 
+// The streams, and the tasks in play by each worker.
+util::Status StreamsSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
   for (const auto& [title, key, group] :
        {std::tuple<const char*, std::string, const char*>{"self-play results",
                                                           keys.SelfplayResults(), kLearnerGroup},
@@ -158,7 +168,11 @@ util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys)
       }
     }
   }
+  return util::Ok();
+}
 
+// The learner's counters and the latest rejected entries.
+util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
   auto stats = redis.Call({"HGETALL", keys.Stats()});
   if (!stats) return stats.error_value();
   auto st = Pairs(stats.value());
@@ -178,6 +192,19 @@ util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys)
     out << "latest rejected entries:\n";
     for (const RedisValue& r : recent.value().elements) out << "  " << r.str << "\n";
   }
+  return util::Ok();
+}
+
+}  // namespace
+
+util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys) {
+  std::ostringstream out;
+  util::Status s = ServerSection(redis, out);
+  if (s.ok()) s = LearnerSection(redis, keys, out);
+  if (s.ok()) s = WorkersSection(redis, keys, out);
+  if (s.ok()) s = StreamsSection(redis, keys, out);
+  if (s.ok()) s = CountersSection(redis, keys, out);
+  if (!s.ok()) return s.error_value();
   return out.str();
 }
 

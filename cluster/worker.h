@@ -13,7 +13,7 @@
 // - Without a connection the worker keeps playing and spooling, and reconnects; a restarted
 //   worker sends its spool first and resumes its own pending task.
 // - A heartbeat key with a TTL (cluster/keys.h Worker) says it is alive and what it does.
-// Torch-free: the app supplies the networks through WorkerBackend.
+// Torch-free: the app supplies the networks through RunLoader.
 #pragma once
 
 #include <atomic>
@@ -46,9 +46,9 @@ struct RunSettings {
 };
 
 // The worker's access to networks and configs (the app's: Torch and the YAML reader).
-class WorkerBackend {
+class RunLoader {
  public:
-  virtual ~WorkerBackend() = default;
+  virtual ~RunLoader() = default;
   // The settings in the run's published config (YAML text), with the worker's own overrides
   // (threads, games in flight) applied. Bad input names what is wrong.
   virtual util::Result<RunSettings> Settings(const std::string& config_text) = 0;
@@ -89,8 +89,8 @@ struct WorkerReport {
 };
 
 // Runs the worker until *options.stop. Errors: the directory cannot be used or is locked by
-// another worker (bad input), a network cannot be loaded or a backend failed (failure).
+// another worker (bad input), a network cannot be loaded or the loader failed (failure).
 // Losing Redis is not an error: the worker waits for it.
-util::Result<WorkerReport> RunWorker(const WorkerOptions& options, WorkerBackend& backend);
+util::Result<WorkerReport> RunWorker(const WorkerOptions& options, RunLoader& loader);
 
 }  // namespace veletas::cluster

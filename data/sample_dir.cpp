@@ -42,21 +42,13 @@ int64_t ChunkGames(int64_t chunk, int64_t games, int games_per_file) {
   return std::clamp<int64_t>(games - chunk * games_per_file, 0, games_per_file);
 }
 
-util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& prefix,
-                                    int64_t games, int games_per_file, rules::RuleSet rules,
-                                    int size) {
-  using R = util::Result<ResumePlan>;
-  if (std::string bad = util::ValidateName(prefix, "sample file prefix"); !bad.empty()) {
-    return R::Error(bad);
-  }
-  if (util::Status created = util::CreateDirectories(dir); !created.ok()) {
-    return util::Prefixed(created.error_value(), "the output directory: ");
-  }
+namespace {
+
+// The complete sample files of `prefix` in `dir`: chunk -> path, in chunk order.
+util::Result<std::map<int64_t, std::string>> ListChunkFiles(const std::string& dir,
+                                                            const std::string& prefix) {
   std::error_code ec;
-  const int64_t chunks = ChunkCount(games, games_per_file);
-  ResumePlan plan;
-  std::vector<bool> done(static_cast<size_t>(chunks), false);
-  std::map<int64_t, std::string> files;  // chunk -> path, in chunk order
+  std::map<int64_t, std::string> files;
   const std::string head = prefix + "_";
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
@@ -68,7 +60,19 @@ util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& p
     rest.remove_prefix(digits);
     if (rest == ".vzs") files[chunk] = e.path().string();
   }
-  if (ec) return R::Error(dir + ": cannot list the output directory: " + ec.message());
+  if (ec) {
+    return util::Result<std::map<int64_t, std::string>>::Error(
+        dir + ": cannot list the output directory: " + ec.message());
+  }
+  return files;
+}
+
+// Takes the complete files into `plan` (marking their chunks in `done`); unreadable ones
+// are noted and played again, files of another game or layout are errors.
+util::Status TakeCompleteFiles(const std::map<int64_t, std::string>& files, int64_t games,
+                               int games_per_file, rules::RuleSet rules, int size,
+                               std::vector<bool>& done, ResumePlan& plan) {
+  const int64_t chunks = ChunkCount(games, games_per_file);
   for (const auto& [chunk, path] : files) {
     if (chunk >= chunks) {
       plan.notes.push_back(path + ": ignored (this run has " + std::to_string(chunks) +
@@ -83,18 +87,19 @@ util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& p
       continue;
     }
     if (file.value().rules != rules || file.value().size != size) {
-      return R::Error(path + ": holds " + rules::GameName(file.value().rules, file.value().size) +
-                      " games, this run plays " + rules::GameName(rules, size) +
-                      " (use another output directory)");
+      return util::Status::Error(path + ": holds " +
+                                 rules::GameName(file.value().rules, file.value().size) +
+                                 " games, this run plays " + rules::GameName(rules, size) +
+                                 " (use another output directory)");
     }
     const int64_t expected = ChunkGames(chunk, games, games_per_file);
     if (static_cast<int64_t>(file.value().games.size()) != expected) {
-      return R::Error(path + ": holds " + std::to_string(file.value().games.size()) +
-                      " games, file " + std::to_string(chunk) + " of a run of " +
-                      std::to_string(games) + " games with " + std::to_string(games_per_file) +
-                      " per file holds " + std::to_string(expected) +
-                      " (the number of games or games_per_file changed; use another output "
-                      "directory)");
+      return util::Status::Error(
+          path + ": holds " + std::to_string(file.value().games.size()) + " games, file " +
+          std::to_string(chunk) + " of a run of " + std::to_string(games) + " games with " +
+          std::to_string(games_per_file) + " per file holds " + std::to_string(expected) +
+          " (the number of games or games_per_file changed; use another output "
+          "directory)");
     }
     done[static_cast<size_t>(chunk)] = true;
     plan.games_done += expected;
@@ -103,6 +108,16 @@ util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& p
     }
     ++plan.files_done;
   }
+  return util::Ok();
+}
+
+// For each chunk without a complete file: the games its journal gives back, and the
+// indices still to play; a complete chunk's leftover journal is removed.
+util::Status TakeJournals(const std::string& dir, const std::string& prefix, int64_t games,
+                          int games_per_file, rules::RuleSet rules, int size,
+                          const std::vector<bool>& done, ResumePlan& plan) {
+  std::error_code ec;
+  const int64_t chunks = ChunkCount(games, games_per_file);
   for (int64_t k = 0; k < chunks; ++k) {
     const std::string journal = JournalPath(dir, prefix, k);
     if (done[static_cast<size_t>(k)]) {
@@ -129,6 +144,28 @@ util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& p
       if (!have[static_cast<size_t>(i)]) plan.indices.push_back(first + static_cast<uint64_t>(i));
     }
   }
+  return util::Ok();
+}
+
+}  // namespace
+
+util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& prefix,
+                                    int64_t games, int games_per_file, rules::RuleSet rules,
+                                    int size) {
+  using R = util::Result<ResumePlan>;
+  if (std::string bad = util::ValidateName(prefix, "sample file prefix"); !bad.empty()) {
+    return R::Error(bad);
+  }
+  if (util::Status created = util::CreateDirectories(dir); !created.ok()) {
+    return util::Prefixed(created.error_value(), "the output directory: ");
+  }
+  auto files = ListChunkFiles(dir, prefix);
+  if (!files) return files.error_value();
+  ResumePlan plan;
+  std::vector<bool> done(static_cast<size_t>(ChunkCount(games, games_per_file)), false);
+  util::Status s = TakeCompleteFiles(files.value(), games, games_per_file, rules, size, done, plan);
+  if (s.ok()) s = TakeJournals(dir, prefix, games, games_per_file, rules, size, done, plan);
+  if (!s.ok()) return s.error_value();
   return plan;
 }
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <memory>
 #include <fstream>
+#include <memory>
 
 #include "util/atomic_file.h"
 #include "util/byte_io.h"
@@ -252,6 +252,45 @@ util::Result<SampleFile> ReadSampleFile(const std::string& path) {
   return DecodeSampleFile(read.value(), path);
 }
 
+namespace {
+
+// The samples and games of a verified, decompressed payload.
+util::Result<SampleFile> ParsePayload(const std::string& raw, rules::RuleSet rules, int size,
+                                      uint64_t num_samples, uint64_t num_games,
+                                      const std::string& path) {
+  using R = util::Result<SampleFile>;
+  SampleFile file;
+  file.rules = rules;
+  file.size = size;
+  file.samples.resize(num_samples);
+  Reader r(raw);
+  for (uint64_t i = 0; i < num_samples; ++i) {
+    const std::string err = ReadSample(r, file.rules, file.size, file.samples[i]);
+    if (!err.empty()) return R::Error(path + ": sample " + std::to_string(i) + ": " + err);
+  }
+  file.games.resize(num_games);
+  for (uint64_t i = 0; i < num_games; ++i) {
+    GameRecord& g = file.games[i];
+    const std::string_view id = r.Bytes(16);
+    if (r.ok()) std::memcpy(g.id.bytes.data(), id.data(), 16);
+    const uint64_t len = r.U32();
+    if (!r.ok() || len > r.remaining())
+      return R::Error(path + ": game " + std::to_string(i) + ": truncated");
+    g.record = std::string(r.Bytes(len));
+    g.winner = static_cast<int8_t>(r.U8());
+    g.resigned = r.U8() != 0;
+    g.samples = static_cast<uint32_t>(r.U32());
+    if (!r.ok()) return R::Error(path + ": game " + std::to_string(i) + ": truncated");
+    if (g.winner != 0 && g.winner != 1) {
+      return R::Error(path + ": game " + std::to_string(i) + ": bad winner");
+    }
+  }
+  if (r.remaining() != 0) return R::Error(path + ": trailing bytes after the last game");
+  return file;
+}
+
+}  // namespace
+
 util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::string& path,
                                           uint64_t max_payload) {
   using R = util::Result<SampleFile>;
@@ -307,34 +346,8 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
   if (util::Checksum64(raw) != raw_sum) {
     return R::Error(path + ": corrupt data (checksum mismatch after decompression)");
   }
-  SampleFile file;
-  file.rules = static_cast<rules::RuleSet>(rules_id);
-  file.size = static_cast<int>(size);
-  file.samples.resize(num_samples);
-  Reader r(raw);
-  for (uint64_t i = 0; i < num_samples; ++i) {
-    const std::string err = ReadSample(r, file.rules, file.size, file.samples[i]);
-    if (!err.empty()) return R::Error(path + ": sample " + std::to_string(i) + ": " + err);
-  }
-  file.games.resize(num_games);
-  for (uint64_t i = 0; i < num_games; ++i) {
-    GameRecord& g = file.games[i];
-    const std::string_view id = r.Bytes(16);
-    if (r.ok()) std::memcpy(g.id.bytes.data(), id.data(), 16);
-    const uint64_t len = r.U32();
-    if (!r.ok() || len > r.remaining())
-      return R::Error(path + ": game " + std::to_string(i) + ": truncated");
-    g.record = std::string(r.Bytes(len));
-    g.winner = static_cast<int8_t>(r.U8());
-    g.resigned = r.U8() != 0;
-    g.samples = static_cast<uint32_t>(r.U32());
-    if (!r.ok()) return R::Error(path + ": game " + std::to_string(i) + ": truncated");
-    if (g.winner != 0 && g.winner != 1) {
-      return R::Error(path + ": game " + std::to_string(i) + ": bad winner");
-    }
-  }
-  if (r.remaining() != 0) return R::Error(path + ": trailing bytes after the last game");
-  return file;
+  return ParsePayload(raw, static_cast<rules::RuleSet>(rules_id), static_cast<int>(size),
+                      num_samples, num_games, path);
 }
 
 std::string GameId::Hex() const {

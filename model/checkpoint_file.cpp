@@ -8,8 +8,8 @@
 #include "rules/notation.h"
 #include "util/atomic_file.h"
 #include "util/byte_io.h"
-#include "util/json.h"
 #include "util/checksum.h"
+#include "util/json.h"
 
 namespace veletas::model {
 namespace {
@@ -271,6 +271,18 @@ util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path) {
   auto file = ReadCheckpoint(path);
   if (!file) return file.error_value();
   return std::move(file.value().meta);
+}
+
+util::Result<std::string> ReadCheckpointWithoutOptimizer(const std::string& path) {
+  auto sections = ReadCheckpointFile(path);
+  if (!sections) return sections.error_value();
+  auto meta = MetaFromJson(sections.value().meta_json, path);
+  if (!meta) return meta.error_value();
+  meta.value().optimizer.clear();
+  CheckpointSections published;
+  published.meta_json = MetaToJson(meta.value());
+  published.tensors = std::move(sections.value().tensors);
+  return EncodeCheckpointFile(published);
 }
 
 }  // namespace veletas::model

@@ -132,4 +132,8 @@ Status CheckFits(const CheckpointFile& file, const ModelRequirement& need);
 // The metadata of ReadCheckpoint(path).
 util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path);
 
+// The bytes of the checkpoint file `path` without its optimiser state: the network and its
+// metadata (what a cluster learner publishes to workers). Errors name the file.
+util::Result<std::string> ReadCheckpointWithoutOptimizer(const std::string& path);
+
 }  // namespace veletas::model

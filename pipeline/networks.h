@@ -1,4 +1,4 @@
-// The pipeline's seam to the networks (as cluster::WorkerBackend is the worker's): creating
+// The pipeline's seam to the networks (as cluster::RunLoader is the worker's): creating
 // the first checkpoint, loading checkpoints for self-play and arena games, and training one
 // generation. The app implements it with LibTorch (app/pipeline_services.h); tests use fakes,
 // so the stage machine runs in seconds without Torch.

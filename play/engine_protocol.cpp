@@ -57,13 +57,88 @@ std::string FormatRate(float r) {
 
 }  // namespace
 
+const std::vector<EngineProtocol::Command>& EngineProtocol::Commands() {
+  using E = EngineProtocol;
+  static const std::vector<Command> commands = {
+      {"protocol_version", false,
+       [](E&, const Args&) -> Reply {
+         return {true, std::to_string(kProtocolVersion)};
+       }},
+      {"name", false,
+       [](E& e, const Args&) -> Reply {
+         return {true, e.setup_.name};
+       }},
+      {"version", false,
+       [](E& e, const Args&) -> Reply {
+         const EngineSetup& s = e.setup_;
+         return {true, s.version + (s.description.empty() ? "" : " " + s.description)};
+       }},
+      {"known_command", true,
+       [](E&, const Args& args) -> Reply {
+         if (args.size() != 1) return {false, "expected: known_command NAME"};
+         const auto& names = CommandNames();
+         const bool known = std::find(names.begin(), names.end(), args[0]) != names.end();
+         return {true, known ? "true" : "false"};
+       }},
+      {"list_commands", false,
+       [](E&, const Args&) -> Reply {
+         std::string out;
+         for (const std::string& n : CommandNames()) out += (out.empty() ? "" : "\n") + n;
+         return {true, out};
+       }},
+      {"newgame", true, [](E& e, const Args& args) { return e.CmdNewGame(args); }},
+      {"boardsize", true,
+       [](E& e, const Args& args) -> Reply {
+         const long long size = args.size() == 1 ? ParseCount(args[0], 0, 100) : -1;
+         if (size < 0 || !rules::IsSupportedSize(static_cast<int>(size))) {
+           return {false, "expected: boardsize 7|9|10"};
+         }
+         return e.NewGame(e.game_.Rules(), static_cast<int>(size));
+       }},
+      {"rules", true,
+       [](E& e, const Args& args) -> Reply {
+         const auto rs = args.size() == 1 ? rules::ParseRuleSet(args[0]) : std::nullopt;
+         if (!rs) return {false, "expected: rules standard|classic"};
+         return e.NewGame(*rs, e.game_.Size());
+       }},
+      {"clear_board", false,
+       [](E& e, const Args&) { return e.NewGame(e.game_.Rules(), e.game_.Size()); }},
+      {"play", true, [](E& e, const Args& args) { return e.CmdPlay(args); }},
+      {"genmove", true, [](E& e, const Args& args) { return e.CmdGenmove(args); }},
+      {"analyse", true, [](E& e, const Args& args) { return e.CmdAnalyse(args); }},
+      {"analyze", true, [](E& e, const Args& args) { return e.CmdAnalyse(args); }},
+      {"showboard", true, [](E& e, const Args& args) { return e.CmdShowboard(args); }},
+      {"setoption", true, [](E& e, const Args& args) { return e.CmdSetOption(args); }},
+      {"undo", false,
+       [](E& e, const Args&) -> Reply {
+         if (!e.game_.Undo()) return {false, "cannot undo: no move has been played"};
+         return {true, ""};
+       }},
+      {"record", false,
+       [](E& e, const Args&) -> Reply {
+         return {true, e.game_.Record()};
+       }},
+      {"loadrecord", true, [](E& e, const Args& args) { return e.CmdLoadRecord(args); }},
+      {"result", false,
+       [](E& e, const Args&) -> Reply {
+         const auto w = e.game_.Current().Winner();
+         return {true, w ? (*w == rules::Color::kBlack ? "black" : "white") : "none"};
+       }},
+      {"quit", false,
+       [](E& e, const Args&) -> Reply {
+         e.finished_ = true;
+         return {true, ""};
+       }},
+  };
+  return commands;
+}
+
 const std::vector<std::string>& EngineProtocol::CommandNames() {
-  static const std::vector<std::string> names = {
-      "protocol_version", "name",       "version",   "known_command",
-      "list_commands",    "newgame",    "boardsize", "rules",
-      "clear_board",      "play",       "genmove",   "analyse",
-      "analyze",          "showboard",  "setoption", "undo",
-      "record",           "loadrecord", "result",    "quit"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const Command& c : Commands()) out.push_back(c.name);
+    return out;
+  }();
   return names;
 }
 
@@ -104,71 +179,10 @@ std::string EngineProtocol::Handle(std::string_view raw) {
 }
 
 EngineProtocol::Reply EngineProtocol::Dispatch(const std::string& command, const Args& args) {
-  auto no_args = [&]() -> Reply { return {false, command + " takes no arguments"}; };
-  if (command == "protocol_version") {
-    if (!args.empty()) return no_args();
-    return {true, std::to_string(kProtocolVersion)};
-  }
-  if (command == "name") {
-    if (!args.empty()) return no_args();
-    return {true, setup_.name};
-  }
-  if (command == "version") {
-    if (!args.empty()) return no_args();
-    return {true, setup_.version + (setup_.description.empty() ? "" : " " + setup_.description)};
-  }
-  if (command == "known_command") {
-    if (args.size() != 1) return {false, "expected: known_command NAME"};
-    const auto& names = CommandNames();
-    return {true, std::find(names.begin(), names.end(), args[0]) != names.end() ? "true" : "false"};
-  }
-  if (command == "list_commands") {
-    if (!args.empty()) return no_args();
-    std::string out;
-    for (const std::string& n : CommandNames()) out += (out.empty() ? "" : "\n") + n;
-    return {true, out};
-  }
-  if (command == "newgame") return CmdNewGame(args);
-  if (command == "boardsize") {
-    const long long size = args.size() == 1 ? ParseCount(args[0], 0, 100) : -1;
-    if (size < 0 || !rules::IsSupportedSize(static_cast<int>(size))) {
-      return {false, "expected: boardsize 7|9|10"};
-    }
-    return NewGame(game_.Rules(), static_cast<int>(size));
-  }
-  if (command == "rules") {
-    const auto rs = args.size() == 1 ? rules::ParseRuleSet(args[0]) : std::nullopt;
-    if (!rs) return {false, "expected: rules standard|classic"};
-    return NewGame(*rs, game_.Size());
-  }
-  if (command == "clear_board") {
-    if (!args.empty()) return no_args();
-    return NewGame(game_.Rules(), game_.Size());
-  }
-  if (command == "play") return CmdPlay(args);
-  if (command == "genmove") return CmdGenmove(args);
-  if (command == "analyse" || command == "analyze") return CmdAnalyse(args);
-  if (command == "showboard") return CmdShowboard(args);
-  if (command == "setoption") return CmdSetOption(args);
-  if (command == "undo") {
-    if (!args.empty()) return no_args();
-    if (!game_.Undo()) return {false, "cannot undo: no move has been played"};
-    return {true, ""};
-  }
-  if (command == "record") {
-    if (!args.empty()) return no_args();
-    return {true, game_.Record()};
-  }
-  if (command == "loadrecord") return CmdLoadRecord(args);
-  if (command == "result") {
-    if (!args.empty()) return no_args();
-    const auto w = game_.Current().Winner();
-    return {true, w ? (*w == rules::Color::kBlack ? "black" : "white") : "none"};
-  }
-  if (command == "quit") {
-    if (!args.empty()) return no_args();
-    finished_ = true;
-    return {true, ""};
+  for (const Command& c : Commands()) {
+    if (command != c.name) continue;
+    if (!c.takes_args && !args.empty()) return {false, command + " takes no arguments"};
+    return c.run(*this, args);
   }
   return {false, "unknown command \"" + command + "\" (see list_commands)"};
 }

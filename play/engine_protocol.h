@@ -61,6 +61,15 @@ class EngineProtocol {
     std::string text;
   };
   using Args = std::vector<std::string>;
+  // One command of the protocol: its name and what runs it.
+  struct Command {
+    const char* name;
+    bool takes_args;  // false: any argument is an error ("NAME takes no arguments")
+    Reply (*run)(EngineProtocol& engine, const Args& args);
+  };
+  // Every command, in the order list_commands gives them (CommandNames is made from it).
+  static const std::vector<Command>& Commands();
+  // Runs `command` from Commands(), or answers that it is unknown.
   Reply Dispatch(const std::string& command, const Args& args);
   Reply NewGame(rules::RuleSet rules, int size);
   Reply CmdNewGame(const Args& args);

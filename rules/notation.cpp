@@ -58,6 +58,36 @@ std::string ReachError(const Position& pos, int from, int to, const char* verb) 
          WhyUnreachable(pos, from, to) + ")";
 }
 
+// "" when the setup shooters `squares` may go where they are listed (empty squares; the
+// interior under the standard rules; never adjacent under the classic rules), else why not.
+std::string CheckSetupSquares(const Position& before, const std::vector<int>& squares) {
+  const int n = before.Size();
+  const Geometry& g = before.Geo();
+  const bool standard = before.Rules() == RuleSet::kStandard;
+  for (size_t i = 0; i < squares.size(); ++i) {
+    const int sq = squares[i];
+    const std::string name = SquareName(n, sq);
+    if (before.Occupied().Test(sq)) {
+      return name + " is not empty (" + PieceName(before, sq) + ")";
+    }
+    if (standard && !g.interior.Test(sq)) {
+      return name + " is on the perimeter, where no setup shooter may go";
+    }
+    if (!standard) {
+      Bitboard others = before.AllShooters();
+      for (size_t j = 0; j < squares.size(); ++j) {
+        if (j != i) others.Set(squares[j]);
+      }
+      const Bitboard touching = g.king[sq] & others;
+      if (touching.Any()) {
+        return name + " touches the shooter on " + SquareName(n, touching.Lsb()) +
+               ": setup shooters may not be adjacent";
+      }
+    }
+  }
+  return "";
+}
+
 util::Result<Turn> ParseSetup(const Position& before, std::string_view text) {
   const int n = before.Size();
   const Geometry& g = before.Geo();
@@ -94,28 +124,8 @@ util::Result<Turn> ParseSetup(const Position& before, std::string_view text) {
                                      (quota > 1 ? "s" : "") + " in the setup, got " +
                                      std::to_string(squares.size()));
   }
-  for (size_t i = 0; i < squares.size(); ++i) {
-    const int sq = squares[i];
-    const std::string name = SquareName(n, sq);
-    if (before.Occupied().Test(sq)) {
-      return util::Result<Turn>::Error(name + " is not empty (" + PieceName(before, sq) + ")");
-    }
-    if (standard && !g.interior.Test(sq)) {
-      return util::Result<Turn>::Error(name +
-                                       " is on the perimeter, where no setup shooter may go");
-    }
-    if (!standard) {
-      Bitboard others = before.AllShooters();
-      for (size_t j = 0; j < squares.size(); ++j) {
-        if (j != i) others.Set(squares[j]);
-      }
-      const Bitboard touching = g.king[sq] & others;
-      if (touching.Any()) {
-        return util::Result<Turn>::Error(name + " touches the shooter on " +
-                                         SquareName(n, touching.Lsb()) +
-                                         ": setup shooters may not be adjacent");
-      }
-    }
+  if (std::string bad = CheckSetupSquares(before, squares); !bad.empty()) {
+    return util::Result<Turn>::Error(bad);
   }
   g.SortInSetupOrder(squares.data(), static_cast<int>(squares.size()));
   Turn turn;

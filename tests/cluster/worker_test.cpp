@@ -42,7 +42,7 @@ RunSettings SmallSettings() {
   return s;
 }
 
-class FakeBackend final : public WorkerBackend {
+class FakeLoader final : public RunLoader {
  public:
   util::Result<RunSettings> Settings(const std::string&) override { return SmallSettings(); }
   util::Result<std::unique_ptr<search::Evaluator>> Load(const std::string& path) override {
@@ -70,7 +70,7 @@ class WorkerThread {
       log_ += line + "\n";
     };
     thread_ = std::thread([this] {
-      auto r = RunWorker(options_, backend_);
+      auto r = RunWorker(options_, loader_);
       std::lock_guard<std::mutex> lock(mutex_);
       if (!r) log_ += "ERROR " + r.error() + "\n";
     });
@@ -83,7 +83,7 @@ class WorkerThread {
     std::lock_guard<std::mutex> lock(mutex_);
     return log_;
   }
-  FakeBackend backend_;
+  FakeLoader loader_;
 
  private:
   WorkerOptions options_;
@@ -142,7 +142,7 @@ TEST_F(WorkerTest, WorkersFeedTheLearnerAndFollowTheNetwork) {
   auto second = learner->CollectSelfplay(next);
   ASSERT_TRUE(second.ok()) << second.error();
   EXPECT_EQ(second.value().totals.games, 6);
-  EXPECT_GE(one.backend_.loads + two.backend_.loads, 4);
+  EXPECT_GE(one.loader_.loads + two.loader_.loads, 4);
   EXPECT_NE(one.Log().find("self-play with gen 1"), std::string::npos) << one.Log();
   EXPECT_EQ(one.Log().find("ERROR"), std::string::npos) << one.Log();
   // Heartbeats say who is alive.

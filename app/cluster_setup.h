@@ -1,5 +1,5 @@
-// The app's side of the cluster (cluster/ is Torch-free): networks for workers, the bytes a
-// learner publishes for a checkpoint, and the connection settings from options or a config.
+// The app's side of the cluster (cluster/ is Torch-free): networks for workers, and the
+// connection options from the command line.
 #pragma once
 
 #include <memory>
@@ -22,9 +22,9 @@ struct WorkerOverrides {
 
 // Reads a run's published config with the worker's overrides and loads networks with
 // LibTorch (model::TorchEvaluator) for its architecture and the worker's device.
-class TorchWorkerBackend final : public cluster::WorkerBackend {
+class TorchRunLoader final : public cluster::RunLoader {
  public:
-  TorchWorkerBackend(std::string run, WorkerOverrides overrides)
+  TorchRunLoader(std::string run, WorkerOverrides overrides)
       : run_(std::move(run)), overrides_(std::move(overrides)) {}
   util::Result<cluster::RunSettings> Settings(const std::string& config_text) override;
   util::Result<std::unique_ptr<search::Evaluator>> Load(const std::string& path) override;
@@ -37,15 +37,6 @@ class TorchWorkerBackend final : public cluster::WorkerBackend {
 
 // The settings a worker takes from a run's config.
 cluster::RunSettings WorkerSettings(const Config& c);
-
-// The checkpoint bytes a learner publishes for `checkpoint`: the network and its metadata
-// without optimiser state. Errors name the file.
-util::Result<std::string> PublishedCheckpoint(const std::string& checkpoint);
-
-// Redis options from a URL and an auth file ("" = the environment's), for `client_name`.
-util::Result<cluster::RedisOptions> RedisOptionsFor(const std::string& url,
-                                                    const std::string& auth_file,
-                                                    const std::string& client_name);
 
 // What reaches a run served through Redis, from the command line.
 struct RedisArgs {
@@ -64,7 +55,7 @@ void AddRedisOptions(CLI::App& cmd, RedisArgs& args);
 // A CLI11 check that a value is a cluster name (worker ids, run names).
 CLI::Validator ClusterName();
 
-// RedisOptionsFor of parsed `args`.
+// cluster::MakeRedisOptions of parsed `args`.
 util::Result<cluster::RedisOptions> RedisOptionsFor(const RedisArgs& args,
                                                     const std::string& client_name);
 

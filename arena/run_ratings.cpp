@@ -1,4 +1,4 @@
-#include "app/run_ratings.h"
+#include "arena/run_ratings.h"
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -6,15 +6,12 @@
 #include <map>
 
 #include "arena/match_record.h"
-#include "charts/charts.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
 
-namespace veletas::app {
+namespace veletas::arena {
 namespace {
 namespace fs = std::filesystem;
-using arena::Ladder;
-using arena::PlayerRating;
 }  // namespace
 
 void PrintLadderTable(const Ladder& ladder, std::ostream& out) {
@@ -33,37 +30,31 @@ void PrintLadderTable(const Ladder& ladder, std::ostream& out) {
   }
 }
 
-std::string DrawRatingsPng(const RunRatings& ratings) {
-  auto drawn = charts::DrawRatingsChart(ratings.json_path, ratings.png_path);
-  return drawn ? "" : drawn.error();
-}
-
 util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
                                  std::ostream& warnings) {
   using R = util::Result<RunRatings>;
   std::error_code ec;
   if (!fs::is_directory(run_dir, ec)) return R::Error(run_dir + ": no such run directory");
-  const arena::RunMatches run = arena::LoadRunMatches(run_dir);
+  const RunMatches run = LoadRunMatches(run_dir);
   for (const std::string& s : run.skipped) warnings << "skipped " << s << "\n";
   if (run.matches.empty()) {
-    std::string why = run.dir_exists
-                          ? "no readable match records in " + arena::MatchesDir(run_dir)
-                          : "no matches: " + arena::MatchesDir(run_dir) + " does not exist";
+    std::string why = run.dir_exists ? "no readable match records in " + MatchesDir(run_dir)
+                                     : "no matches: " + MatchesDir(run_dir) + " does not exist";
     if (!run.skipped.empty()) why += " (" + std::to_string(run.skipped.size()) + " skipped)";
     return R::Error(why);
   }
   // One ladder is one game: all matches must share the rules and board size; and a name
   // should always mean the same player.
-  const arena::MatchRecord& first = run.matches.front();
+  const MatchRecord& first = run.matches.front();
   std::map<std::string, std::pair<std::string, std::string>> specs;  // name -> spec, match
-  for (const arena::MatchRecord& m : run.matches) {
+  for (const MatchRecord& m : run.matches) {
     if (m.rules != first.rules || m.size != first.size) {
       return R::Error("match " + m.name + " is " + rules::RuleSetName(m.rules) + " " +
                       std::to_string(m.size) + " but match " + first.name + " is " +
                       rules::RuleSetName(first.rules) + " " + std::to_string(first.size) +
                       "; one ladder needs one game");
     }
-    for (const arena::MatchPlayer* p : {&m.a, &m.b}) {
+    for (const MatchPlayer* p : {&m.a, &m.b}) {
       auto [it, inserted] = specs.emplace(p->name, std::make_pair(p->spec, m.name));
       if (!inserted && it->second.first != p->spec) {
         warnings << "warning: " << p->name << " is \"" << it->second.first << "\" in match "
@@ -72,20 +63,20 @@ util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
       }
     }
   }
-  arena::LadderOptions options;
+  LadderOptions options;
   options.prior_games = prior_games;
-  auto ladder = arena::ComputeLadder(arena::PairResults(run.matches), options);
+  auto ladder = ComputeLadder(PairResults(run.matches), options);
   if (!ladder) return R::Failure(ladder.error());  // the ladder cannot be computed
   RunRatings out;
   out.ladder = ladder.value();
   out.matches = run.matches.size();
   out.skipped = run.skipped;
   nlohmann::json& j = out.json;
-  j = arena::LadderToJson(ladder.value());
+  j = LadderToJson(ladder.value());
   j["rules"] = rules::RuleSetName(first.rules);
   j["size"] = first.size;
   nlohmann::json names = nlohmann::json::array();
-  for (const arena::MatchRecord& m : run.matches) names.push_back(m.name);
+  for (const MatchRecord& m : run.matches) names.push_back(m.name);
   j["matches"] = names;
   j["skipped_files"] = run.skipped;
   nlohmann::json players_specs = nlohmann::json::object();
@@ -99,4 +90,45 @@ util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
   return out;
 }
 
-}  // namespace veletas::app
+void PrintLadderRound(const LadderRoundResult& r, const std::string& run_dir, bool json_out,
+                      std::ostream& out) {
+  if (json_out) {
+    nlohmann::json j;
+    nlohmann::json matches = nlohmann::json::array();
+    for (const auto& m : r.matches) {
+      matches.push_back({{"name", m.name},
+                         {"a", m.a},
+                         {"b", m.b},
+                         {"a_wins", m.a_wins},
+                         {"b_wins", m.b_wins},
+                         {"existed", m.existed}});
+    }
+    j["matches"] = matches;
+    j["ladder"] = r.ladder ? LadderToJson(*r.ladder) : nlohmann::json(nullptr);
+    if (!r.ladder) j["ladder_error"] = r.ladder_error;
+    out << j.dump(1) << "\n";
+    return;
+  }
+  for (const auto& m : r.matches) {
+    out << m.name << ": " << m.a << " " << m.a_wins << " - " << m.b_wins << " " << m.b
+        << (m.existed ? " (played before)" : "") << "\n";
+  }
+  if (!r.ladder) {
+    out << "no ladder: " << r.ladder_error << "\n";
+    return;
+  }
+  out << "\nladder of the run (random fixed at 0):\n";
+  for (const PlayerRating& p : r.ladder->players) {
+    if (!p.rated) {
+      out << fmt::format("  {:<20} unrated\n", p.name);
+    } else if (p.fixed) {
+      out << fmt::format("  {:<20} {:+8.1f}  fixed anchor  {} games\n", p.name, p.elo, p.games);
+    } else {
+      out << fmt::format("  {:<20} {:+8.1f}  [{:+.1f}, {:+.1f}]  {} games\n", p.name, p.elo,
+                         p.ci_low, p.ci_high, p.games);
+    }
+  }
+  out << "(`veletas ratings " << run_dir << "` writes ratings.json and ratings.png)\n";
+}
+
+}  // namespace veletas::arena

@@ -1,4 +1,4 @@
-#include "app/search_backend.h"
+#include "app/interactive_player.h"
 
 #include <random>
 
@@ -9,13 +9,13 @@
 namespace veletas::app {
 namespace {
 
-using BackendResult = util::Result<std::unique_ptr<SearchBackend>>;
+using PlayerResult = util::Result<std::unique_ptr<InteractivePlayer>>;
 
 constexpr int kDefaultUctPlayouts = 1000;
 
 }  // namespace
 
-void AddBackendOptions(CLI::App& cmd, BackendArgs& args, bool allow_random) {
+void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random) {
   CLI::Option* model =
       cmd.add_option("--model", args.model, "network checkpoint, searched with MCTS")
           ->type_name("CKPT");
@@ -44,13 +44,13 @@ void AddBackendOptions(CLI::App& cmd, BackendArgs& args, bool allow_random) {
   AddConfigOptions(cmd, args.config, /*config_required=*/false);
 }
 
-util::Status SearchBackend::SetThreads(int threads) {
+util::Status InteractivePlayer::SetThreads(int threads) {
   evaluator->SetThreads(threads);
   return util::Ok();
 }
 
-util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const BackendArgs& args) {
-  auto b = std::make_unique<SearchBackend>();
+util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const PlayerArgs& args) {
+  auto b = std::make_unique<InteractivePlayer>();
   // Settings: the config file (if any; else standard 10x10), then the options.
   auto loaded = ConfigFromArgs(ConfigArgs{args.config.config, {}, args.config.precision});
   if (!loaded) return loaded.error_value();
@@ -87,16 +87,16 @@ util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const BackendArgs
                      ckpt + " (generation " + std::to_string(m.generation) + ")";
   } else if (args.random) {
     if (args.simulations || args.threads) {
-      return BackendResult::Error("--simulations and --threads are for --model");
+      return PlayerResult::Error("--simulations and --threads are for --model");
     }
     b->random = true;
     b->description = "random";
   } else {
     if (args.simulations && args.uct) {
-      return BackendResult::Error("--simulations is for --model; --uct N gives the playouts");
+      return PlayerResult::Error("--simulations is for --model; --uct N gives the playouts");
     }
     b->visits = args.simulations ? simulations : args.uct.value_or(kDefaultUctPlayouts);
-    if (args.threads) return BackendResult::Error("--threads is for --model");
+    if (args.threads) return PlayerResult::Error("--threads is for --model");
     b->searcher = play::TurnSearcher::Uct(search::UctConfig{}.c_uct, b->seed);
     b->description = "uct(" + std::to_string(b->visits) + ")";
   }

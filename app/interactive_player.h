@@ -19,7 +19,7 @@ namespace veletas::app {
 
 // The options every interactive command shares: --model CKPT, --uct N, --random (when
 // allowed), --simulations N, --config FILE, --rules, --size, --threads N, --seed N.
-struct BackendArgs {
+struct PlayerArgs {
   std::optional<std::string> model;
   std::optional<int> uct;
   bool random = false;
@@ -29,9 +29,9 @@ struct BackendArgs {
   ConfigArgs config;
 };
 // Declares them on `cmd` (at most one of --model, --uct and --random).
-void AddBackendOptions(CLI::App& cmd, BackendArgs& args, bool allow_random);
+void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random);
 
-struct SearchBackend {
+struct InteractivePlayer {
   // The game: from --rules/--size, else the checkpoint's, else the config's game section,
   // else standard 10x10. A network plays only its own rules and size (fixed_game).
   rules::RuleSet rules = rules::RuleSet::kStandard;
@@ -46,13 +46,13 @@ struct SearchBackend {
   std::unique_ptr<model::TorchEvaluator> evaluator;  // the network's (null otherwise)
   std::unique_ptr<play::TurnSearcher> searcher;      // null for --random
 
-  // Runs the network with `threads` intra-op threads. Precondition: a network backend.
+  // Runs the network with `threads` intra-op threads. Precondition: a network player.
   util::Status SetThreads(int threads);
 };
 
-// Builds the backend from parsed options. Options that do not apply to the player, or an
+// Builds the player from parsed options. Options that do not apply to the player, or an
 // unreadable, corrupt or mismatched checkpoint are errors (exit code 2). With none of
 // --model/--uct/--random: uct with 1000 playouts.
-util::Result<std::unique_ptr<SearchBackend>> MakeSearchBackend(const BackendArgs& args);
+util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const PlayerArgs& args);
 
 }  // namespace veletas::app

@@ -1,8 +1,7 @@
-#include "app/cluster_backend.h"
+#include "app/cluster_setup.h"
 
-#include "app/load_evaluator.h"
+#include "app/config_network.h"
 #include "cluster/keys.h"
-#include "model/checkpoint_file.h"
 #include "model/torch_evaluator.h"
 
 namespace veletas::app {
@@ -21,7 +20,7 @@ cluster::RunSettings WorkerSettings(const Config& c) {
   return s;
 }
 
-util::Result<cluster::RunSettings> TorchWorkerBackend::Settings(const std::string& config_text) {
+util::Result<cluster::RunSettings> TorchRunLoader::Settings(const std::string& config_text) {
   auto c = LoadConfigFromString(config_text, "the config of run " + run_);
   if (!c) return c.error_value();
   config_ = c.value();
@@ -34,37 +33,11 @@ util::Result<cluster::RunSettings> TorchWorkerBackend::Settings(const std::strin
   return WorkerSettings(config_);
 }
 
-util::Result<std::unique_ptr<search::Evaluator>> TorchWorkerBackend::Load(const std::string& path) {
+util::Result<std::unique_ptr<search::Evaluator>> TorchRunLoader::Load(const std::string& path) {
   // The app's one load path: one read of the file, checked against the run's config.
   auto loaded = LoadConfigNetwork(path, config_);
   if (!loaded) return loaded.error_value();
   return std::unique_ptr<search::Evaluator>(std::move(loaded.value().evaluator));
-}
-
-util::Result<std::string> PublishedCheckpoint(const std::string& checkpoint) {
-  auto sections = model::ReadCheckpointFile(checkpoint);
-  if (!sections) return sections.error_value();
-  auto meta = model::MetaFromJson(sections.value().meta_json, checkpoint);
-  if (!meta) return meta.error_value();
-  meta.value().optimizer.clear();
-  model::CheckpointSections published;
-  published.meta_json = model::MetaToJson(meta.value());
-  published.tensors = std::move(sections.value().tensors);
-  return model::EncodeCheckpointFile(published);
-}
-
-util::Result<cluster::RedisOptions> RedisOptionsFor(const std::string& url,
-                                                    const std::string& auth_file,
-                                                    const std::string& client_name) {
-  auto endpoint = cluster::ParseRedisUrl(url);
-  if (!endpoint) return endpoint.error_value();
-  auto auth = cluster::LoadRedisAuth(auth_file);
-  if (!auth) return auth.error_value();
-  cluster::RedisOptions options;
-  options.endpoint = endpoint.value();
-  options.auth = auth.value();
-  options.client_name = client_name;
-  return options;
 }
 
 CLI::Validator ClusterName() {
@@ -91,7 +64,7 @@ void AddRedisOptions(CLI::App& cmd, RedisArgs& args) {
 
 util::Result<cluster::RedisOptions> RedisOptionsFor(const RedisArgs& args,
                                                     const std::string& client_name) {
-  return RedisOptionsFor(args.url, args.auth_file, client_name);
+  return cluster::MakeRedisOptions(args.url, args.auth_file, client_name);
 }
 
 }  // namespace veletas::app

@@ -1,4 +1,4 @@
-#include "app/load_evaluator.h"
+#include "app/config_network.h"
 
 namespace veletas::app {
 

@@ -1,6 +1,7 @@
 // Rating a run: the Bradley-Terry ladder of every player from the run's match records
-// (RUN_DIR/matches/*.json, random fixed at Elo 0), written to RUN_DIR/ratings.json, and its
-// chart RUN_DIR/ratings.png. Used by `veletas ratings`, `veletas pipeline` and `veletas report`.
+// (RUN_DIR/matches/*.json, random fixed at Elo 0), written to RUN_DIR/ratings.json, and the
+// ladder's tables as the commands print them. Used by `veletas ratings`, `ladder`, `report`
+// and the pipeline (which draws RUN_DIR/ratings.png from ratings.json, charts/charts.h).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,18 +9,19 @@
 #include <string>
 #include <vector>
 
+#include "arena/ladder.h"
 #include "arena/ratings.h"
 #include "util/result.h"
 
-namespace veletas::app {
+namespace veletas::arena {
 
 struct RunRatings {
-  arena::Ladder ladder;
+  Ladder ladder;
   nlohmann::json json;               // what ratings.json holds
   size_t matches = 0;                // match records rated
   std::vector<std::string> skipped;  // "<file>: <why>" for unreadable match records
-  std::string json_path;
-  std::string png_path;
+  std::string json_path;             // RUN_DIR/ratings.json
+  std::string png_path;              // RUN_DIR/ratings.png (drawn by the caller)
 };
 
 // Rates every match of `run_dir` and writes ratings.json there (not the chart). Warnings
@@ -30,11 +32,11 @@ util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
                                  std::ostream& warnings);
 
 // The ladder as a table: player, Elo, 95% CI, games, score.
-void PrintLadderTable(const arena::Ladder& ladder, std::ostream& out);
+void PrintLadderTable(const Ladder& ladder, std::ostream& out);
 
-// Draws ratings.png from the ratings.json that RateRun wrote (charts::DrawRatingsChart). A
-// chart that cannot be drawn (no matplotlib) is not an error of the ratings: it returns the
-// message to show as a warning, "" when the chart was written.
-std::string DrawRatingsPng(const RunRatings& ratings);
+// A ladder round (RunLadderRound) as `veletas ladder` prints it: one line per match, then
+// the run's ladder and a hint to rate `run_dir`; with `json`, one JSON object instead.
+void PrintLadderRound(const LadderRoundResult& round, const std::string& run_dir, bool json,
+                      std::ostream& out);
 
-}  // namespace veletas::app
+}  // namespace veletas::arena

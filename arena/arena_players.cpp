@@ -1,0 +1,79 @@
+// The arena's players: how generations and baselines are made, when a match can be played,
+// and their seeds.
+#include <string>
+
+#include "arena/arena.h"
+#include "util/names.h"
+#include "util/random.h"
+
+namespace veletas::arena {
+
+ArenaPlayer MakeGenerationPlayer(long long generation, const std::string& checkpoint,
+                                 search::Evaluator& evaluator, const search::SearchConfig& search,
+                                 int simulations) {
+  ArenaPlayer p;
+  p.name = GenerationName(generation);
+  p.spec.kind = PlayerKind::kMcts;
+  p.spec.checkpoint = checkpoint;
+  p.spec.budget = simulations;
+  p.evaluator = &evaluator;
+  p.search = search;
+  return p;
+}
+
+ArenaPlayer MakeBaselinePlayer(const PlayerSpec& spec) {
+  ArenaPlayer p;
+  p.name = DefaultPlayerName(spec);
+  p.spec = spec;
+  return p;
+}
+
+std::string ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
+                          int size, const ArenaConfig& config) {
+  if (!rules::IsSupportedSize(size)) {
+    return "board size " + std::to_string(size) + " is not supported (7, 9 or 10)";
+  }
+  if (rules != rules::RuleSet::kStandard && rules != rules::RuleSet::kClassic) {
+    return "unknown rule set";
+  }
+  for (const ArenaPlayer* p : {&a, &b}) {
+    const std::string who = p == &a ? "player A" : "player B";
+    if (p->name.empty()) return who + " has no name";
+    // Names become file names and JSON strings, specs JSON strings (match records).
+    if (std::string bad = util::ValidateName(p->name, who + " name"); !bad.empty()) return bad;
+    if (util::Status utf8 = util::CheckUtf8Path(p->spec.checkpoint, who + " checkpoint");
+        !utf8.ok()) {
+      return utf8.error();
+    }
+    switch (p->spec.kind) {
+      case PlayerKind::kRandom:
+        break;
+      case PlayerKind::kUct:
+        if (p->spec.budget < 1 || p->spec.budget > kMaxUctPlayouts) {
+          return who + " (" + p->name + "): playouts must be in [1, " +
+                 std::to_string(kMaxUctPlayouts) + "]";
+        }
+        break;
+      case PlayerKind::kMcts:
+        if (p->evaluator == nullptr) return who + " (" + p->name + "): no evaluator";
+        if (p->spec.budget < 1 || p->spec.budget > kMaxMctsSimulations) {
+          return who + " (" + p->name + "): simulations must be in [1, " +
+                 std::to_string(kMaxMctsSimulations) + "]";
+        }
+        if (p->search.leaves_per_batch < 1) {
+          return who + " (" + p->name + "): leaves_per_batch must be >= 1";
+        }
+        break;
+    }
+  }
+  if (a.name == b.name) return "both players are named \"" + a.name + "\"";
+  if (util::Status valid = config.Validate(); !valid) return valid.error();
+  return "";
+}
+
+uint64_t ArenaPlayerSeed(uint64_t seed, int game, int side) {
+  return util::SplitMix64(util::SplitMix64(seed ^ 0x5EA7ED0A12E4A000ULL) +
+                          2 * static_cast<uint64_t>(game) + static_cast<uint64_t>(side));
+}
+
+}  // namespace veletas::arena

@@ -1,0 +1,59 @@
+#include "arena/arena_slot.h"
+
+namespace veletas::arena {
+
+Arena::Workers::Workers(int n) {
+  for (int i = 0; i < n; ++i) threads_.emplace_back([this] { Loop(); });
+}
+
+Arena::Workers::~Workers() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  work_cv_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void Arena::Workers::Submit(Slot* slot) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(slot);
+  }
+  work_cv_.notify_one();
+}
+
+void Arena::Workers::TakeDone(std::vector<Slot*>& out, bool wait) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (wait) done_cv_.wait(lock, [&] { return !done_.empty() || error_; });
+  if (error_) std::rethrow_exception(error_);
+  out.insert(out.end(), done_.begin(), done_.end());
+  done_.clear();
+}
+
+void Arena::Workers::Loop() {
+  for (;;) {
+    Slot* slot = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      work_cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (stop_) return;
+      slot = queue_.front();
+      queue_.pop_front();
+    }
+    std::exception_ptr error;
+    try {
+      slot->sync_turn = slot->sync[slot->side]->ChooseTurn(slot->pos).turn;
+    } catch (...) {
+      error = std::current_exception();
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (error && !error_) error_ = error;
+      done_.push_back(slot);
+    }
+    done_cv_.notify_all();
+  }
+}
+
+}  // namespace veletas::arena

@@ -1,0 +1,42 @@
+// The measurement of `veletas bench-train`: the speed of the real training loop (sampling
+// from the window, augmentation, encoding in the loader thread, forward, losses, backward,
+// optimiser step, metrics, training-state files) against the raw forward + backward rate of
+// the same network and batch size (model/nn_bench.h TrainRate), in rounds: each measures the
+// raw rate and then the loop right after it, so that both see the same machine load.
+// Torch-free header.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <ostream>
+
+#include "model/checkpoint_file.h"
+#include "model/nn_bench.h"
+#include "training/training_config.h"
+#include "util/result.h"
+
+namespace veletas::training {
+
+// What is measured: the network (`spec.arch` with its device) trained with `training`.
+struct TrainBenchSetup {
+  TrainingConfig training;
+  model::ModelSpec spec;
+};
+
+// The raw forward + backward rate of the network at the training's threads, measured for at
+// least `seconds` each time. Errors: the network cannot be built on its device.
+util::Result<std::unique_ptr<model::NnBench>> RawTrainBench(const TrainBenchSetup& setup,
+                                                            double seconds);
+
+// Synthetic sample files from random games in WORK/data and a fresh network WORK/init.ckpt
+// (WORK is emptied first).
+util::Status PrepareTrainBench(const TrainBenchSetup& setup, const std::filesystem::path& work);
+
+// `rounds` rounds of (raw, loop) measured back to back, about `seconds` of training each, on
+// the files of PrepareTrainBench; prints a line per round and the summary to `out` (flushed
+// after each round). Errors: a training call failed (a failure).
+util::Status MeasureTrainRounds(const TrainBenchSetup& setup, model::NnBench& bench,
+                                const std::filesystem::path& work, int rounds, double seconds,
+                                std::ostream& out);
+
+}  // namespace veletas::training
