@@ -14,13 +14,13 @@
 #include "cluster/streams.h"
 #include "cluster/validate.h"
 #include "util/atomic_file.h"
+#include "util/clock.h"
 #include "util/json.h"
 
 namespace veletas::cluster {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 constexpr long long kLockMs = 30'000;
 constexpr double kLockRefreshSeconds = 5;
@@ -148,13 +148,13 @@ util::Status Learner::TakeLock() {
 
 void Learner::KeepLock() {
   RedisClient redis(options_.redis);
-  auto last = Clock::now();
+  auto last = util::SteadyClock::now();
   while (!stop_) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (std::chrono::duration<double>(Clock::now() - last).count() < kLockRefreshSeconds) {
+    if (util::SecondsSince(last) < kLockRefreshSeconds) {
       continue;
     }
-    last = Clock::now();
+    last = util::SteadyClock::now();
     std::error_code ec;
     nlohmann::json j = {{"token", token_},
                         {"host", HostName()},
@@ -225,7 +225,7 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
   if (!opened) return opened.error_value();
   GameStore& store = *opened.value();
   report.resumed = store.Count();
-  const auto start = Clock::now();
+  const auto start = util::SteadyClock::now();
   std::atomic<bool> local_stop{false};
   std::atomic<int64_t> local_games{0};
   std::mutex report_mutex;
@@ -259,7 +259,7 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
   session_->Restart();
   const IngestCounters before = session_->Totals();
   util::Status status = util::Ok();
-  auto progress_at = Clock::now();
+  auto progress_at = util::SteadyClock::now();
   const std::string stream = keys_.SelfplayResults();
   while (!store.Full() && status.ok()) {
     auto entries = session_->Next(stream);
@@ -306,13 +306,13 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
       }
     }
     status = session_->Settle(stream, entries.value(), verdicts);
-    if (req.progress && std::chrono::duration<double>(Clock::now() - progress_at).count() >= 1) {
-      progress_at = Clock::now();
+    if (req.progress && util::SecondsSince(progress_at) >= 1) {
+      progress_at = util::SteadyClock::now();
       CollectProgress p;
       p.games = store.Count();
       p.target = req.dir.games;
       p.local_games = local_games;
-      p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      p.seconds = util::SecondsSince(start);
       {
         std::lock_guard<std::mutex> lock(report_mutex);
         p.workers = static_cast<int>(report.games_by_worker.size());
@@ -340,7 +340,7 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
   t.target = req.dir.games;
   t.local_games = local_games;
   t.workers = static_cast<int>(report.games_by_worker.size());
-  t.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  t.seconds = util::SecondsSince(start);
   t.counters.accepted = after.accepted - before.accepted;
   t.counters.duplicates = after.duplicates - before.duplicates;
   t.counters.stale = after.stale - before.stale;
