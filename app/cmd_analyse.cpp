@@ -14,13 +14,10 @@
 #include "play/game_analysis.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
+#include "util/text.h"
 
 namespace veletas::app {
 namespace {
-
-std::string Percent(float rate) {
-  return fmt::format("{:5.1f}%", 100.0 * static_cast<double>(rate));
-}
 
 std::string Who(const play::MoveAnalysis& m) {
   return std::string(m.color == rules::Color::kBlack ? "Black" : "White") +
@@ -60,8 +57,8 @@ void PrintTableHead(const InteractivePlayer& b, int moves, const std::string& bu
 
 void PrintMoveLine(const play::MoveAnalysis& m) {
   fmt::print("{:4}  {:<11} {:<18} {:>7} {:>7} {:6.1f} {:<3} {:<18} {:>7}\n", m.index + 1, Who(m),
-             m.move, Percent(m.before), Percent(m.after), 100.0 * m.drop, m.mark, m.best_move,
-             Percent(m.best_win_rate));
+             m.move, util::FormatPercent(m.before), util::FormatPercent(m.after), 100.0 * m.drop,
+             m.mark, m.best_move, util::FormatPercent(m.best_win_rate));
   std::fflush(stdout);
 }
 

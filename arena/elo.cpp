@@ -24,17 +24,6 @@ const char* EloBoundName(EloBound bound) {
   return "none";
 }
 
-bool ParseEloBound(const std::string& name, EloBound& bound) {
-  for (EloBound b :
-       {EloBound::kNone, EloBound::kTwoSided, EloBound::kLowerOnly, EloBound::kUpperOnly}) {
-    if (name == EloBoundName(b)) {
-      bound = b;
-      return true;
-    }
-  }
-  return false;
-}
-
 void WilsonInterval(int wins, int games, double z, double& low, double& high) {
   const double n = games;
   const double p = wins / n;

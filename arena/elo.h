@@ -31,8 +31,6 @@ enum class EloBound {
 
 // "none", "two_sided", "lower", "upper" (the names used in JSON files).
 const char* EloBoundName(EloBound bound);
-// Inverse of EloBoundName; false when `name` is none of them.
-bool ParseEloBound(const std::string& name, EloBound& bound);
 
 // The Elo difference A - B estimated from one match, with its 95% interval and the
 // likelihood of superiority.

@@ -11,20 +11,6 @@ namespace veletas::arena {
 
 using nlohmann::json;
 
-namespace {}  // namespace
-
-const char* SprtDecisionName(SprtDecision d) {
-  switch (d) {
-    case SprtDecision::kContinue:
-      return "continue";
-    case SprtDecision::kAcceptH0:
-      return "accept_h0";
-    case SprtDecision::kAcceptH1:
-      return "accept_h1";
-  }
-  return "continue";
-}
-
 SprtState EvaluateSprt(const SprtConfig& c, int wins, int losses) {
   SprtState s;
   s.wins = wins;

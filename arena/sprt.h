@@ -27,8 +27,6 @@ struct SprtConfig {
 };
 
 enum class SprtDecision { kContinue, kAcceptH0, kAcceptH1 };
-// "continue", "accept_h0", "accept_h1".
-const char* SprtDecisionName(SprtDecision d);
 
 // The state of an SPRT after `wins` and `losses` of the candidate. With
 // p_i = ExpectedScore(elo_i):

@@ -13,6 +13,7 @@
 #include "cluster/remote_arena.h"
 #include "cluster/streams.h"
 #include "cluster/validate.h"
+#include "util/host.h"
 #include "util/atomic_file.h"
 #include "util/json.h"
 
@@ -34,12 +35,6 @@ constexpr char kRefreshScript[] =
     "  redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3]) "
     "  redis.call('set', KEYS[2], ARGV[4], 'NX') return 1 end "
     "return 0";
-
-std::string HostName() {
-  char buf[256] = {};
-  ::gethostname(buf, sizeof buf - 1);
-  return buf;
-}
 
 // The verdict on one self-play entry before storing it; `game` receives the game to store.
 Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64_t max_bytes,
@@ -119,7 +114,7 @@ util::Status Learner::TakeLock() {
   token_ = std::to_string(device()) + "-" + std::to_string(device());
   std::error_code ec;
   const std::string dir = fs::weakly_canonical(options_.run_dir, ec).string();
-  nlohmann::json j = {{"token", token_}, {"host", HostName()},          {"pid", ::getpid()},
+  nlohmann::json j = {{"token", token_}, {"host", util::HostName()},          {"pid", ::getpid()},
                       {"run_dir", dir},  {"since", std::time(nullptr)}, {"status", "starting"}};
   const std::string value = j.dump();
   const std::string px = std::to_string(kLockMs);
@@ -134,7 +129,7 @@ util::Status Learner::TakeLock() {
   const std::string holder_dir = util::JsonValueOr<std::string>(h, "run_dir", "?");
   // The same run directory on the same host: an earlier session of this run, dead since this
   // process holds the run directory's lock.
-  if (host == HostName() && holder_dir == dir) {
+  if (host == util::HostName() && holder_dir == dir) {
     auto set = redis_.Call({"SET", keys_.Learner(), value, "PX", px});
     if (!set) return set.error_value();
     return util::Ok();
@@ -157,7 +152,7 @@ void Learner::KeepLock() {
     last = Clock::now();
     std::error_code ec;
     nlohmann::json j = {{"token", token_},
-                        {"host", HostName()},
+                        {"host", util::HostName()},
                         {"pid", ::getpid()},
                         {"run_dir", fs::weakly_canonical(options_.run_dir, ec).string()},
                         {"updated", std::time(nullptr)}};

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "util/atomic_file.h"
+#include "util/clock.h"
 #include "util/run_dir.h"
 
 namespace veletas::cluster {
@@ -77,7 +78,7 @@ util::Result<int> Outbox::Flush(RedisClient& redis, const RunKeys& keys,
     if (it->connection != connection) {
       waiting_.insert(it->name);  // the server may have lost it: send it again
       it = sent_.erase(it);
-    } else if (std::chrono::duration<double>(Clock::now() - it->when).count() >= grace_) {
+    } else if (util::SecondsSince(it->when) >= grace_) {
       std::error_code ec;
       fs::remove(fs::path(dir_) / it->name, ec);
       it = sent_.erase(it);
@@ -120,7 +121,7 @@ util::Result<int> Outbox::Flush(RedisClient& redis, const RunKeys& keys,
         return util::Result<int>::Failure("redis: XADD " + commands[i][1] + ": " + r.str);
       }
       waiting_.erase(sendable[i]);
-      sent_.push_back({sendable[i], Clock::now(), redis.Connections()});
+      sent_.push_back({sendable[i], util::SteadyClock::now(), redis.Connections()});
       ++sent;
     }
   }

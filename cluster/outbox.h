@@ -19,6 +19,7 @@
 #include "cluster/entry.h"
 #include "cluster/keys.h"
 #include "cluster/redis_client.h"
+#include "util/clock.h"
 #include "util/result.h"
 
 namespace veletas::cluster {
@@ -51,10 +52,9 @@ class Outbox {
   }
 
  private:
-  using Clock = std::chrono::steady_clock;
   struct SentEntry {
     std::string name;
-    Clock::time_point when;
+    util::SteadyClock::time_point when;
     uint64_t connection = 0;
   };
   Outbox(std::string dir, double grace) : dir_(std::move(dir)), grace_(grace) {}

@@ -7,11 +7,10 @@
 
 #include "cluster/entry.h"
 #include "cluster/streams.h"
+#include "util/clock.h"
 
 namespace veletas::cluster {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 constexpr double kCoverageSeconds = 3;  // how often uncovered games are looked for
 constexpr double kRepostSeconds = 10;   // how long a game stays uncovered before it is posted
@@ -174,15 +173,14 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
   auto base = TaskOf(match);
   if (!base) return base.error_value();
   std::set<int> missing(indices.begin(), indices.end());
-  std::map<int, Clock::time_point> uncovered;  // game -> since when no task covers it
-  Clock::time_point last_check{};
+  std::map<int, util::SteadyClock::time_point> uncovered;  // game -> since when no task covers it
+  util::SteadyClock::time_point last_check{};
   session_.Restart();
   bool first = true;
   const std::string stream = session_.Keys().ArenaResults();
   while (!missing.empty()) {
-    if (first ||
-        std::chrono::duration<double>(Clock::now() - last_check).count() >= kCoverageSeconds) {
-      last_check = Clock::now();
+    if (first || util::SecondsSince(last_check) >= kCoverageSeconds) {
+      last_check = util::SteadyClock::now();
       auto covered = Covered(base.value());
       if (covered) {
         std::vector<int> post;
@@ -191,11 +189,10 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
             uncovered.erase(i);
             continue;
           }
-          const auto [it, fresh] = uncovered.emplace(i, Clock::now());
+          const auto [it, fresh] = uncovered.emplace(i, util::SteadyClock::now());
           // At the start every game without a task is posted; later only those that stayed
           // uncovered a while (their results may just be on their way).
-          if (first ||
-              std::chrono::duration<double>(Clock::now() - it->second).count() >= kRepostSeconds) {
+          if (first || util::SecondsSince(it->second) >= kRepostSeconds) {
             post.push_back(i);
             uncovered.erase(it);
           }

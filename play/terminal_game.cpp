@@ -1,12 +1,12 @@
 #include "play/terminal_game.h"
 
 #include <iomanip>
-#include <sstream>
 
 #include "play/game_state.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
 #include "util/random.h"
+#include "util/text.h"
 
 namespace veletas::play {
 namespace {
@@ -18,13 +18,6 @@ std::string Trim(const std::string& s) {
   if (a == std::string::npos) return "";
   const size_t b = s.find_last_not_of(" \t\r\n");
   return s.substr(a, b - a + 1);
-}
-
-// "57.3%".
-std::string Percent(float rate) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(rate) << "%";
-  return s.str();
 }
 
 const char* PlayerWord(int player) { return player == 0 ? "first" : "second"; }
@@ -110,7 +103,7 @@ class TerminalGame {
     } else {
       const TurnAnalysis a = s_.engine->Search(pos, {s_.engine_visits, 0}, 1);
       out_ << "veletas plays " << rules::TurnToString(pos, a.best.turn) << " (its win rate "
-           << Percent(a.best.win_rate) << ")\n";
+           << util::FormatPercent(a.best.win_rate) << ")\n";
       game_.Play(a.best.turn);
     }
     Autosave();
@@ -187,8 +180,8 @@ class TerminalGame {
     int i = 0;
     for (const TurnCandidate& c : a.candidates) {
       out_ << "  " << ++i << ". " << std::left << std::setw(18) << rules::TurnToString(pos, c.turn)
-           << " win rate " << std::right << std::setw(6) << Percent(c.win_rate) << "  visits "
-           << c.visits << "\n";
+           << " win rate " << std::right << std::setw(6) << util::FormatPercent(c.win_rate)
+           << "  visits " << c.visits << "\n";
     }
   }
 

@@ -9,6 +9,7 @@
 #include "search/node.h"
 #include "search/player.h"
 #include "search/uct_player.h"
+#include "util/clock.h"
 
 namespace veletas::play {
 namespace {
@@ -145,7 +146,7 @@ TurnAnalysis TurnSearcher::Search(const rules::Position& pos, const SearchBudget
 void TurnSearcher::Begin(const rules::Position& pos, const SearchBudget& budget,
                          int max_candidates) {
   if (active_) Abandon();
-  start_ = Clock::now();
+  start_ = util::SteadyClock::now();
   budget_ = budget;
   max_candidates_ = max_candidates;
   simulations_ = 0;
@@ -177,7 +178,7 @@ void TurnSearcher::StartSubDecision() {
     visits = budget_.time_ms > 0 ? 0 : 1;
   } else if (budget_.time_ms > 0) {
     const auto deadline = start_ + std::chrono::milliseconds(budget_.time_ms);
-    const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    const double left = std::chrono::duration<double>(deadline - util::SteadyClock::now()).count();
     seconds = std::max(0.0, last ? left : left / 2);
   } else if (IsUct()) {
     visits = last ? playouts_left_ : std::max(1, playouts_left_ / 2);
@@ -189,8 +190,8 @@ void TurnSearcher::StartSubDecision() {
   timed_ = visits <= 0;
   if (timed_) {
     // Chunks until the sub-decision's share of the time is spent (at least one chunk).
-    deadline_ = Clock::now() +
-                std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    deadline_ = util::SteadyClock::now() + std::chrono::duration_cast<util::SteadyClock::duration>(
+                                               std::chrono::duration<double>(seconds));
     mcts_.StartSearch(std::max(16, 2 * mcts_.Config().leaves_per_batch));
   } else {
     mcts_.StartSearch(visits);
@@ -223,7 +224,7 @@ void TurnSearcher::FinishSearch() {
   const search::SearchResult r = mcts_.Result();
   simulations_ += r.simulations;
   analysis_.node_limit = analysis_.node_limit || r.node_limit;
-  if (timed_ && Clock::now() < deadline_ && r.proven == 0 && !r.node_limit) {
+  if (timed_ && util::SteadyClock::now() < deadline_ && r.proven == 0 && !r.node_limit) {
     mcts_.StartSearch(std::max(16, 2 * mcts_.Config().leaves_per_batch));
     return;
   }
@@ -276,7 +277,7 @@ void TurnSearcher::FinishTurn() {
   analysis_.simulations = simulations_;
   const int64_t configured = mcts_.Config().max_nodes;
   analysis_.max_nodes = configured > 0 ? configured : search::DefaultMaxNodes();
-  analysis_.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  analysis_.seconds = util::SecondsSince(start_);
   active_ = false;
   done_ = true;
 }

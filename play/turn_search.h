@@ -32,6 +32,7 @@
 #include "search/fake_evaluators.h"
 #include "search/mcts.h"
 #include "search/search_config.h"
+#include "util/clock.h"
 
 namespace veletas::play {
 
@@ -125,7 +126,6 @@ class TurnSearcher {
  private:
   TurnSearcher(search::Evaluator* evaluator, const search::SearchConfig& config, uint64_t seed,
                bool uct);
-  using Clock = std::chrono::steady_clock;
   // Starts the search of the current root's sub-decision with its share of the budget.
   void StartSubDecision();
   // The current search (a sub-decision's, or one chunk of a time budget) has finished:
@@ -150,8 +150,8 @@ class TurnSearcher {
   bool timed_ = false;   // the current sub-decision searches in chunks until deadline_
   bool active_ = false;  // begun and not done
   bool done_ = false;
-  Clock::time_point start_;  // when the turn's search began
-  Clock::time_point deadline_;
+  util::SteadyClock::time_point start_;  // when the turn's search began
+  util::SteadyClock::time_point deadline_;
   TurnAnalysis analysis_;
   std::vector<TurnCandidate> alternatives_;
 };

@@ -39,18 +39,22 @@ bool FindInTree(const Node* node, const rules::Position& pos, const rules::Posit
 
 }  // namespace
 
+int64_t MaxNodeBytes() { return sizeof(Node) + rules::kMaxActions * sizeof(Edge); }
+
+int64_t MaxNodesForMemory(int64_t memory_bytes) {
+  constexpr int64_t kMinNodes = 1'000'000;
+  return std::max(kMinNodes, memory_bytes / 4 / MaxNodeBytes());
+}
+
 int64_t DefaultMaxNodes() {
   static const int64_t nodes = [] {
-    constexpr int64_t kMinNodes = 1'000'000;
-    // The largest a node can be: itself and an edge for every action of a 10x10 board.
-    constexpr int64_t kNodeBytes = sizeof(Node) + rules::kMaxActions * sizeof(Edge);
 #ifdef __EMSCRIPTEN__
     const int64_t memory = int64_t{2} << 30;  // a browser tab's memory at most
 #else
     const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
     const int64_t memory = pages > 0 && page > 0 ? int64_t{pages} * page : int64_t{4} << 30;
 #endif
-    return std::max(kMinNodes, memory / 4 / kNodeBytes);
+    return MaxNodesForMemory(memory);
   }();
   return nodes;
 }

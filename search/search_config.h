@@ -88,9 +88,17 @@ struct SearchConfig {
   util::Status Validate() const;
 };
 
-// The node budget of a tree when SearchConfig::max_nodes is 0: a quarter of the machine's
-// physical memory at the largest size a node can take (its edges included), at least
-// 1,000,000 nodes. Thread-safe.
+// The largest a tree node can be in bytes: the node and an edge for every action of a 10x10
+// board.
+int64_t MaxNodeBytes();
+
+// The node budget for `memory_bytes` of memory: a quarter of it at MaxNodeBytes() a node, at
+// least 1,000,000 nodes.
+int64_t MaxNodesForMemory(int64_t memory_bytes);
+
+// The node budget of a tree when SearchConfig::max_nodes is 0: MaxNodesForMemory of the
+// machine's physical memory (4 GiB where it cannot be read; 2 GiB in WebAssembly).
+// Thread-safe.
 int64_t DefaultMaxNodes();
 
 // The copy of `c` used for evaluation play: no root noise, temperature 0 throughout.

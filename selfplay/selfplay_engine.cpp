@@ -22,14 +22,13 @@
 #include "search/search_driver.h"
 #include "selfplay/selfplay_game.h"
 #include "util/atomic_file.h"
+#include "util/clock.h"
 #include "util/names.h"
 #include "util/run_dir.h"
 #include "util/settings_check.h"
 
 namespace veletas::selfplay {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // One game slot of a worker: the game and its search tree (kept across games).
 struct Slot {
@@ -66,7 +65,7 @@ class Engine {
   }
 
   util::Result<SelfplayStats> Run() {
-    start_ = Clock::now();
+    start_ = util::SteadyClock::now();
     // Files whose every game was in the journal (killed before the file was written).
     if (writer_) {
       if (util::Status s = writer_->Restore(std::move(recovered_)); !s.ok()) return s.error_value();
@@ -85,7 +84,8 @@ class Engine {
           try {
             hooks_.progress(Snapshot());
           } catch (const std::exception& e) {
-            Fail(util::Error{std::string("self-play progress: ") + e.what(), util::ErrorKind::kFailure});
+            Fail(util::Error{std::string("self-play progress: ") + e.what(),
+                             util::ErrorKind::kFailure});
           }
           lock.lock();
         }
@@ -117,7 +117,7 @@ class Engine {
     s.batches = e.batches;
     s.network_positions = e.backend_positions;
     s.searches = searches_.load(std::memory_order_relaxed);
-    s.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    s.seconds = util::SecondsSince(start_);
     if (writer_) s.files_written = writer_->FilesWritten();
     return s;
   }
@@ -248,7 +248,7 @@ class Engine {
   std::atomic<size_t> next_{0};
   std::atomic<bool> failed_{false};
   std::atomic<int64_t> searches_{0};
-  Clock::time_point start_;
+  util::SteadyClock::time_point start_;
 
   std::mutex mutex_;
   std::condition_variable done_cv_;

@@ -1,27 +1,10 @@
 #include "selfplay/selfplay_stats.h"
 
-#include <cstdarg>
-#include <cstdio>
+#include <fmt/format.h>
+
+#include "util/text.h"
 
 namespace veletas::selfplay {
-namespace {
-
-std::string Format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string Format(const char* fmt, ...) {
-  char buf[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  return buf;
-}
-
-double Percent(int64_t part, int64_t whole) {
-  return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-
-}  // namespace
-
 void SelfplayStats::AddGame(const FinishedGame& g) {
   ++games_finished;
   samples += static_cast<int64_t>(g.samples.size());
@@ -71,50 +54,51 @@ std::optional<float> CalibrateResignThreshold(const std::vector<ResignObservatio
 std::string FormatDuration(double seconds) {
   if (seconds < 0) return "?";
   const long long s = static_cast<long long>(seconds + 0.5);
-  if (s >= 3600) return Format("%lldh%02lldm", s / 3600, s / 60 % 60);
-  if (s >= 60) return Format("%lldm%02llds", s / 60, s % 60);
-  return Format("%llds", s);
+  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, s / 60 % 60);
+  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}s", s);
 }
 
 std::string FormatProgress(const SelfplayStats& s) {
-  return Format(
-      "%lld/%lld games  %.2f games/s  %.1f turns/game  %.0f evals/s  batch %.1f/%d (%.0f%%)  "
-      "cache %.1f%%  ETA %s",
+  return fmt::format(
+      "{}/{} games  {:.2f} games/s  {:.1f} turns/game  {:.0f} evals/s  batch {:.1f}/{} ({:.0f}%)  "
+      "cache {:.1f}%  ETA {}",
       static_cast<long long>(s.games_finished), static_cast<long long>(s.games_target),
       s.GamesPerSecond(), s.MeanTurns(), s.EvaluationsPerSecond(), s.MeanBatchSize(), s.max_batch,
-      100.0 * s.MeanBatchFill(), 100.0 * s.CacheHitRate(), FormatDuration(s.EtaSeconds()).c_str());
+      100.0 * s.MeanBatchFill(), 100.0 * s.CacheHitRate(), FormatDuration(s.EtaSeconds()));
 }
 
 std::string FormatSummary(const SelfplayStats& s) {
   const auto ll = [](int64_t v) { return static_cast<long long>(v); };
   std::string out;
-  out += Format("games           %lld in %s (%.1f games/h)", ll(s.games_finished),
-                FormatDuration(s.seconds).c_str(), s.GamesPerHour());
-  if (s.games_resumed > 0) out += Format(", %lld more resumed from files", ll(s.games_resumed));
+  out += fmt::format("games           {} in {} ({:.1f} games/h)", ll(s.games_finished),
+                     FormatDuration(s.seconds), s.GamesPerHour());
+  if (s.games_resumed > 0) out += fmt::format(", {} more resumed from files", ll(s.games_resumed));
   out += "\n";
-  out += Format("samples         %lld (%.1f per game), %lld files written\n", ll(s.samples),
-                s.games_finished > 0 ? static_cast<double>(s.samples) / s.games_finished : 0.0,
-                ll(s.files_written));
-  out += Format("turns/game      %.1f\n", s.MeanTurns());
-  out += Format("decisions       %lld full (recorded), %lld cheap, %lld forced\n",
-                ll(s.full_decisions), ll(s.cheap_decisions), ll(s.forced_decisions));
-  out += Format("evaluations     %.0f/s asked, %.0f/s by the network\n", s.EvaluationsPerSecond(),
-                s.NetworkEvaluationsPerSecond());
-  out += Format("batch           mean %.1f of %d (%.1f%%), %llu batches\n", s.MeanBatchSize(),
-                s.max_batch, 100.0 * s.MeanBatchFill(), static_cast<unsigned long long>(s.batches));
-  out += Format("cache hit rate  %.1f%%\n", 100.0 * s.CacheHitRate());
-  out += Format(
-      "resignations    %lld (%.1f%% of games); no-resign games %lld: rule would have "
-      "fired %lld times, %lld false positives (%.1f%%)\n",
-      ll(s.resignations), Percent(s.resignations, s.games_finished), ll(s.no_resign_games),
+  out += fmt::format("samples         {} ({:.1f} per game), {} files written\n", ll(s.samples),
+                     s.games_finished > 0 ? static_cast<double>(s.samples) / s.games_finished : 0.0,
+                     ll(s.files_written));
+  out += fmt::format("turns/game      {:.1f}\n", s.MeanTurns());
+  out += fmt::format("decisions       {} full (recorded), {} cheap, {} forced\n",
+                     ll(s.full_decisions), ll(s.cheap_decisions), ll(s.forced_decisions));
+  out += fmt::format("evaluations     {:.0f}/s asked, {:.0f}/s by the network\n",
+                     s.EvaluationsPerSecond(), s.NetworkEvaluationsPerSecond());
+  out += fmt::format("batch           mean {:.1f} of {} ({:.1f}%), {} batches\n", s.MeanBatchSize(),
+                     s.max_batch, 100.0 * s.MeanBatchFill(),
+                     static_cast<unsigned long long>(s.batches));
+  out += fmt::format("cache hit rate  {:.1f}%\n", 100.0 * s.CacheHitRate());
+  out += fmt::format(
+      "resignations    {} ({:.1f}% of games); no-resign games {}: rule would have "
+      "fired {} times, {} false positives ({:.1f}%)\n",
+      ll(s.resignations), util::Percent(s.resignations, s.games_finished), ll(s.no_resign_games),
       ll(s.would_resign), ll(s.false_positives), 100.0 * s.FalsePositiveRate());
-  out += Format("wins            black %lld (%.1f%%), white %lld (%.1f%%)\n", ll(s.wins_black),
-                Percent(s.wins_black, s.games_finished), ll(s.wins_white),
-                Percent(s.wins_white, s.games_finished));
-  out += Format("                first player %lld (%.1f%%), second player %lld (%.1f%%)\n",
-                ll(s.wins_first), Percent(s.wins_first, s.games_finished), ll(s.wins_second),
-                Percent(s.wins_second, s.games_finished));
-  out += Format("swap rate       %.1f%% (%lld games)\n", 100.0 * s.SwapRate(), ll(s.swaps));
+  out += fmt::format("wins            black {} ({:.1f}%), white {} ({:.1f}%)\n", ll(s.wins_black),
+                     util::Percent(s.wins_black, s.games_finished), ll(s.wins_white),
+                     util::Percent(s.wins_white, s.games_finished));
+  out += fmt::format("                first player {} ({:.1f}%), second player {} ({:.1f}%)\n",
+                     ll(s.wins_first), util::Percent(s.wins_first, s.games_finished),
+                     ll(s.wins_second), util::Percent(s.wins_second, s.games_finished));
+  out += fmt::format("swap rate       {:.1f}% ({} games)\n", 100.0 * s.SwapRate(), ll(s.swaps));
   return out;
 }
 

@@ -17,8 +17,6 @@
 namespace veletas::training {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(const TrainingConfig& c,
                                                        const model::VeletasNet& net) {
   if (c.optimizer == Optimizer::kAdamW) {
@@ -81,11 +79,11 @@ enum Stat {
 struct Accumulator {
   torch::Tensor sums;
   int64_t steps = 0;
-  Clock::time_point since = Clock::now();
+  util::SteadyClock::time_point since = util::SteadyClock::now();
   void Reset(const torch::Device& device) {
     sums = torch::zeros({kNumStats}, torch::TensorOptions(torch::kDouble).device(device));
     steps = 0;
-    since = Clock::now();
+    since = util::SteadyClock::now();
   }
   std::vector<double> Means() const {
     const torch::Tensor cpu = sums.to(torch::kCPU);
@@ -202,9 +200,9 @@ class Loop {
   Accumulator window_acc_, report_acc_;
   int64_t first_step_ = 0;  // plan.steps_done moves at checkpoints
   int64_t remaining_ = 0;
-  Clock::time_point loop_start_;
+  util::SteadyClock::time_point loop_start_;
   // The speed is measured after the first two steps (warm-up).
-  Clock::time_point warm_start_;
+  util::SteadyClock::time_point warm_start_;
   int64_t warm_steps_ = 0;
   double warm_wait_ = 0;
 };
@@ -269,7 +267,7 @@ TrainResult Loop::Steps() {
                      c_.batch_size, c_.root_value_weight, c_.prefetch_batches);
   window_acc_.Reset(device_);
   report_acc_.Reset(device_);
-  loop_start_ = Clock::now();
+  loop_start_ = util::SteadyClock::now();
   warm_start_ = loop_start_;
   for (int64_t step = first_step_; step < plan_.steps; ++step) {
     const int64_t global = plan_.start_step + step;
@@ -283,7 +281,7 @@ TrainResult Loop::Steps() {
     data_.batches_drawn = plan_.first_batch + done;
     data_.samples_consumed += c_.batch_size;
     if (done - first_step_ == std::min<int64_t>(2, remaining_)) {
-      warm_start_ = Clock::now();
+      warm_start_ = util::SteadyClock::now();
       warm_steps_ = done;
       warm_wait_ = loader.WaitSeconds();
     }

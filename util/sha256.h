@@ -1,12 +1,14 @@
-// A small, dependency-free SHA-256 (FIPS 180-4): content addresses of published networks
+// SHA-256 (FIPS 180-4) from Debian's nettle: content addresses of published networks
 // (cluster/), and the reference traces of the rules tests (lists of legal turns identified by
-// a SHA-256 prefix).
+// a SHA-256 prefix). Native builds only.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include <nettle/sha2.h>
 
 namespace veletas::util {
 
@@ -20,11 +22,7 @@ class Sha256 {
   std::array<uint8_t, 32> Final();
 
  private:
-  void Block(const uint8_t* p);
-  std::array<uint32_t, 8> h_;
-  std::array<uint8_t, 64> buffer_{};
-  size_t buffered_ = 0;
-  uint64_t length_ = 0;  // bytes so far
+  sha256_ctx ctx_;
 };
 
 // Lower-case hex digest of `bytes` (64 characters). Thread-safe.

@@ -15,6 +15,8 @@
 #include <optional>
 #include <thread>
 
+#include "util/clock.h"
+
 extern char** environ;
 
 namespace veletas::util {
@@ -30,11 +32,9 @@ struct Fd {
   }
 };
 
-using Clock = std::chrono::steady_clock;
-
 // Waits for `pid` until `deadline`: its exit status, or 128 + the signal that ended it;
 // nothing when it is still running then.
-std::optional<int> WaitUntil(pid_t pid, Clock::time_point deadline) {
+std::optional<int> WaitUntil(pid_t pid, SteadyClock::time_point deadline) {
   for (;;) {
     int status = 0;
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
@@ -45,17 +45,17 @@ std::optional<int> WaitUntil(pid_t pid, Clock::time_point deadline) {
       if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
       continue;  // stopped or continued: keep waiting
     }
-    if (Clock::now() >= deadline) return std::nullopt;
+    if (SteadyClock::now() >= deadline) return std::nullopt;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
 
 // Reads `fd` until end of file or `deadline`; false on timeout.
-bool ReadAll(int fd, Clock::time_point deadline, const ProcessOptions& o, ProcessResult& r) {
+bool ReadAll(int fd, SteadyClock::time_point deadline, const ProcessOptions& o, ProcessResult& r) {
   char buffer[4096];
   for (;;) {
     const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
     if (left.count() <= 0) return false;
     pollfd p{fd, POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
@@ -100,14 +100,14 @@ Result<ProcessResult> RunProcess(const std::vector<std::string>& argv,
   write_end.Close();  // the child holds the only write end now: end of file when it exits
 
   ProcessResult result;
-  const Clock::time_point deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(options.timeout_seconds));
+  const SteadyClock::time_point deadline =
+      SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
+                               std::chrono::duration<double>(options.timeout_seconds));
   std::optional<int> exit_code;
   if (ReadAll(read_end.fd, deadline, options, result)) exit_code = WaitUntil(pid, deadline);
   if (!exit_code) {
     ::kill(pid, SIGKILL);
-    WaitUntil(pid, Clock::time_point::max());
+    WaitUntil(pid, SteadyClock::time_point::max());
     return R::Failure(program + ": still running after " +
                       std::to_string(static_cast<long long>(options.timeout_seconds)) +
                       " s; stopped");

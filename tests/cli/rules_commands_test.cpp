@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/bench.h"
 #include "rules/notation.h"
 #include "rules/turns.h"
 #include "tests/cli/run_veletas.h"
@@ -132,6 +133,16 @@ TEST(RulesCli, PerftPrintsTheCount) {
       RunVeletas({"perft", "--rules", "classic", "--size", "7", "--depth", "1"}, "c7 a4,g1");
   ASSERT_EQ(classic.code, 0) << classic.err;
   EXPECT_EQ(Lines(classic.out)[0], "perft(1) = 1019");  // the classic reference count
+}
+
+TEST(RulesCli, BenchPrintsTheRulesLayersSignature) {
+  // The signature itself is pinned in rules_tests (Bench.TheSignatureIsPinned).
+  const Output o = RunVeletas({"bench", "--games", "3"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto signature = BenchSignature(3);
+  ASSERT_TRUE(signature.ok()) << signature.error();
+  ASSERT_FALSE(Lines(o.out).empty());
+  EXPECT_EQ(Lines(o.out).back(), "bench signature: " + std::to_string(signature.value()));
 }
 
 }  // namespace

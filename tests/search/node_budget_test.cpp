@@ -1,9 +1,13 @@
 // The node budget of a search tree (SearchConfig::max_nodes): a search with a huge budget
 // of simulations stops where the tree is full, says so, and still gives a usable result.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdint>
 
 #include "search/fake_evaluators.h"
 #include "search/mcts.h"
+#include "search/node.h"
 #include "tests/search/test_util.h"
 
 namespace veletas::search {
@@ -50,8 +54,28 @@ TEST(NodeBudget, SearchesWithinTheBudgetAreUnchanged) {
   EXPECT_EQ(ra.policy, rb.policy);
 }
 
+TEST(NodeBudget, TheBudgetFollowsMemory) {
+  constexpr int64_t kGiB = int64_t{1} << 30;
+  // A quarter of the memory at the largest node size: twice the memory, twice the nodes.
+  for (int64_t memory : {4 * kGiB, 16 * kGiB, 64 * kGiB, 256 * kGiB}) {
+    const int64_t nodes = MaxNodesForMemory(memory);
+    EXPECT_LE(nodes * MaxNodeBytes(), memory / 4) << memory;
+    EXPECT_GT((nodes + 1) * MaxNodeBytes(), memory / 4) << memory;
+  }
+  EXPECT_NEAR(static_cast<double>(MaxNodesForMemory(128 * kGiB)),
+              2.0 * static_cast<double>(MaxNodesForMemory(64 * kGiB)), 1.0);
+  // Little memory still gets the floor of 1,000,000 nodes.
+  EXPECT_EQ(MaxNodesForMemory(kGiB / 16), 1'000'000);
+  EXPECT_EQ(MaxNodesForMemory(0), 1'000'000);
+  // The size counted covers the largest node: itself and an edge per action of 10x10.
+  EXPECT_GE(MaxNodeBytes(), static_cast<int64_t>(sizeof(Node) + rules::kMaxActions * sizeof(Edge)));
+}
+
 TEST(NodeBudget, TheAutomaticBudgetComesFromTheMachinesMemory) {
-  EXPECT_GE(DefaultMaxNodes(), 1'000'000);
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  ASSERT_GT(pages, 0);
+  ASSERT_GT(page, 0);
+  EXPECT_EQ(DefaultMaxNodes(), MaxNodesForMemory(int64_t{pages} * page));
   SearchConfig config;  // max_nodes 0: automatic
   EXPECT_EQ(config.max_nodes, 0);
 }

@@ -85,6 +85,16 @@ async function open(page, base, query) {
 const playState = (page) => page.evaluate(() => window.veletas.app.play.state());
 const idle = () => document.body.dataset.busy === '0';
 
+// Waits until the page's log of positions (play.log) has more than `seen` entries (or the
+// page shows a play error, which throws) and returns the entries after the first `seen`.
+async function newLogEntries(page, seen) {
+  await waitFor(page, (n) => window.veletas.app.play.log.length > n ||
+                             document.getElementById('play-error').textContent !== '', seen);
+  const error = await page.$eval('#play-error', (e) => e.textContent);
+  if (error) throw new Error(`play error: ${error}`);
+  return page.evaluate((n) => window.veletas.app.play.log.slice(n), seen);
+}
+
 async function setSelect(page, id, value) {
   await page.select(`#${id}`, value);
 }
@@ -122,33 +132,31 @@ const scenarios = {
     if (args.size) await setSelect(page, 'size', String(args.size));
     await setSelect(page, 'human', args.human);
     await page.click('#new-game');
-    const analyses = [];
     const legal = {};
     const taken = { setup: false, mid: false };
+    // The page logs every position of the game as it is reached (play.log); the driver waits
+    // for new entries, so it sees each one however fast the engine plays.
+    const log = [];
     for (;;) {
-      await waitFor(page, idle);
-      const snap = await page.evaluate((want) => {
-        const p = window.veletas.app.play;
-        const s = p.state();
-        return { s, moves: want.includes(s.turns) ? p.game.moves() : null };
-      }, args.legal_at || []);
-      const s = snap.s;
-      if (s.turns >= 1 && !taken.setup) { taken.setup = true; await screenshot(page, out, 'watch_setup', shots); }
-      if (s.turns >= args.mid && !taken.mid) { taken.mid = true; await screenshot(page, out, 'watch_mid', shots); }
-      if (s.terminal) break;
-      if (snap.moves) legal[s.turns] = snap.moves;
+      if (stepping) {
+        // The engine waits for the click: the position stays until then.
+        await waitFor(page, idle);
+        const snap = await page.evaluate((want) => {
+          const p = window.veletas.app.play;
+          const s = p.state();
+          return { turns: s.turns, moves: want.includes(s.turns) ? p.game.moves() : null };
+        }, args.legal_at || []);
+        if (snap.moves) legal[snap.turns] = snap.moves;
+      }
+      const fresh = await newLogEntries(page, log.length);
+      log.push(...fresh);
+      const last = log[log.length - 1];
+      if (last.turns >= 1 && !taken.setup) { taken.setup = true; await screenshot(page, out, 'watch_setup', shots); }
+      if (last.turns >= args.mid && !taken.mid) { taken.mid = true; await screenshot(page, out, 'watch_mid', shots); }
+      if (last.terminal) break;
       if (stepping) await page.click('#engine-move');
-      await waitFor(page, (t) => window.veletas.app.play.state().turns > t ||
-                                 document.getElementById('play-error').textContent !== '', s.turns);
-      const error = await page.$eval('#play-error', (e) => e.textContent);
-      if (error) throw new Error(`play error: ${error}`);
-      analyses.push(await page.evaluate(() => {
-        const a = window.veletas.app.play.analysis;
-        return a && { move: a.move, win_rate: a.win_rate, visits: a.visits,
-                      simulations: a.simulations, mean_batch: a.mean_batch,
-                      candidates: a.candidates.map((c) => c.move) };
-      }));
     }
+    const analyses = log.filter((e) => e.by === 'engine').map((e) => e.analysis);
     await screenshot(page, out, 'watch_end', shots);
     const s = await playState(page);
     const prompt = await page.$eval('#prompt', (e) => e.textContent);
@@ -165,6 +173,7 @@ const scenarios = {
     await page.click('#new-game');
     const checks = { takeback: false, cancel: false, undo: null, reload: null, clicks: 0,
                      refused: null };
+    const taken = { setup: false, mid: false };
     const ourTurn = () => {
       const s = window.veletas.app.play.state();
       return document.body.dataset.busy === '0' && (s.terminal || s.to_move_player === 0);
@@ -198,23 +207,32 @@ const scenarios = {
       const options = choice.targets.map((t) => ({ square: t }));
       if (choice.pass) options.push({ pass: true });
       const pick = options[Math.floor(random() * options.length)];
+      const seen = await page.evaluate(() => window.veletas.app.play.log.length);
       if (pick.pass) await page.click('#pass-button'); else await clickSquare(page, pick.square);
       ++checks.clicks;
       const error = await page.$eval('#play-error', (e) => e.textContent);
       if (error) throw new Error(`a legal target was refused: ${error}`);
-      const after = await playState(page);
-      if (after.turns === 1 && shots.length === 0) {
+      // The positions reached since the click (the log keeps them, however fast the engine
+      // replies): the turns our move completed, if it completed one.
+      const fresh = await page.evaluate((n) => window.veletas.app.play.log.slice(n), seen);
+      const moved = fresh.find((e) => e.by === 'person');
+      if (!moved) continue;  // a sub-decision of the turn: nothing was played yet
+      if (moved.turns >= 1 && !taken.setup) {
+        taken.setup = true;
         await waitFor(page, idle);
         await screenshot(page, out, 'scripted_setup', shots);
       }
       // After the fourth move: undo (the engine's reply and our move), then play on.
-      if (checks.undo === null && after.turns >= 4 && !after.terminal) {
+      if (checks.undo === null && moved.turns >= 4) {
         await waitFor(page, idle);
-        const before = (await playState(page)).turns;
-        await page.click('#undo');
-        checks.undo = { before, after: (await playState(page)).turns };
+        const now = await playState(page);
+        if (!now.terminal) {
+          await page.click('#undo');
+          checks.undo = { before: now.turns, after: (await playState(page)).turns };
+        }
       }
-      if (after.turns >= 14 && shots.length === 1) {
+      if (moved.turns >= 14 && !taken.mid) {
+        taken.mid = true;
         await waitFor(page, idle);
         await screenshot(page, out, 'scripted_mid', shots);
       }

@@ -50,6 +50,11 @@ export class PlayMode {
     this.thinking = null;  // {id, gameId} while the engine searches
     this.paused = false;   // engine vs engine stopped by undo
     this.analysis = null;  // the last search result shown
+    // Every position of the current game in order, as it was reached: {turns, terminal,
+    // to_move_player, by: 'new' | 'person' | 'engine' | 'undo' | 'load', analysis (the
+    // engine's search summary for its moves, else null)}. Readers (the browser tests) wait
+    // for entries instead of polling the live state, so no position can be missed.
+    this.log = [];
     $('new-game').onclick = () => this.newGame();
     $('undo').onclick = () => this.undo();
     $('engine-move').onclick = () => { this.paused = false; this.engineMove(); };
@@ -78,8 +83,22 @@ export class PlayMode {
     this.analysis = null;
     $('analysis').innerHTML = '<span class="muted">The engine\'s view appears after each move.</span>';
     this.setError('');
+    this.log = [];
+    this.logPosition('new', null);
     this.render();
     this.maybeEngineMove();
+  }
+
+  // Appends the current position to this.log.
+  logPosition(by, result) {
+    const s = this.state();
+    const analysis = result && {
+      move: result.move, win_rate: result.win_rate, visits: result.visits,
+      simulations: result.simulations, mean_batch: result.mean_batch,
+      candidates: result.candidates.map((c) => c.move),
+    };
+    this.log.push({ turns: s.turns, terminal: s.terminal, to_move_player: s.to_move_player, by,
+                    analysis });
   }
 
   setError(text) { $('play-error').textContent = text; }
@@ -116,10 +135,12 @@ export class PlayMode {
     const error = this.game.choose(action);
     this.setError(error);
     this.render();
-    if (!error && this.state().turns > s.turns) this.afterMove();
+    if (!error && this.state().turns > s.turns) this.afterMove('person', null);
   }
 
-  afterMove() {
+  // After a move by `by` ('person' or 'engine', with its search `result`).
+  afterMove(by, result) {
+    this.logPosition(by, result);
     this.render();
     this.maybeEngineMove();
   }
@@ -164,7 +185,7 @@ export class PlayMode {
     }
     this.analysis = result;
     $('analysis').innerHTML = analysisHtml(result, s.black_player, null);
-    this.afterMove();
+    this.afterMove('engine', result);
   }
 
   cancelThinking() {
@@ -185,6 +206,7 @@ export class PlayMode {
     }
     this.paused = $('human').value === 'none';
     ++this.gameId;  // a search still under way is for another game now
+    this.logPosition('undo', null);
     this.render();
   }
 
@@ -196,6 +218,7 @@ export class PlayMode {
     this.cancelThinking();
     ++this.gameId;
     this.paused = $('human').value === 'none';
+    this.logPosition('load', null);
     this.render();
     this.maybeEngineMove();
   }
