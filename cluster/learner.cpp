@@ -13,8 +13,8 @@
 #include "cluster/remote_arena.h"
 #include "cluster/streams.h"
 #include "cluster/validate.h"
-#include "util/host.h"
 #include "util/atomic_file.h"
+#include "util/host.h"
 #include "util/json.h"
 
 namespace veletas::cluster {
@@ -114,7 +114,7 @@ util::Status Learner::TakeLock() {
   token_ = std::to_string(device()) + "-" + std::to_string(device());
   std::error_code ec;
   const std::string dir = fs::weakly_canonical(options_.run_dir, ec).string();
-  nlohmann::json j = {{"token", token_}, {"host", util::HostName()},          {"pid", ::getpid()},
+  nlohmann::json j = {{"token", token_}, {"host", util::HostName()},    {"pid", ::getpid()},
                       {"run_dir", dir},  {"since", std::time(nullptr)}, {"status", "starting"}};
   const std::string value = j.dump();
   const std::string px = std::to_string(kLockMs);
