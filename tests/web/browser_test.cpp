@@ -133,6 +133,7 @@ TEST_F(Browser, NetworkMatchesLibTorch) {
   const model::ModelSpec spec{meta.value().rules, meta.value().size, meta.value().arch};
   model::NetConfig runtime;
   runtime.threads = 1;
+  runtime.inference_precision = "torch";  // the exported graph is LibTorch's
   auto evaluator = model::TorchEvaluator::Load(kFixture + "/g0.ckpt", spec, runtime);
   ASSERT_TRUE(evaluator.ok()) << evaluator.error();
   const std::string rules = rules::RuleSetName(spec.rules);
