@@ -14,6 +14,7 @@
 #include "cluster/streams.h"
 #include "cluster/validate.h"
 #include "util/atomic_file.h"
+#include "util/clock.h"
 #include "util/host.h"
 #include "util/json.h"
 
@@ -21,7 +22,6 @@ namespace veletas::cluster {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 constexpr long long kLockMs = 30'000;
 constexpr double kLockRefreshSeconds = 5;
@@ -143,13 +143,13 @@ util::Status Learner::TakeLock() {
 
 void Learner::KeepLock() {
   RedisClient redis(options_.redis);
-  auto last = Clock::now();
+  auto last = util::SteadyClock::now();
   while (!stop_) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (std::chrono::duration<double>(Clock::now() - last).count() < kLockRefreshSeconds) {
+    if (util::SecondsSince(last) < kLockRefreshSeconds) {
       continue;
     }
-    last = Clock::now();
+    last = util::SteadyClock::now();
     std::error_code ec;
     nlohmann::json j = {{"token", token_},
                         {"host", util::HostName()},
@@ -228,7 +228,7 @@ struct Collecting {
   std::atomic<bool> local_stop{false};
   std::atomic<int64_t> local_games{0};
   util::Status local_status = util::Ok();
-  const Clock::time_point start = Clock::now();
+  const util::SteadyClock::time_point start = util::SteadyClock::now();
 };
 
 // Starts the request's local self-play (req.local) on a thread of its own, each game into
@@ -302,14 +302,14 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
 }
 
 // Calls req.progress at most once a second (`at`: the last call).
-void ReportCollectProgress(Collecting& c, Clock::time_point& at) {
-  if (!c.req.progress || std::chrono::duration<double>(Clock::now() - at).count() < 1) return;
-  at = Clock::now();
+void ReportCollectProgress(Collecting& c, util::SteadyClock::time_point& at) {
+  if (!c.req.progress || util::SecondsSince(at) < 1) return;
+  at = util::SteadyClock::now();
   CollectProgress p;
   p.games = c.store.Count();
   p.target = c.req.dir.games;
   p.local_games = c.local_games;
-  p.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
+  p.seconds = util::SecondsSince(c.start);
   {
     std::lock_guard<std::mutex> lock(c.report_mutex);
     p.workers = static_cast<int>(c.report.games_by_worker.size());
@@ -324,7 +324,7 @@ void FillCollectTotals(Collecting& c, const IngestCounters& before, const Ingest
   t.target = c.req.dir.games;
   t.local_games = c.local_games;
   t.workers = static_cast<int>(c.report.games_by_worker.size());
-  t.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
+  t.seconds = util::SecondsSince(c.start);
   t.counters.accepted = after.accepted - before.accepted;
   t.counters.duplicates = after.duplicates - before.duplicates;
   t.counters.stale = after.stale - before.stale;
@@ -350,7 +350,7 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
   session_->Restart();
   const IngestCounters before = session_->Totals();
   util::Status status = util::Ok();
-  auto progress_at = Clock::now();
+  auto progress_at = util::SteadyClock::now();
   const std::string stream = keys_.SelfplayResults();
   while (!store.Full() && status.ok()) {
     auto entries = session_->Next(stream);

@@ -9,6 +9,7 @@
 
 #include "cluster/keys.h"
 #include "util/atomic_file.h"
+#include "util/host.h"
 
 namespace veletas::cluster {
 
@@ -20,11 +21,10 @@ uint64_t RandomWord() {
 }
 
 std::string HostName() {
-  char buf[256] = {};
-  ::gethostname(buf, sizeof buf - 1);
+  const std::string raw = util::HostName();
   std::string out;
-  for (const char* p = buf; *p && out.size() < 40; ++p) {
-    const char c = *p;
+  for (size_t i = 0; i < raw.size() && out.size() < 40; ++i) {
+    const char c = raw[i];
     out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '-';
   }
   return out.empty() ? "worker" : out;
