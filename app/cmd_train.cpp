@@ -11,16 +11,11 @@
 #include "app/command.h"
 #include "app/config.h"
 #include "charts/charts.h"
+#include "selfplay/selfplay_stats.h"
 #include "training/trainer.h"
 
 namespace veletas::app {
 namespace {
-
-std::string Clock(double seconds) {
-  const long long s = static_cast<long long>(seconds + 0.5);
-  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
-  return fmt::format("{}:{:02}", s / 60, s % 60);
-}
 
 // One line of progress: on a terminal it rewrites itself; otherwise a log line per
 // metrics window.
@@ -30,7 +25,7 @@ void PrintProgress(const training::TrainProgress& p, bool terminal) {
       "gen {} step {}/{} (global {}) loss {:.4f} (policy {:.4f} value {:.4f} aux {:.4f}) lr "
       "{:.3g} {:.0f} samples/s ETA {}",
       p.generation, p.step, p.steps, p.global_step, p.loss_total, p.loss_policy, p.loss_value,
-      p.loss_aux, p.learning_rate, p.samples_per_second, Clock(p.eta_seconds));
+      p.loss_aux, p.learning_rate, p.samples_per_second, selfplay::FormatDuration(p.eta_seconds));
   if (terminal) {
     fmt::print(stderr, "\r{}\x1b[K{}", line, p.step == p.steps ? "\n" : "");
   } else {
