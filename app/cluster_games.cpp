@@ -1,4 +1,5 @@
 #include "app/cluster_games.h"
+#include "util/names.h"
 
 #include <fmt/format.h>
 #include <atomic>
@@ -60,7 +61,8 @@ util::Result<std::unique_ptr<ClusterGames>> ClusterGames::Start(const Config& c,
   const std::string run = !c.cluster.run.empty()
                               ? c.cluster.run
                               : fs::weakly_canonical(run_dir, ec).filename().string();
-  if (util::Status s = cluster::ValidateName("cluster run name", run); !s.ok()) {
+  if (util::Status s = util::ValidateName(run, "cluster run name", cluster::kMaxNameLength);
+      !s.ok()) {
     return util::Prefixed(s.error_value(), "set cluster.run in " + c.source + ": ");
   }
   std::unique_ptr<ClusterGames> games(new ClusterGames(c, std::move(log)));

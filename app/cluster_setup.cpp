@@ -1,4 +1,5 @@
 #include "app/cluster_setup.h"
+#include "util/names.h"
 
 #include "app/config_network.h"
 #include "cluster/keys.h"
@@ -41,7 +42,9 @@ util::Result<std::unique_ptr<search::Evaluator>> TorchRunLoader::Load(const std:
 }
 
 CLI::Validator ClusterName() {
-  return StatusCheck("NAME", [](const std::string& v) { return cluster::ValidateName("name", v); });
+  return StatusCheck("NAME", [](const std::string& v) {
+    return util::ValidateName(v, "name", cluster::kMaxNameLength);
+  });
 }
 
 void AddRedisServerOptions(CLI::App& cmd, RedisArgs& args) {

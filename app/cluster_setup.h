@@ -41,7 +41,7 @@ cluster::RunSettings WorkerSettings(const Config& c);
 // What reaches a run served through Redis, from the command line.
 struct RedisArgs {
   std::string url;        // redis://HOST:PORT (credentials never in the URL)
-  std::string run;        // the run's name (cluster::ValidateName)
+  std::string run;        // the run's name (util::ValidateName, at most cluster::kMaxNameLength)
   std::string auth_file;  // ACL user and password; "": VELETAS_REDIS_* of the environment
 };
 
@@ -49,7 +49,7 @@ struct RedisArgs {
 // and --redis-auth FILE.
 void AddRedisServerOptions(CLI::App& cmd, RedisArgs& args);
 
-// The same and the required --run NAME (checked as cluster::ValidateName does).
+// The same and the required --run NAME (checked as util::ValidateName does, at most 64 characters).
 void AddRedisOptions(CLI::App& cmd, RedisArgs& args);
 
 // A CLI11 check that a value is a cluster name (worker ids, run names).

@@ -40,7 +40,7 @@ std::string ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::Rul
     const std::string who = p == &a ? "player A" : "player B";
     if (p->name.empty()) return who + " has no name";
     // Names become file names and JSON strings, specs JSON strings (match records).
-    if (std::string bad = util::ValidateName(p->name, who + " name"); !bad.empty()) return bad;
+    if (util::Status s = util::ValidateName(p->name, who + " name"); !s.ok()) return s.error();
     if (util::Status utf8 = util::CheckUtf8Path(p->spec.checkpoint, who + " checkpoint");
         !utf8.ok()) {
       return utf8.error();

@@ -21,7 +21,8 @@ int MatchRecord::AWins() const {
 }
 
 std::string ValidateMatchName(const std::string& name) {
-  return util::ValidateName(name, "match name");
+  const util::Status ok = util::ValidateName(name, "match name");
+  return ok.ok() ? "" : ok.error();
 }
 
 std::string MatchesDir(const std::string& run_dir) {

@@ -1,4 +1,5 @@
 #include "cluster/cluster_config.h"
+#include "util/names.h"
 
 #include "cluster/keys.h"
 #include "cluster/redis_url.h"
@@ -13,7 +14,7 @@ util::Status ClusterConfig::Validate() const {
     check.That(url.ok(), "redis", url.ok() ? "" : url.error());
   }
   if (!run.empty()) {
-    util::Status name = ValidateName("run", run);
+    util::Status name = util::ValidateName(run, "run", cluster::kMaxNameLength);
     check.That(name.ok(), "run", name.ok() ? "" : name.error());
   }
   return check.Int("accept_previous_networks", accept_previous_networks, 0, 1000)

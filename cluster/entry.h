@@ -26,7 +26,7 @@ inline constexpr int64_t kDefaultMaxEntryBytes = 4 << 20;
 struct Entry {
   EntryKind kind = EntryKind::kSelfplay;
   data::GameId game_id;
-  std::string worker;  // the sending worker's id (cluster/keys.h ValidateName)
+  std::string worker;  // the sending worker's id (util::ValidateName, cluster/keys.h kMaxNameLength)
   // kSelfplay: the network that played it (64 hex digits, the SHA-256 of its published
   // checkpoint) and the game with its samples (one game in `game.games`).
   std::string network;

@@ -14,12 +14,12 @@ inline constexpr char kLearnerGroup[] = "learner";
 inline constexpr char kLearnerConsumer[] = "learner";
 inline constexpr char kWorkerGroup[] = "workers";
 
-// Ok when `name` (a run name or worker id) is 1 to 64 characters of [A-Za-z0-9._-]; else
-// bad input naming `what` and the rule.
-util::Status ValidateName(const std::string& what, std::string_view name);
+// Longest run name or worker id (they become parts of Redis keys): checked with
+// util::ValidateName(name, what, kMaxNameLength).
+inline constexpr size_t kMaxNameLength = 64;
 
 struct RunKeys {
-  // Precondition: ValidateName("run", run) is ok.
+  // Precondition: util::ValidateName(run, "run", kMaxNameLength) is ok.
   explicit RunKeys(const std::string& run) : prefix("vz:" + run + ":") {}
   std::string prefix;
 

@@ -1,4 +1,5 @@
 #include "cluster/learner.h"
+#include "util/names.h"
 
 #include <unistd.h>
 
@@ -83,7 +84,8 @@ Learner::~Learner() {
 }
 
 util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
-  if (util::Status s = ValidateName("cluster run name", options.run); !s.ok()) {
+  if (util::Status s = util::ValidateName(options.run, "cluster run name", cluster::kMaxNameLength);
+      !s.ok()) {
     return s.error_value();
   }
   std::unique_ptr<Learner> l(new Learner(std::move(options)));

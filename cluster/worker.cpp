@@ -7,13 +7,15 @@
 
 #include "cluster/worker_id.h"
 #include "cluster/worker_loop.h"
+#include "util/names.h"
 
 namespace veletas::cluster {
 
 namespace fs = std::filesystem;
 
 util::Result<WorkerReport> Worker::Run() {
-  if (util::Status s = ValidateName("run", options_.run); !s.ok()) return s.error_value();
+  if (util::Status s = util::ValidateName(options_.run, "run", cluster::kMaxNameLength); !s.ok())
+    return s.error_value();
   std::error_code ec;
   fs::create_directories(fs::path(options_.dir) / "models", ec);
   if (ec) {

@@ -1,4 +1,5 @@
 #include "cluster/worker_id.h"
+#include "util/names.h"
 
 #include <unistd.h>
 
@@ -45,7 +46,8 @@ util::Result<std::string> WorkerId(const std::string& dir, const std::string& gi
                   static_cast<unsigned long long>(RandomWord() & 0xFFFFFF));
     id = HostName() + "-" + suffix;
   }
-  if (util::Status s = ValidateName("worker id", id); !s.ok()) return s.error_value();
+  if (util::Status s = util::ValidateName(id, "worker id", cluster::kMaxNameLength); !s.ok())
+    return s.error_value();
   if (util::Status s = util::WriteFileAtomic(path, id + "\n"); !s.ok()) return s.error_value();
   return id;
 }

@@ -152,9 +152,8 @@ util::Status TakeJournals(const std::string& dir, const std::string& prefix, int
 util::Result<ResumePlan> PlanResume(const std::string& dir, const std::string& prefix,
                                     int64_t games, int games_per_file, rules::RuleSet rules,
                                     int size) {
-  using R = util::Result<ResumePlan>;
-  if (std::string bad = util::ValidateName(prefix, "sample file prefix"); !bad.empty()) {
-    return R::Error(bad);
+  if (util::Status s = util::ValidateName(prefix, "sample file prefix"); !s.ok()) {
+    return s.error_value();
   }
   if (util::Status created = util::CreateDirectories(dir); !created.ok()) {
     return util::Prefixed(created.error_value(), "the output directory: ");

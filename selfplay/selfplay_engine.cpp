@@ -278,8 +278,8 @@ util::Result<SelfplayStats> RunSelfplay(const SelfplayConfig& config,
   util::DirectoryLock lock;
   if (!job.out_dir.empty()) {
     // The prefix becomes part of file names: checked before anything is created.
-    if (std::string bad = util::ValidateName(job.prefix, "sample file prefix"); !bad.empty()) {
-      return util::Error{bad, util::ErrorKind::kBadInput};
+    if (util::Status s = util::ValidateName(job.prefix, "sample file prefix"); !s.ok()) {
+      return s.error_value();
     }
     // Like a pipeline's run: one process per output directory.
     const auto removed = util::LockAndClean(job.out_dir, lock, job.out_dir, /*recursive=*/false);

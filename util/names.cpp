@@ -48,23 +48,24 @@ size_t FirstInvalidUtf8(std::string_view text) {
 
 }  // namespace
 
-std::string ValidateName(std::string_view name, std::string_view what) {
-  const std::string quoted = "\"" + EscapedBytes(name) + "\"";
-  if (name.empty()) return std::string(what) + " is empty";
-  if (name.size() > kMaxNameLength) {
-    return std::string(what) + " " + quoted + " is longer than " + std::to_string(kMaxNameLength) +
-           " characters (" + std::to_string(name.size()) + ")";
+Status ValidateName(std::string_view name, std::string_view what, size_t max_length) {
+  const std::string quoted = "\"" + EscapedBytes(name.substr(0, 80)) + "\"";
+  const std::string who(what);
+  if (name.empty()) return Status::Error(who + " is empty");
+  if (name.size() > max_length) {
+    return Status::Error(who + " " + quoted + " is longer than " + std::to_string(max_length) +
+                         " characters (" + std::to_string(name.size()) + ")");
   }
-  if (name[0] == '.') return std::string(what) + " " + quoted + " starts with '.'";
+  if (name[0] == '.') return Status::Error(who + " " + quoted + " starts with '.'");
   for (char c : name) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     c == '_' || c == '-' || c == '.';
     if (!ok) {
-      return std::string(what) + " " + quoted + " has '" + EscapedBytes(std::string_view(&c, 1)) +
-             "' (allowed: letters, digits, '_', '-', '.')";
+      return Status::Error(who + " " + quoted + " has '" + EscapedBytes(std::string_view(&c, 1)) +
+                           "' (allowed: letters, digits, '_', '-', '.')");
     }
   }
-  return "";
+  return Ok();
 }
 
 bool IsValidUtf8(std::string_view text) { return FirstInvalidUtf8(text) == text.size(); }

@@ -14,11 +14,13 @@ namespace veletas::util {
 // Longest name ValidateName accepts.
 inline constexpr size_t kMaxNameLength = 200;
 
-// "" when `name` can be used as (part of) a file name in a directory of the project: 1 to
-// kMaxNameLength characters, letters, digits, '_', '-' and '.', not starting with '.' (so
-// never "..", never a path). Else why not, starting with `what` (e.g. "match name
-// \"a/b\" has '/' (allowed: letters, digits, '_', '-', '.')").
-std::string ValidateName(std::string_view name, std::string_view what);
+// The project's one name check. Ok when `name` can be used as (part of) a file name in a
+// directory of the project or a Redis key: 1 to `max_length` characters, letters, digits,
+// '_', '-' and '.', not starting with '.' (so never "..", never a path). Else bad input
+// saying why, starting with `what` (e.g. "match name \"a/b\" has '/' (allowed: letters,
+// digits, '_', '-', '.')"); the name is quoted with its bytes escaped.
+Status ValidateName(std::string_view name, std::string_view what,
+                    size_t max_length = kMaxNameLength);
 
 // True when `text` is valid UTF-8 (no overlong forms, surrogates or code points past
 // U+10FFFF).

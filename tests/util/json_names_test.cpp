@@ -77,17 +77,21 @@ TEST(JsonValueOr, GarbageGivesTheFallback) {
 }
 
 TEST(Names, PlainNamesAreAcceptedAndPathsAreNot) {
-  EXPECT_EQ(ValidateName("samples", "prefix"), "");
-  EXPECT_EQ(ValidateName("gen_3-vs-uct_1000.r2", "match name"), "");
-  EXPECT_EQ(ValidateName("../escaped", "sample file prefix"),
+  EXPECT_TRUE(ValidateName("samples", "prefix").ok());
+  EXPECT_TRUE(ValidateName("gen_3-vs-uct_1000.r2", "match name").ok());
+  EXPECT_EQ(ValidateName("../escaped", "sample file prefix").error(),
             "sample file prefix \"../escaped\" starts with '.'");
-  EXPECT_EQ(ValidateName("a/b", "match name"),
+  EXPECT_EQ(ValidateName("a/b", "match name").error(),
             "match name \"a/b\" has '/' (allowed: letters, digits, '_', '-', '.')");
-  EXPECT_EQ(ValidateName("", "match name"), "match name is empty");
-  EXPECT_EQ(ValidateName(std::string(200, 'a'), "x"), "");
-  EXPECT_NE(ValidateName(std::string(201, 'a'), "x").find("is longer than 200 characters (201)"),
-            std::string::npos);
-  EXPECT_EQ(ValidateName("caf\xC3\xA9", "x"),
+  EXPECT_EQ(ValidateName("", "match name").error(), "match name is empty");
+  EXPECT_TRUE(ValidateName(std::string(200, 'a'), "x").ok());
+  EXPECT_NE(
+      ValidateName(std::string(201, 'a'), "x").error().find("is longer than 200 characters (201)"),
+      std::string::npos);
+  EXPECT_EQ(
+      ValidateName(std::string(65, 'a'), "worker id", 64).error(),
+      "worker id \"" + std::string(65, 'a').substr(0, 80) + "\" is longer than 64 characters (65)");
+  EXPECT_EQ(ValidateName("caf\xC3\xA9", "x").error(),
             "x \"caf\\xC3\\xA9\" has '\\xC3' (allowed: letters, digits, '_', '-', '.')");
 }
 
