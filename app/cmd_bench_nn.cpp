@@ -2,8 +2,8 @@
 // whole path (feature encoding, forward pass, softmax over legal actions) at batch sizes
 // 1, 2, 4, ..., 256, and training samples per second (forward, losses, backward, SGD step)
 // at a few batch sizes, on freshly initialised weights and positions from random games.
-#include <cstdio>
 #include <fmt/format.h>
+#include <cstdio>
 
 #include <iostream>
 #include <map>
@@ -39,10 +39,11 @@ void PrintEvaluationTable(model::NnBench& b, const std::vector<std::string>& pre
     actual.push_back(set ? set.value() : "unavailable");
   }
   const double flops = b.FlopsPerEvaluation();
-  std::printf("\nevaluation (encode + forward + legal softmax), %.2f MFLOP per evaluation;\n"
-              "peak = threads x max cpu MHz x ops/cycle (fp32 64, bf16 128, int8 256 with "
-              "AVX-512), from the instruction set, not measured\n",
-              flops / 1e6);
+  std::printf(
+      "\nevaluation (encode + forward + legal softmax), %.2f MFLOP per evaluation;\n"
+      "peak = threads x max cpu MHz x ops/cycle (fp32 64, bf16 128, int8 256 with "
+      "AVX-512), from the instruction set, not measured\n",
+      flops / 1e6);
   std::printf("%8s %10s %12s %10s %9s %9s %8s %7s\n", "batch", "precision", "positions/s",
               "ms/call", "x fp32", "x torch", "GFLOP/s", "%peak");
   for (int batch = 1; batch <= max_batch; batch *= 2) {
@@ -100,8 +101,10 @@ int RunBenchNn(const BenchNnArgs& args) {
   std::printf("game: %s %dx%d; device: %s; intra-op threads: %d\n", rules::RuleSetName(o.rules),
               o.size, o.size, b.DeviceName().c_str(), b.Threads());
   PrintEvaluationTable(b, args.precisions, max_batch);
-  std::printf("\ntraining (encode + forward + losses + backward + SGD step)\n%8s %14s %12s "
-              "%16s %12s\n", "batch", "samples/s", "ms/step", "bf16 autocast/s", "x fp32");
+  std::printf(
+      "\ntraining (encode + forward + losses + backward + SGD step)\n%8s %14s %12s "
+      "%16s %12s\n",
+      "batch", "samples/s", "ms/step", "bf16 autocast/s", "x fp32");
   for (int batch : {32, 128, 256}) {
     if (batch > max_batch) break;
     const double rate = b.TrainRate(batch);

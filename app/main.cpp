@@ -1,7 +1,7 @@
 // The `veletas` command-line app: one CLI11 subcommand per registered command (app/cmd_*.cpp
 // declare their options next to the command); parses the command line, then runs the command.
-#include <CLI/CLI.hpp>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdlib>
 #include <iostream>

@@ -67,8 +67,7 @@ util::Result<std::unique_ptr<CpuNetwork>> CpuNetwork::Create(const InferenceWeig
                                                              std::string* note) {
   auto fp32 = CreateExact(weights, Precision::kFp32);
   if (!fp32) return fp32;
-  std::string line =
-      "network: fp32 inference (" + fp32.value()->net().Implementation() + ")";
+  std::string line = "network: fp32 inference (" + fp32.value()->net().Implementation() + ")";
   const bool automatic = setting == "auto";
   std::vector<Precision> candidates;  // fastest first (docs/ARCHITECTURE.md, "Inference")
   if (setting == "int8" || automatic) candidates.push_back(Precision::kInt8);
@@ -84,14 +83,16 @@ util::Result<std::unique_ptr<CpuNetwork>> CpuNetwork::Create(const InferenceWeig
     }
     const std::string impl = reduced.value()->net().Implementation();
     if (!automatic) {
-      if (note) *note = std::string("network: ") + PrecisionName(p) + " inference (" + impl +
-                        "), as configured";
+      if (note)
+        *note = std::string("network: ") + PrecisionName(p) + " inference (" + impl +
+                "), as configured";
       return reduced;
     }
     const Agreement a = reduced.value()->Compare(*fp32.value(), AgreementPositions());
     if (a.Holds()) {
-      if (note) *note = std::string("network: ") + PrecisionName(p) + " inference (auto: " +
-                        impl + ", the fastest here that agrees with fp32: " + a.Describe() + ")";
+      if (note)
+        *note = std::string("network: ") + PrecisionName(p) + " inference (auto: " + impl +
+                ", the fastest here that agrees with fp32: " + a.Describe() + ")";
       return reduced;
     }
     why += std::string("; ") + PrecisionName(p) + " strays from fp32 (" + a.Describe() + ")";

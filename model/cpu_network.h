@@ -8,8 +8,8 @@
 #include <span>
 #include <string>
 
-#include "model/inference_net.h"
 #include "model/features.h"
+#include "model/inference_net.h"
 #include "rules/position.h"
 #include "search/evaluator.h"
 #include "util/result.h"
@@ -63,8 +63,7 @@ class CpuNetwork {
   explicit CpuNetwork(std::unique_ptr<InferenceNet> net);
 
  private:
-  void EvaluateGroup(std::span<const rules::Position> positions,
-                     std::span<search::EvalOutput> out);
+  void EvaluateGroup(std::span<const rules::Position> positions, std::span<search::EvalOutput> out);
   std::unique_ptr<InferenceNet> net_;
   EncodedBatch batch_;
   std::vector<float> logits_, values_;

@@ -13,9 +13,8 @@ FoldedConv Fold(const ConvBn& layer) {
   const torch::Tensor w = layer->conv->weight.detach().to(torch::kCPU, torch::kDouble);
   const MaskedBatchNorm& bn = layer->bn;
   const torch::Tensor gamma = bn->weight.detach().to(torch::kCPU, torch::kDouble);
-  const torch::Tensor inv_std =
-      torch::rsqrt(bn->running_var.detach().to(torch::kCPU, torch::kDouble) +
-                   MaskedBatchNormImpl::kEps);
+  const torch::Tensor inv_std = torch::rsqrt(
+      bn->running_var.detach().to(torch::kCPU, torch::kDouble) + MaskedBatchNormImpl::kEps);
   const torch::Tensor scale = gamma * inv_std;
   FoldedConv out;
   out.out = static_cast<int>(w.size(0));

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <stdexcept>
 #include <oneapi/dnnl/dnnl.hpp>
+#include <stdexcept>
 
 #include "model/features.h"
 
@@ -57,7 +57,7 @@ struct ConvStep {
 struct ConvSpec {
   const FoldedConv* conv = nullptr;
   float src_scale = 1.0f;
-  float dst_scale = 1.0f;  // 0: the destination is f32 (the heads)
+  float dst_scale = 1.0f;       // 0: the destination is f32 (the heads)
   float residual_scale = 0.0f;  // int8 scale of the residual held in dst; 0: no residual
   bool relu = true;
 };
@@ -114,9 +114,9 @@ util::Result<ConvStep> InferenceNet::Impl::MakeConv(const ConvSpec& spec,
   const memory::dim pad = c.kernel / 2;
   const memory::desc wmd({c.out, c.in, c.kernel, c.kernel}, l.weight, Tag::any);
   const memory::desc bmd({c.out}, Dt::f32, Tag::x);
-  const dnnl::convolution_forward::desc d(
-      dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_md, wmd, bmd,
-      dst_md, {1, 1}, {pad, pad}, {pad, pad});
+  const dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference,
+                                          dnnl::algorithm::convolution_direct, src_md, wmd, bmd,
+                                          dst_md, {1, 1}, {pad, pad}, {pad, pad});
   dnnl::post_ops ops;
   const bool int8 = precision == Precision::kInt8;
   if (spec.residual_scale > 0.0f) {
@@ -147,10 +147,9 @@ util::Result<ConvStep> InferenceNet::Impl::MakeConv(const ConvSpec& spec,
     const std::string impl = pd.impl_info_str();
     if (impl.find("ref") != std::string::npos && !allow_reference) {
       return util::Result<ConvStep>::Failure(
-          std::string(PrecisionName(precision)) + " convolution " + std::to_string(c.in) +
-          "->" + std::to_string(c.out) + " " + std::to_string(c.kernel) + "x" +
-          std::to_string(c.kernel) + " would run in oneDNN's reference code (" + impl +
-          ") on this CPU");
+          std::string(PrecisionName(precision)) + " convolution " + std::to_string(c.in) + "->" +
+          std::to_string(c.out) + " " + std::to_string(c.kernel) + "x" + std::to_string(c.kernel) +
+          " would run in oneDNN's reference code (" + impl + ") on this CPU");
     }
     if (implementation.empty()) implementation = impl;
     ConvStep step;
@@ -177,8 +176,7 @@ util::Result<ConvStep> InferenceNet::Impl::MakeConv(const ConvSpec& spec,
     return step;
   } catch (const dnnl::error& e) {
     return util::Result<ConvStep>::Failure(std::string("oneDNN cannot build a ") +
-                                           PrecisionName(precision) +
-                                           " convolution: " + e.what());
+                                           PrecisionName(precision) + " convolution: " + e.what());
   }
 }
 
@@ -193,8 +191,7 @@ util::Result<std::unique_ptr<Plan>> InferenceNet::Impl::MakePlan(int batch, int 
   const memory::desc act_md = ActDesc(batch, channels, size);
   // The heads' output stays in the trunk's layout (oneDNN has no fast 1x1 kernel from a
   // blocked source into nchw); Heads() reads it through HeadLayout.
-  const memory::desc heads_md({batch, w.heads.out, size, size}, Dt::f32,
-                              layout.tag);
+  const memory::desc heads_md({batch, w.heads.out, size, size}, Dt::f32, layout.tag);
   p->input = memory(in_md, engine);
   std::memset(p->input.get_data_handle(), 0, in_md.get_size());
   p->x = memory(x_md, engine);
@@ -219,8 +216,8 @@ util::Result<std::unique_ptr<Plan>> InferenceNet::Impl::MakePlan(int batch, int 
   for (size_t j = 0; s.ok() && j < w.trunk.size(); j += 2) {
     s = add({&w.trunk[j], ActScale(block_in), ActScale(2 + j), 0.0f, true}, &p->a, &p->b);
     if (!s.ok()) break;
-    s = add({&w.trunk[j + 1], ActScale(2 + j), ActScale(3 + j), ActScale(block_in), true},
-            &p->b, &p->a);
+    s = add({&w.trunk[j + 1], ActScale(2 + j), ActScale(3 + j), ActScale(block_in), true}, &p->b,
+            &p->a);
     block_in = 3 + j;
   }
   if (s.ok()) s = add({&w.heads, ActScale(block_in), 0.0f, 0.0f, true}, &p->a, &p->heads);
@@ -251,8 +248,7 @@ float MaxOf(const memory& m) {
 
 }  // namespace
 
-void InferenceNet::Impl::Run(Plan& p, const float* planes, int batch,
-                             std::vector<float>* maxima) {
+void InferenceNet::Impl::Run(Plan& p, const float* planes, int batch, std::vector<float>* maxima) {
   const size_t row = static_cast<size_t>(PlanesSize(p.size));
   auto* in = static_cast<float*>(p.input.get_data_handle());
   std::memcpy(in, planes, row * batch * sizeof(float));
@@ -401,8 +397,7 @@ util::Result<std::unique_ptr<InferenceNet>> InferenceNet::Create(const Inference
   return R::Failure(failure);
 }
 
-void InferenceNet::Forward(const float* planes, int batch, int size, float* logits,
-                           float* values) {
+void InferenceNet::Forward(const float* planes, int batch, int size, float* logits, float* values) {
   auto plan = impl_->GetPlan(BatchBucket(batch), size);
   if (!plan) throw std::runtime_error(plan.error());
   impl_->Run(*plan.value(), planes, batch, nullptr);

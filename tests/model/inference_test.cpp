@@ -202,7 +202,7 @@ TEST(InferenceNet, AutoSaysWhatItChoseAndAnExplicitPrecisionItLacksFallsBack) {
   EXPECT_NE(note.find(name), std::string::npos) << note;
   const Precision expected = PrecisionUnsupported(Precision::kInt8).empty()   ? Precision::kInt8
                              : PrecisionUnsupported(Precision::kBf16).empty() ? Precision::kBf16
-                                                                               : Precision::kFp32;
+                                                                              : Precision::kFp32;
   EXPECT_EQ(chosen.value()->precision(), expected) << note;
   for (Precision p : {Precision::kBf16, Precision::kInt8}) {
     auto explicit_choice = CpuNetwork::Create(FoldWeights(net), PrecisionName(p), &note);
