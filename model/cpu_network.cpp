@@ -67,15 +67,19 @@ util::Result<std::unique_ptr<CpuNetwork>> CpuNetwork::Create(const InferenceWeig
                                                              std::string* note) {
   auto fp32 = CreateExact(weights, Precision::kFp32);
   if (!fp32) return fp32;
-  std::string line = "network: fp32 inference (" + fp32.value()->net().Implementation() + ")";
+  const std::string line = "network: fp32 inference (" + fp32.value()->net().Implementation() + ")";
   const bool automatic = setting == "auto";
   std::vector<Precision> candidates;  // fastest first (docs/ARCHITECTURE.md, "Inference")
   if (setting == "int8" || automatic) candidates.push_back(Precision::kInt8);
   if (setting == "bf16" || automatic) candidates.push_back(Precision::kBf16);
   std::string why = automatic ? "auto" : "as configured";
+  std::vector<rules::Position> agreement_positions;  // made once, when first needed
   for (Precision p : candidates) {
     const std::string missing = PrecisionUnsupported(p);
-    auto reduced = missing.empty() ? CreateExact(weights, p) : util::Error{missing};
+    // int8 calibrates on the fp32 network already built rather than building another.
+    auto reduced = !missing.empty()        ? util::Error{missing}
+                   : p == Precision::kInt8 ? MakeInt8(weights, *fp32.value())
+                                           : CreateExact(weights, p);
     if (!reduced) {
       why += std::string(automatic ? "; " : ": ") + PrecisionName(p) + " unavailable (" +
              reduced.error() + ")";
@@ -88,7 +92,8 @@ util::Result<std::unique_ptr<CpuNetwork>> CpuNetwork::Create(const InferenceWeig
                 "), as configured";
       return reduced;
     }
-    const Agreement a = reduced.value()->Compare(*fp32.value(), AgreementPositions());
+    if (agreement_positions.empty()) agreement_positions = AgreementPositions();
+    const Agreement a = reduced.value()->Compare(*fp32.value(), agreement_positions);
     if (a.Holds()) {
       if (note)
         *note = std::string("network: ") + PrecisionName(p) + " inference (auto: " + impl +
