@@ -20,10 +20,15 @@ double Now() {
 util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec, ArenaModels& models,
                                                const search::SearchConfig& search) {
   if (spec.kind != arena::PlayerKind::kMcts) return arena::MakeBaselinePlayer(spec);
-  auto m = models.Get(spec.checkpoint);
+  auto m = models.Get(spec.checkpoint, spec.precision);
   if (!m) return m.error_value();
-  return arena::MakeGenerationPlayer(m.value()->generation, spec.checkpoint, m.value()->Evaluator(),
-                                     search, spec.budget);
+  arena::ArenaPlayer player = arena::MakeGenerationPlayer(
+      m.value()->generation, spec.checkpoint, m.value()->Evaluator(), search, spec.budget);
+  if (!spec.precision.empty()) {  // gen_3_int8: two precisions of one network can meet
+    player.name += "_" + spec.precision;
+    player.spec.precision = spec.precision;
+  }
+  return player;
 }
 
 util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const std::string& text,

@@ -1,5 +1,7 @@
 #include "app/arena_models.h"
 
+#include <algorithm>
+
 #include "model/torch_evaluator.h"
 #include "rules/notation.h"
 
@@ -13,21 +15,34 @@ ArenaModels::ArenaModels(rules::RuleSet rules, int size, const model::NetConfig&
 
 ArenaModels::~ArenaModels() = default;
 
-util::Result<ArenaModel*> ArenaModels::Get(const std::string& checkpoint) {
-  if (auto it = models_.find(checkpoint); it != models_.end()) return it->second.get();
+util::Result<ArenaModel*> ArenaModels::Get(const std::string& checkpoint,
+                                           const std::string& precision) {
+  const std::string key = checkpoint + "\n" + precision;
+  if (auto it = models_.find(key); it != models_.end()) return it->second.get();
+  model::NetConfig runtime = runtime_;
+  if (!precision.empty()) {
+    const auto& known = model::kInferencePrecisions;
+    if (std::find(known.begin(), known.end(), precision) == known.end()) {
+      std::string list;
+      for (const std::string& p : known) list += (list.empty() ? "" : ", ") + p;
+      return util::Result<ArenaModel*>::Error("unknown inference precision \"" + precision +
+                                              "\" for " + checkpoint + " (expected " + list + ")");
+    }
+    runtime.inference_precision = precision;
+  }
   // The match's game; the architecture is the checkpoint's own.
   model::ModelRequirement need;
   need.rules = rules_;
   need.size = size_;
   need.source = "the match (" + rules::GameName(rules_, size_) + ")";
-  auto opened = model::TorchEvaluator::Open(checkpoint, need, runtime_);
+  auto opened = model::TorchEvaluator::Open(checkpoint, need, runtime);
   if (!opened) return opened.error_value();
   auto m = std::make_unique<ArenaModel>();
   m->generation = opened.value().meta.generation;
   m->network = std::move(opened.value().evaluator);
   m->batching = std::make_unique<search::BatchingEvaluator>(*m->network, batching_);
   ArenaModel* out = m.get();
-  models_.emplace(checkpoint, std::move(m));
+  models_.emplace(key, std::move(m));
   return out;
 }
 

@@ -23,7 +23,7 @@ struct ArenaModel {
   search::Evaluator& Evaluator() { return *batching; }
 };
 
-// Loaded models by checkpoint path. Not thread-safe.
+// Loaded models by checkpoint path and inference precision. Not thread-safe.
 class ArenaModels {
  public:
   // `runtime`: device and threads of the network (the config's `model` section; the
@@ -32,9 +32,10 @@ class ArenaModels {
   ArenaModels(rules::RuleSet rules, int size, const model::NetConfig& runtime,
               const search::BatchingConfig& batching);
   ~ArenaModels();
-  // The model of `checkpoint`, loaded on first use. Errors name the file: missing,
-  // corrupt, or made for other rules or another board size.
-  util::Result<ArenaModel*> Get(const std::string& checkpoint);
+  // The model of `checkpoint` at inference precision `precision` ("" = the runtime's
+  // model.inference_precision), loaded on first use. Errors name the file (missing,
+  // corrupt, or made for other rules or another board size) or the unknown precision.
+  util::Result<ArenaModel*> Get(const std::string& checkpoint, const std::string& precision = "");
 
  private:
   rules::RuleSet rules_;

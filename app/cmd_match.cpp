@@ -166,9 +166,10 @@ int RunMatch(const MatchArgs& args) {
 
 CommandRun SetupMatch(CLI::App& cmd) {
   auto o = std::make_shared<MatchArgs>();
-  Required(cmd.add_option("--a", o->a,
-                          "player A: random, uct:N[:C] (N playouts, exploration C) or mcts:CKPT:N "
-                          "(N simulations)"))
+  Required(
+      cmd.add_option("--a", o->a,
+                     "player A: random, uct:N[:C] (N playouts, exploration C) or mcts:CKPT:N[:P] "
+                     "(N simulations, inference precision P)"))
       ->type_name("SPEC");
   Required(cmd.add_option("--b", o->b, "player B, as --a"))->type_name("SPEC");
   Required(cmd.add_option("--games", o->games, "games; the players alternate seats"))

@@ -35,6 +35,15 @@ bool AllDigits(std::string_view text) {
   return true;
 }
 
+// A precision word of an mcts spec: a lowercase letter, then lowercase letters and digits.
+bool IsPrecisionWord(std::string_view text) {
+  if (text.empty() || text.size() > 16 || text[0] < 'a' || text[0] > 'z') return false;
+  for (char c : text) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string PlayerSpec::ToString() const {
@@ -44,7 +53,8 @@ std::string PlayerSpec::ToString() const {
     case PlayerKind::kUct:
       return "uct:" + std::to_string(budget) + (c_uct > 0 ? ":" + ShortReal(c_uct) : "");
     case PlayerKind::kMcts:
-      return "mcts:" + checkpoint + ":" + std::to_string(budget);
+      return "mcts:" + checkpoint + ":" + std::to_string(budget) +
+             (precision.empty() ? "" : ":" + precision);
   }
   return "";
 }
@@ -53,7 +63,7 @@ util::Result<PlayerSpec> ParsePlayerSpec(std::string_view text) {
   using R = util::Result<PlayerSpec>;
   const std::string quoted = "\"" + std::string(text) + "\"";
   const std::string unknown =
-      "unknown player " + quoted + ": expected random, uct:N, uct:N:C or mcts:CKPT:N";
+      "unknown player " + quoted + ": expected random, uct:N, uct:N:C or mcts:CKPT:N[:P]";
   PlayerSpec spec;
   if (text == "random") return spec;
   if (text.starts_with("uct:")) {
@@ -78,7 +88,12 @@ util::Result<PlayerSpec> ParsePlayerSpec(std::string_view text) {
     return spec;
   }
   if (text.starts_with("mcts:")) {
-    const std::string_view rest = text.substr(5);
+    std::string_view rest = text.substr(5);
+    if (const size_t last = rest.rfind(':');
+        last != std::string_view::npos && IsPrecisionWord(rest.substr(last + 1))) {
+      spec.precision = std::string(rest.substr(last + 1));
+      rest = rest.substr(0, last);
+    }
     const size_t colon = rest.rfind(':');
     if (colon == std::string_view::npos || colon == 0 || !AllDigits(rest.substr(colon + 1))) {
       return R::Error(unknown);
@@ -108,7 +123,8 @@ std::string DefaultPlayerName(const PlayerSpec& spec) {
                         (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
         if (!ok) c = '_';
       }
-      return stem.empty() || stem[0] == '.' ? "mcts" + stem : stem;
+      if (stem.empty() || stem[0] == '.') stem = "mcts" + stem;
+      return spec.precision.empty() ? stem : stem + "_" + spec.precision;
     }
   }
   return "";

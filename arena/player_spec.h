@@ -6,6 +6,9 @@
 //   uct:N:C       the same with exploration constant C (for tuning it)
 //   mcts:CKPT:N   neural MCTS with the network of checkpoint CKPT, N simulations per
 //                 sub-decision (CKPT may itself contain ':'; N follows the last one)
+//   mcts:CKPT:N:P the same with inference precision P (auto, fp32, bf16, int8, torch; the
+//                 config's model.inference_precision when absent), e.g. to match int8
+//                 against fp32 of the same network
 #pragma once
 
 #include <string>
@@ -23,8 +26,11 @@ struct PlayerSpec {
   std::string checkpoint;  // mcts only
   // uct: the exploration constant; 0 = the board size's (search::TunedUctC).
   double c_uct = 0;
+  // mcts: the inference precision word ("int8", ...); empty = the config's. The word is
+  // checked where the network is loaded (model::kInferencePrecisions).
+  std::string precision{};
 
-  // The spec text: "random", "uct:1000", "uct:1000:0.7", "mcts:CKPT:64".
+  // The spec text: "random", "uct:1000", "uct:1000:0.7", "mcts:CKPT:64", "mcts:CKPT:64:int8".
   std::string ToString() const;
 };
 
@@ -32,8 +38,9 @@ struct PlayerSpec {
 inline constexpr int kMaxUctPlayouts = 100'000'000;
 inline constexpr int kMaxMctsSimulations = 1'000'000;
 
-// Parses a spec. Errors read e.g. `unknown player "uct:x": expected random, uct:N or
-// mcts:CKPT:N` or `player "uct:0": N must be in [1, 100000000]`.
+// Parses a spec. A last mcts field that starts with a letter is the precision word. Errors
+// read e.g. `unknown player "uct:x": expected random, uct:N, uct:N:C or mcts:CKPT:N[:P]` or `player
+// "uct:0": N must be in [1, 100000000]`.
 util::Result<PlayerSpec> ParsePlayerSpec(std::string_view text);
 
 // The ladder name of a spec's player: "random", "uct_<N>" ("uct_<N>_c<C>" with an explicit

@@ -26,7 +26,7 @@ file(MAKE_DIRECTORY "${WORK}")
 set(RUN "${WORK}/run")
 
 # Bad input: exit code 2 and a message naming the problem.
-expect_usage_error("--a: unknown player \"uct:x\": expected random, uct:N, uct:N:C or mcts:CKPT:N"
+expect_usage_error("--a: unknown player \"uct:x\": expected random, uct:N, uct:N:C or mcts:CKPT:N[:P]"
                    match --a uct:x --b random --games 2)
 expect_usage_error("--b: player \"uct:0\": N (playouts per turn) must be in [1, 100000000]"
                    match --a random --b uct:0 --games 2)
@@ -114,6 +114,18 @@ string(JSON calls GET "${out}" evaluate_calls)
 expect("no network evaluations" calls GREATER 0)
 expect_usage_error("g0.ckpt does not fit the match (standard 9x9): board size mismatch"
                    match --a mcts:${WORK}/g0.ckpt:8 --b random --games 2 --size 9)
+# One network at two inference precisions: two players, each named with its precision.
+run(match --a mcts:${WORK}/g0.ckpt:8:int8 --b mcts:${WORK}/g0.ckpt:8:fp32 --games 2
+    --config ${WORK}/net.yaml --json --out ${RUN})
+expect("int8 vs fp32 match: exit code ${rc}: ${err}" rc EQUAL 0)
+string(JSON name_a GET "${out}" players a name)
+string(JSON name_b GET "${out}" players b name)
+string(JSON spec_a GET "${out}" players a spec)
+expect("precision players are ${name_a} and ${name_b}"
+       name_a STREQUAL "gen_0_int8" AND name_b STREQUAL "gen_0_fp32")
+expect("player a's spec is ${spec_a}" spec_a MATCHES ":8:int8$")
+expect_usage_error("unknown inference precision \"fp16\""
+                   match --a mcts:${WORK}/g0.ckpt:8:fp16 --b random --games 2)
 
 # A ladder round from the command line: the network against the anchors (random, uct:5),
 # then a second "generation" (a UCT player here) against it; every match is written once.

@@ -53,6 +53,23 @@ ArenaConfig Config(int parallel, int threads, uint64_t seed = 7) {
 
 // --- Player specs ---
 
+TEST(PlayerSpec, MctsTakesAnOptionalPrecision) {
+  auto r = ParsePlayerSpec("mcts:runs/a:b/gen_3.ckpt:64:int8");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r.value().checkpoint, "runs/a:b/gen_3.ckpt");
+  EXPECT_EQ(r.value().budget, 64);
+  EXPECT_EQ(r.value().precision, "int8");
+  EXPECT_EQ(r.value().ToString(), "mcts:runs/a:b/gen_3.ckpt:64:int8");
+  EXPECT_EQ(DefaultPlayerName(r.value()), "gen_3_int8");
+  r = ParsePlayerSpec("mcts:gen_3.ckpt:64");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r.value().precision, "");
+  EXPECT_EQ(DefaultPlayerName(r.value()), "gen_3");
+  for (const char* bad : {"mcts:ckpt:int8", "mcts:int8", "mcts:ckpt:64:Int8", "mcts:ckpt:64:"}) {
+    EXPECT_FALSE(ParsePlayerSpec(bad).ok()) << bad;
+  }
+}
+
 TEST(PlayerSpec, ParsesTheThreeKinds) {
   auto r = ParsePlayerSpec("random");
   ASSERT_TRUE(r.ok());
@@ -81,7 +98,7 @@ TEST(PlayerSpec, ParsesTheThreeKinds) {
 }
 
 TEST(PlayerSpec, BadSpecsNameTheSpecAndWhatWasExpected) {
-  const std::string expected = ": expected random, uct:N, uct:N:C or mcts:CKPT:N";
+  const std::string expected = ": expected random, uct:N, uct:N:C or mcts:CKPT:N[:P]";
   for (const char* bad : {"uct:x", "uct:", "uct:-5", "uct: 5", "UCT:5", "rand", "", "mcts:ckpt",
                           "mcts::5", "mcts:ckpt:", "mcts:ckpt:6x", "random:3"}) {
     auto r = ParsePlayerSpec(bad);
