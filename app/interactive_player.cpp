@@ -57,11 +57,14 @@ util::Status SetUpUct(InteractivePlayer& b, const PlayerArgs& args, int simulati
 
 void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random) {
   CLI::Option* model =
-      cmd.add_option("--model", args.model, "network checkpoint, searched with MCTS")
+      cmd.add_option("--model", args.model,
+                     "network checkpoint, searched with MCTS (default: the network shipped for the "
+                     "game in $VELETAS_NETWORKS or networks/, if any)")
           ->type_name("CKPT");
   CLI::Option* uct =
       cmd.add_option("--uct", args.uct,
-                     "UCT with random playouts: N playouts per turn (the default player, " +
+                     "UCT with random playouts: N playouts per turn (the default player when no "
+                     "network is shipped for the game, " +
                          std::to_string(kDefaultUctPlayouts) + ")")
           ->type_name("N")
           ->check(CLI::Range(1, 100'000'000))
