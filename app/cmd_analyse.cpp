@@ -110,6 +110,13 @@ int RunAnalyse(const AnalyseOptions& o) {
   if (!text) return UsageError("analyse", text.error());
   auto player = MakeInteractivePlayer(o.player);
   if (!player) return UsageError("analyse", player.error());
+  if (!o.player.uct && !player.value()->evaluator) {
+    // Without a network (--model, or the shipped one of the game) UCT must be asked for.
+    return UsageError("analyse", "expected --model CKPT (or --uct N): " + player.value()->notice);
+  }
+  if (!player.value()->notice.empty()) {
+    std::cerr << "veletas analyse: " << player.value()->notice << "\n";
+  }
   const InteractivePlayer& b = *player.value();
   auto game = rules::PlayRecord(b.rules, b.size, text.value());
   if (!game) return UsageError("analyse", game.error());
@@ -155,12 +162,7 @@ CommandRun SetupAnalyse(CLI::App& cmd) {
       ->type_name("MOVE")
       ->check(CLI::Range(1, 100'000'000));
   cmd.add_flag("--json", o->json, "print the analysis as one JSON object");
-  return [o] {
-    if (!o->player.model && !o->player.uct) {
-      return UsageError("analyse", "expected --model CKPT (or --uct N)");
-    }
-    return RunAnalyse(*o);
-  };
+  return [o] { return RunAnalyse(*o); };
 }
 
 }  // namespace

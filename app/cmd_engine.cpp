@@ -19,6 +19,9 @@ namespace {
 int RunEngine(const PlayerArgs& args) {
   auto player = MakeInteractivePlayer(args);
   if (!player) return UsageError("engine", player.error());
+  if (!player.value()->notice.empty()) {
+    std::cerr << "veletas engine: " << player.value()->notice << "\n";
+  }
   InteractivePlayer& b = *player.value();
   play::EngineSetup setup;
   setup.version = VELETAS_VERSION;

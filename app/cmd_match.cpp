@@ -1,8 +1,8 @@
 // `veletas match --a SPEC --b SPEC --games N ...`: plays a match between two players
 // (random, uct:N, mcts:CKPT:N), prints wins, score, Elo A - B with its 95% interval and the
-// likelihood of superiority (or one JSON object with --json), and saves the match record
-// and the game records into OUT/matches/ (default OUT: the current directory), where
-// `veletas ratings OUT` finds them.
+// likelihood of superiority (or one JSON object with --json: the match record with "elo"), and
+// saves the match record and the game records into OUT/matches/ (default OUT: the current
+// directory), where `veletas ratings OUT` finds them.
 #include <array>
 #include <filesystem>
 #include <iostream>
@@ -156,6 +156,13 @@ int RunMatch(const MatchArgs& args) {
     j["turns"] = arena.Stats().turns;
     j["evaluations"] = arena.Stats().evaluations;
     j["evaluate_calls"] = arena.Stats().evaluate_calls;
+    // Elo A - B with its 95% interval (arena/elo.h; one end only when a player won every game).
+    const arena::EloEstimate e = arena.Elo();
+    j["elo"] = {{"a_minus_b", e.elo},
+                {"low", e.ci_low},
+                {"high", e.ci_high},
+                {"bound", arena::EloBoundName(e.bound)},
+                {"los", e.los}};
     // Paths are printed as they are: bytes that are not UTF-8 show as U+FFFD.
     std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {

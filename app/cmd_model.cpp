@@ -9,6 +9,7 @@
 #include "model/checkpoint_file.h"
 #include "model/model_files.h"
 #include "rules/notation.h"
+#include "util/atomic_file.h"
 
 namespace veletas::app {
 namespace {
@@ -38,6 +39,7 @@ int RunInitModel(const InitModelOptions& o) {
 
 struct ExportOptions {
   std::string model, out;
+  bool checkpoint = false;
 };
 
 int RunExport(const ExportOptions& o) {
@@ -46,6 +48,21 @@ int RunExport(const ExportOptions& o) {
   if (!meta) {
     std::cerr << "veletas export: " << meta.error() << "\n";
     return meta.exit_code();
+  }
+  if (o.checkpoint) {
+    // The network and its metadata, as a shipped network holds it (networks/, no optimiser).
+    auto bytes = model::ReadCheckpointWithoutOptimizer(o.model);
+    if (!bytes) {
+      std::cerr << "veletas export: " << bytes.error() << "\n";
+      return bytes.exit_code();
+    }
+    const std::string path = o.out + "/model.ckpt";
+    if (auto s = util::WriteFileAtomic(path, bytes.value()); !s) {
+      std::cerr << "veletas export: " << s.error() << "\n";
+      return s.exit_code();
+    }
+    std::cout << "wrote " << path << " (" << bytes.value().size()
+              << " bytes, without optimiser state)\n";
   }
   std::cout << "wrote " << o.out << "/model.pt and " << o.out << "/model.json (generation "
             << meta.value().generation << ", " << rules::RuleSetName(meta.value().rules) << " "
@@ -67,6 +84,8 @@ CommandRun SetupExport(CLI::App& cmd) {
   Required(cmd.add_option("--model", o->model, "checkpoint to export"))->type_name("CKPT");
   Required(cmd.add_option("--out", o->out, "directory for model.pt and model.json"))
       ->type_name("DIR");
+  cmd.add_flag("--checkpoint", o->checkpoint,
+               "also write DIR/model.ckpt: the checkpoint without its optimiser state");
   return [o] { return RunExport(*o); };
 }
 

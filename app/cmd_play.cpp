@@ -23,6 +23,9 @@ struct PlayOptions {
 int RunPlay(const PlayOptions& o) {
   auto player = MakeInteractivePlayer(o.player);
   if (!player) return UsageError("play", player.error());
+  if (!player.value()->notice.empty()) {
+    std::cerr << "veletas play: " << player.value()->notice << "\n";
+  }
   InteractivePlayer& b = *player.value();
   play::TerminalGameSetup setup;
   setup.rules = b.rules;

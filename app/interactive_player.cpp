@@ -3,6 +3,7 @@
 #include <random>
 
 #include "app/config.h"
+#include "model/shipped_networks.h"
 #include "model/torch_evaluator.h"
 #include "rules/notation.h"
 
@@ -13,15 +14,57 @@ using PlayerResult = util::Result<std::unique_ptr<InteractivePlayer>>;
 
 constexpr int kDefaultUctPlayouts = 1000;
 
+// `b` plays the checkpoint `ckpt` with MCTS: the game of --rules/--size when given (else the
+// checkpoint's), the checkpoint's own architecture.
+util::Status LoadNetwork(InteractivePlayer& b, const std::string& ckpt, const PlayerArgs& args,
+                         const Config& config, int simulations) {
+  model::ModelRequirement need;
+  const GameConfig game = ResolveGame(args.config.game, config.game);
+  if (args.config.game.rules) need.rules = game.rules;
+  if (args.config.game.size) need.size = game.size;
+  need.source = "--rules/--size";
+  model::NetConfig runtime = config.model;
+  runtime.threads = args.threads.value_or(config.model.threads);
+  auto opened = model::TorchEvaluator::Open(ckpt, need, runtime);
+  if (!opened) return opened.error_value();
+  const model::CheckpointMeta& m = opened.value().meta;
+  b.rules = m.rules;
+  b.size = m.size;
+  b.fixed_game = true;
+  b.evaluator = std::move(opened.value().evaluator);
+  search::SearchConfig sc = search::ForPlay(config.search);
+  sc.simulations = simulations;
+  b.visits = sc.simulations;
+  b.searcher = play::TurnSearcher::Neural(*b.evaluator, sc, b.seed);
+  b.description = b.searcher->AlgorithmName() + "(" + std::to_string(b.visits) + "), model " +
+                  ckpt + " (generation " + std::to_string(m.generation) + ")";
+  return util::Ok();
+}
+
+// `b` plays UCT with random playouts (--uct N, or --simulations N without a network).
+util::Status SetUpUct(InteractivePlayer& b, const PlayerArgs& args, int simulations) {
+  if (args.simulations && args.uct) {
+    return util::Status::Error("--simulations is for --model; --uct N gives the playouts");
+  }
+  b.visits = args.simulations ? simulations : args.uct.value_or(kDefaultUctPlayouts);
+  if (args.threads) return util::Status::Error("--threads is for --model");
+  b.searcher = play::TurnSearcher::Uct(search::UctConfig{}.c_uct, b.seed);
+  b.description = "uct(" + std::to_string(b.visits) + ")";
+  return util::Ok();
+}
+
 }  // namespace
 
 void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random) {
   CLI::Option* model =
-      cmd.add_option("--model", args.model, "network checkpoint, searched with MCTS")
+      cmd.add_option("--model", args.model,
+                     "network checkpoint, searched with MCTS (default: the network shipped for the "
+                     "game in $VELETAS_NETWORKS or networks/, if any)")
           ->type_name("CKPT");
   CLI::Option* uct =
       cmd.add_option("--uct", args.uct,
-                     "UCT with random playouts: N playouts per turn (the default player, " +
+                     "UCT with random playouts: N playouts per turn (the default player when no "
+                     "network is shipped for the game, " +
                          std::to_string(kDefaultUctPlayouts) + ")")
           ->type_name("N")
           ->check(CLI::Range(1, 100'000'000))
@@ -64,27 +107,29 @@ util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const Pla
   b->size = game.size;
 
   if (args.model) {
-    const std::string& ckpt = *args.model;
-    // The game of --rules/--size when given; the architecture is the checkpoint's own.
-    model::ModelRequirement need;
-    if (args.config.game.rules) need.rules = game.rules;
-    if (args.config.game.size) need.size = game.size;
-    need.source = "--rules/--size";
-    model::NetConfig runtime = config.model;
-    runtime.threads = args.threads.value_or(config.model.threads);
-    auto opened = model::TorchEvaluator::Open(ckpt, need, runtime);
-    if (!opened) return opened.error_value();
-    const model::CheckpointMeta& m = opened.value().meta;
-    b->rules = m.rules;
-    b->size = m.size;
-    b->fixed_game = true;
-    b->evaluator = std::move(opened.value().evaluator);
-    search::SearchConfig sc = search::ForPlay(config.search);
-    sc.simulations = simulations;
-    b->visits = sc.simulations;
-    b->searcher = play::TurnSearcher::Neural(*b->evaluator, sc, b->seed);
-    b->description = b->searcher->AlgorithmName() + "(" + std::to_string(b->visits) + "), model " +
-                     ckpt + " (generation " + std::to_string(m.generation) + ")";
+    if (auto s = LoadNetwork(*b, *args.model, args, config, simulations); !s)
+      return s.error_value();
+  } else if (!args.random && !args.uct) {
+    // The shipped network of the game, if there is one (model/shipped_networks.h).
+    auto shipped = model::FindShippedNetwork(game.rules, game.size);
+    if (!shipped) {
+      return PlayerResult::Error("the shipped network: " + shipped.error() +
+                                 "; --model CKPT or --uct N plays without it");
+    }
+    if (shipped.value()) {
+      const model::ShippedNetwork& n = *shipped.value();
+      if (auto s = LoadNetwork(*b, n.checkpoint, args, config, simulations); !s) {
+        return s.error_value();
+      }
+      b->description += ", shipped network " + n.card.name;
+      b->notice = "plays the shipped network " + n.card.name + " (" + n.dir + "; " +
+                  model::SummarizeCard(n.card) + "); --model or --uct overrides";
+    } else {
+      b->notice = "no network is shipped for " + model::ShippedNetworkName(game.rules, game.size) +
+                  " (in " + model::ShippedNetworksRoot() + "): UCT with random playouts plays; " +
+                  "--model CKPT plays a network";
+      if (auto s = SetUpUct(*b, args, simulations); !s) return s.error_value();
+    }
   } else if (args.random) {
     if (args.simulations || args.threads) {
       return PlayerResult::Error("--simulations and --threads are for --model");
@@ -92,13 +137,7 @@ util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const Pla
     b->random = true;
     b->description = "random";
   } else {
-    if (args.simulations && args.uct) {
-      return PlayerResult::Error("--simulations is for --model; --uct N gives the playouts");
-    }
-    b->visits = args.simulations ? simulations : args.uct.value_or(kDefaultUctPlayouts);
-    if (args.threads) return PlayerResult::Error("--threads is for --model");
-    b->searcher = play::TurnSearcher::Uct(search::UctConfig{}.c_uct, b->seed);
-    b->description = "uct(" + std::to_string(b->visits) + ")";
+    if (auto s = SetUpUct(*b, args, simulations); !s) return s.error_value();
   }
   if (args.config.game.rules) b->rules = game.rules;
   if (args.config.game.size) b->size = game.size;

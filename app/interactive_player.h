@@ -39,6 +39,9 @@ struct InteractivePlayer {
   bool fixed_game = false;
   // e.g. "puct(200), model g3.ckpt (generation 3)", "uct(1000)", "random".
   std::string description;
+  // Without --model/--uct/--random: which shipped network plays (path and card summary), or
+  // that none is shipped for the game; the command prints it as one line on stderr.
+  std::string notice;
   // Default budget: simulations per sub-decision (network) or playouts per turn (uct).
   int visits = 0;
   bool random = false;  // --random: no searcher
@@ -52,7 +55,8 @@ struct InteractivePlayer {
 
 // Builds the player from parsed options. Options that do not apply to the player, or an
 // unreadable, corrupt or mismatched checkpoint are errors (exit code 2). With none of
-// --model/--uct/--random: uct with 1000 playouts.
+// --model/--uct/--random: the shipped network of the game (model::FindShippedNetwork; a
+// corrupt or mismatching folder is an error), else uct with 1000 playouts.
 util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const PlayerArgs& args);
 
 }  // namespace veletas::app

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -384,9 +385,13 @@ TEST(AnalyseCli, BadRecordsAndOptionsExitWithTwo) {
   EXPECT_NE(r.err.find("board size mismatch: checkpoint is for 7x7, expected 9x9"),
             std::string::npos)
       << r.err;
+  // No player and no network shipped for the game (an empty $VELETAS_NETWORKS): a usage error.
+  setenv("VELETAS_NETWORKS", dir.File("no-networks").c_str(), 1);
   r = RunVeletas(dir, Argv({"analyse", "c3/a1"}));
+  unsetenv("VELETAS_NETWORKS");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--model"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no network is shipped for standard-10x10"), std::string::npos) << r.err;
   r = RunVeletas(dir, Argv({"analyse", "--model", ckpt, "--file", dir.File("nope.txt")}));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("nope.txt"), std::string::npos) << r.err;

@@ -273,6 +273,46 @@ TEST_F(Browser, NetworkPlaysAWholeGameAgainstItself) {
   ExpectScreenshots(r, 3);
 }
 
+// The Network menu: a shipped folder (networks/NAME/ with its card, the fixture's export)
+// listed by web/networks.cmake as the build lists networks/, chosen in the menu over a model
+// loaded by URL, and played engine against engine to the end of a legal game.
+TEST_F(Browser, PlaysTheShippedNetworkFromTheMenu) {
+  const fs::path folder = root_.Path() / "networks" / "standard-7x7";
+  fs::create_directories(folder);
+  fs::copy_file(kFixture + "/model/model.json", folder / "model.json");
+  fs::copy_file(kFixture + "/model/model.onnx", folder / "model.onnx");
+  std::ofstream(folder / "card.json")
+      << json{{"format", "veletas-network-card v1"},
+              {"name", "standard-7x7"},
+              {"rules", "standard"},
+              {"size", 7},
+              {"generation", 0},
+              {"results", {{{"opponent", "random"}, {"games", 2}, {"wins", 1}, {"losses", 1}}}}}
+             .dump();
+  const auto listed = RunCommand("cmake -DNETWORKS=" + Quote((root_.Path() / "networks").string()) +
+                                     " -DOUT=" + Quote(root_.File("shipped")) + " -P " +
+                                     Quote(std::string(VELETAS_SOURCE_DIR) + "/web/networks.cmake"),
+                                 root_);
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  const json r =
+      Run("watch", {{"query", "model=../model/&networks=../shipped/networks.json&delay=0"},
+                    {"network", "standard-7x7"},
+                    {"strength", 16},
+                    {"human", "none"},
+                    {"mid", 12}});
+  ASSERT_TRUE(r.contains("network") && r["network"].is_object()) << r.dump(1);
+  EXPECT_NE(std::find(r["network"]["menu"].begin(), r["network"]["menu"].end(), "standard-7x7"),
+            r["network"]["menu"].end())
+      << r["network"];
+  EXPECT_EQ(r["network"]["info"].get<std::string>().rfind(
+                "shipped network standard-7x7: standard 7x7", 0),
+            0u)
+      << r["network"];
+  const std::string shown = NativeShow("standard", 7, r["moves"]);
+  EXPECT_NE(shown.find("winner: "), std::string::npos) << shown;
+  ExpectScreenshots(r, 3);
+}
+
 // A person (scripted: random highlighted targets, the pass-like buttons) plays the first
 // player against the network by clicking: a refused square, a setup shooter taken back, a
 // chosen shooter cancelled, an undo of two moves, the record reloaded (with a prefix as

@@ -11,7 +11,8 @@
 //     watch        engine against engine to the end (args: query, strength, human: 'none'
 //                  (the page plays on) or 'both' (one click of Engine move per move),
 //                  algorithm, rules, size, mid (when the mid-game screenshot is taken),
-//                  legal_at (plies whose legal moves are reported))
+//                  legal_at (plies whose legal moves are reported), network (a name to
+//                  choose in the Network menu first))
 //     scripted     a person clicking random legal targets against the engine (args: query,
 //                  seed, strength), with a take-back, an undo and a record reload
 //     replay       opens match records files and steps through a game with analysis
@@ -76,7 +77,10 @@ async function waitFor(page, fn, arg, timeout = 120000) {
 }
 
 async function open(page, base, query) {
-  await page.goto(`${base}/page/index.html${query ? `?${query}` : ''}`);
+  // The page loads the build's shipped network of its game at start; the tests choose their
+  // networks themselves (networks=none unless the query names a list).
+  const q = /(^|&)networks=/.test(query || '') ? query : `${query ? `${query}&` : ''}networks=none`;
+  await page.goto(`${base}/page/index.html?${q}`);
   await waitFor(page, () => document.body.dataset.ready === '1' || document.body.dataset.ready === 'failed');
   const ready = await page.evaluate(() => document.body.dataset.ready);
   if (ready !== '1') throw new Error(`the page did not start: ${await page.$eval('#engine-status', (e) => e.textContent)}`);
@@ -124,6 +128,18 @@ const scenarios = {
   async watch(page, base, args, out) {
     await open(page, base, args.query);
     const shots = [];
+    let network = null;
+    if (args.network) {
+      // A shipped network chosen in the Network menu.
+      const menu = await page.$$eval('#network-menu option', (os) => os.map((o) => o.value));
+      await setSelect(page, 'network-menu', args.network);
+      await waitFor(page, () => document.body.dataset.model === 'ready' ||
+                                document.body.dataset.model === 'error');
+      const info = await page.$eval('#model-info', (e) => e.textContent);
+      const error = await page.$eval('#model-error', (e) => e.textContent);
+      if (error) throw new Error(`the network menu: ${error}`);
+      network = { menu, info };
+    }
     await page.$eval('#strength', (e, v) => { e.value = String(v); }, args.strength);
     // 'none': the page plays on by itself; 'both': one engine move per click of Engine move.
     const stepping = args.human === 'both';
@@ -161,7 +177,8 @@ const scenarios = {
     const s = await playState(page);
     const prompt = await page.$eval('#prompt', (e) => e.textContent);
     const shown = await page.$eval('#analysis', (e) => e.textContent);
-    return { moves: s.moves, winner: s.winner, prompt, analyses, legal, shown, screenshots: shots };
+    return { moves: s.moves, winner: s.winner, prompt, analyses, legal, shown, network,
+             screenshots: shots };
   },
 
   async scripted(page, base, args, out) {

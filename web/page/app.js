@@ -1,7 +1,10 @@
 // The page: loads the WebAssembly core (rules for the board) and the engine worker, the
-// model (URL or local files), and switches between Play and Replay.
+// model (a shipped network from the Network menu, a URL or local files), and switches
+// between Play and Replay. Without model=URL the shipped network of the Play panel's game,
+// if there is one, is loaded at start.
 //
-// URL parameters: model=URL (an export directory to load at start), mode=replay,
+// URL parameters: model=URL (an export directory to load at start), networks=URL (the list
+// of shipped networks, default networks/networks.json; "none": no menu), mode=replay,
 // seed=N (the engine's seed, default 1), leaves=N (leaves per batch, default 8),
 // delay=MS (pause between moves of engine against engine, default 300),
 // evaluator=hash:N (the deterministic test evaluator instead of the network).
@@ -9,6 +12,7 @@
 import { loadCore } from './core.js';
 import { Engine } from './engine.js';
 import { fetchModel, readModelFiles } from './model_files.js';
+import { fetchNetworkList, networkFor, networkLabel, networkUrl } from './networks.js';
 import { PlayMode } from './play.js';
 import { ReplayMode } from './replay.js';
 
@@ -37,6 +41,10 @@ class App {
     $('tab-replay').onclick = () => this.setMode('replay');
     $('model-url-form').onsubmit = (e) => { e.preventDefault(); this.loadModelUrl($('model-url').value); };
     $('model-files').onchange = (e) => this.loadModelFiles(e.target.files);
+    $('network-menu').onchange = () => this.loadShippedNetwork($('network-menu').value);
+    this.networks = [];
+    const list = params.get('networks') || 'networks/networks.json';
+    this.networksUrl = list === 'none' ? null : new URL(list, location.href).href;
     $('algorithm').onchange = () => this.updateEngineChoice();
     engine.onfailure = (message) => { $('engine-status').textContent = message; };
     this.updateEngineChoice();
@@ -116,6 +124,37 @@ class App {
   loadModelFiles(files) {
     return this.installModel(() => readModelFiles(files, this.core.info()));
   }
+
+  // Fills the Network menu with the shipped networks (none when the list is absent).
+  async loadNetworkMenu() {
+    if (!this.networksUrl) return;
+    try {
+      this.networks = await fetchNetworkList(this.networksUrl);
+    } catch (e) {
+      $('model-error').textContent = e.message;
+      return;
+    }
+    const menu = $('network-menu');
+    menu.options[0].textContent = this.networks.length ? 'choose…' : 'none shipped';
+    for (const n of this.networks) menu.add(new Option(networkLabel(n), n.name));
+  }
+
+  // Loads the shipped network `name` of the menu.
+  loadShippedNetwork(name) {
+    const n = this.networks.find((x) => x.name === name);
+    if (!n) return Promise.resolve();
+    $('network-menu').value = n.name;
+    return this.installModel(async () => {
+      const m = await fetchModel(networkUrl(n, this.networksUrl), location.href, this.core.info());
+      return { ...m, name: `shipped network ${n.name}` };
+    });
+  }
+
+  // The shipped network of the Play panel's game, if any.
+  defaultNetwork() {
+    const g = this.preferredGame();
+    return networkFor(this.networks, g.rules, g.size);
+  }
 }
 
 async function main() {
@@ -125,7 +164,12 @@ async function main() {
   window.veletas.app = app;
   app.play.newGame();
   if (params.get('mode') === 'replay') app.setMode('replay');
-  if (params.get('model')) await app.loadModelUrl(params.get('model'));
+  await app.loadNetworkMenu();
+  if (params.get('model')) {
+    await app.loadModelUrl(params.get('model'));
+  } else if (!app.testEvaluator && app.defaultNetwork()) {
+    await app.loadShippedNetwork(app.defaultNetwork().name);
+  }
   document.body.dataset.ready = '1';
 }
 

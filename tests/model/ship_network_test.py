@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+"""scripts/ship_network.py end to end, and the commands that use a shipped network.
+
+usage: ship_network_test.py VELETAS SOURCE_DIR WORK_DIR
+
+A tiny pipeline run (configs/tiny.yaml) is shipped with 2 games per anchor into WORK/networks;
+the card is checked against the files (SHA-256, sizes, config, results), a second shipping
+reuses the first one's matches (--results-from), and `veletas play`, `engine` and `analyse`
+with VELETAS_NETWORKS=WORK/networks name and use the shipped network by default, --model and
+--uct override it, a game without a shipped network says so, and a damaged folder is refused
+with exit code 2 naming the file.
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+VELETAS, SOURCE, WORK = sys.argv[1:4]
+SCRIPT = os.path.join(SOURCE, "scripts", "ship_network.py")
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL: " + what, file=sys.stderr)
+
+
+def run(cmd, env=None, stdin=""):
+    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=env)
+
+
+def must(cmd, **kw):
+    r = run(cmd, **kw)
+    if r.returncode != 0:
+        sys.exit("FAIL: %s exited %d:\n%s\n%s" % (" ".join(cmd), r.returncode, r.stdout, r.stderr))
+    return r
+
+
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+run_dir = os.path.join(WORK, "run")
+networks = os.path.join(WORK, "networks")
+must([VELETAS, "pipeline", "--config", os.path.join(SOURCE, "configs", "tiny.yaml"), "--run", run_dir])
+with open(os.path.join(run_dir, "state.json")) as f:
+    state = json.load(f)
+matches = os.path.join(WORK, "matches.json")
+ship = [sys.executable, SCRIPT, run_dir, "best", "standard-7x7", "--games", "2", "--anchors",
+        "random,uct:20", "--veletas", VELETAS, "--commit", "0123abcd", "--command",
+        "veletas pipeline --config configs/tiny.yaml --run run"]
+r = must(ship + ["--networks", networks, "--matches-out", matches])
+folder = os.path.join(networks, "standard-7x7")
+with open(os.path.join(folder, "card.json")) as f:
+    card = json.load(f)
+
+# The card.
+check(card["format"] == "veletas-network-card v1", "format: %r" % card["format"])
+check(card["name"] == "standard-7x7" and card["rules"] == "standard" and card["size"] == 7,
+      "game: %r %r %r" % (card["name"], card["rules"], card["size"]))
+check(card["generation"] == state["best_generation"], "generation %r" % card["generation"])
+check(card["commit"] == "0123abcd", "commit")
+check(card["command"].startswith("veletas pipeline --config configs/tiny.yaml"), "command")
+cpu = sum(g["cpu_seconds"] for g in state["generations"]
+          if 0 < g["generation"] <= card["generation"]) / 60
+check(card["cpu_minutes"] == round(cpu, 2), "cpu_minutes %r, state says %r" % (card["cpu_minutes"], cpu))
+check(sorted(os.listdir(folder)) == sorted(["model.ckpt", "model.json", "model.onnx", "config.yaml",
+                                            "CARD.md", "card.json"]),
+      "files: %r" % sorted(os.listdir(folder)))
+for name, digest in card["files"].items():
+    check(sha256(os.path.join(folder, name)) == digest, "sha256 of " + name)
+check(sorted(card["files"]) == sorted(["model.ckpt", "model.json", "model.onnx", "config.yaml",
+                                       "CARD.md"]), "files listed: %r" % sorted(card["files"]))
+total = sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder))
+check(total <= 8 << 20, "the folder holds %d bytes" % total)
+with open(os.path.join(run_dir, "config.resolved.yaml")) as a, \
+        open(os.path.join(folder, "config.yaml")) as b:
+    check(a.read() == b.read(), "config.yaml is the run's effective config")
+check([x["opponent"] for x in card["results"]] == ["random", "uct:20"], "opponents")
+for x in card["results"]:
+    check(x["games"] == 2 and x["wins"] + x["losses"] == 2, "result %r" % x)
+    check(x["elo_low"] is None or x["elo_high"] is None or x["elo_low"] <= x["elo_high"],
+          "interval %r" % x)
+with open(matches) as f:
+    played = json.load(f)
+check([m["players"]["b"]["spec"] for m in played] == ["random", "uct:20"], "matches-out")
+check(all(m["a_wins"] == x["wins"] for m, x in zip(played, card["results"])), "wins as played")
+with open(os.path.join(folder, "CARD.md")) as f:
+    md = f.read()
+check("| uct:20 | 2 |" in md and "0123abcd" in md, "CARD.md:\n" + md)
+import onnx  # noqa: E402  (Debian's python3-onnx, as scripts/export_onnx.py)
+onnx.checker.check_model(onnx.load(os.path.join(folder, "model.onnx")))
+
+# The matches reused: the same results, no match played.
+r = must(ship + ["--networks", os.path.join(WORK, "networks2"), "--results-from", matches])
+with open(os.path.join(WORK, "networks2", "standard-7x7", "card.json")) as f:
+    again = json.load(f)
+check(again["results"] == card["results"], "reused results differ")
+check("playing" not in r.stderr and "reusing the match against uct:20" in r.stderr, r.stderr)
+# An existing folder is kept without --force.
+r = run(ship + ["--networks", networks, "--results-from", matches])
+check(r.returncode == 2 and "pass --force" in r.stderr, "existing folder: " + r.stderr)
+
+# The commands use it by default.
+env = dict(os.environ, VELETAS_NETWORKS=networks)
+named = "plays the shipped network standard-7x7 (" + folder
+r = run([VELETAS, "engine", "--size", "7", "--simulations", "4"], env=env, stdin="name\nquit\n")
+check(r.returncode == 0 and named in r.stderr, "engine: " + r.stderr)
+check("shipped network standard-7x7" in r.stderr.splitlines()[-1], "engine line: " + r.stderr)
+r = run([VELETAS, "play", "--size", "7", "--simulations", "4", "--seed", "1"], env=env,
+        stdin="quit\n")
+check(r.returncode == 0 and named in r.stderr, "play: " + r.stderr)
+record_file = os.path.join(run_dir, "matches")
+record = None
+for name in sorted(os.listdir(record_file)):
+    if name.endswith(".records.txt"):
+        with open(os.path.join(record_file, name)) as f:
+            record = f.readline().strip()
+        break
+check(record, "a game record of the run")
+r = run([VELETAS, "analyse", "--size", "7", "--simulations", "4", "--seed", "1", "--json",
+         record], env=env)
+check(r.returncode == 0 and named in r.stderr, "analyse: " + r.stderr)
+check(r.returncode == 0 and "shipped network standard-7x7" in json.loads(r.stdout or "{}").get(
+    "engine", ""), "analyse engine: " + r.stdout[:300])
+# --model and --uct override it.
+r = run([VELETAS, "engine", "--model", os.path.join(run_dir, "models", "gen_0000.ckpt")],
+        env=env, stdin="quit\n")
+check(r.returncode == 0 and "shipped" not in r.stderr and "gen_0000.ckpt" in r.stderr,
+      "engine --model: " + r.stderr)
+r = run([VELETAS, "engine", "--size", "7", "--uct", "50"], env=env, stdin="quit\n")
+check(r.returncode == 0 and "shipped" not in r.stderr and "uct(50)" in r.stderr,
+      "engine --uct: " + r.stderr)
+# No network for 9x9: UCT plays, and the line says so.
+r = run([VELETAS, "engine", "--size", "9"], env=env, stdin="quit\n")
+check(r.returncode == 0 and "no network is shipped for standard-9x9" in r.stderr and
+      "uct(1000)" in r.stderr, "engine 9x9: " + r.stderr)
+# A damaged file: exit 2 naming it.
+with open(os.path.join(folder, "model.onnx"), "ab") as f:
+    f.write(b"x")
+r = run([VELETAS, "play", "--size", "7"], env=env, stdin="quit\n")
+check(r.returncode == 2 and "model.onnx: SHA-256" in r.stderr, "damaged: " + r.stderr)
+
+if failures:
+    sys.exit("%d check(s) failed" % len(failures))
+print("ship_network_test: all checks passed")
