@@ -70,7 +70,12 @@ struct NnBench::Impl {
   std::vector<rules::Position> pool;
   size_t next = 0;
 
+  // `batch` consecutive positions of the pool (cycling), the pool grown to hold a batch
+  // larger than itself (the first positions stay the same: SamplePositions is sequential).
   std::span<const rules::Position> Take(int batch) {
+    if (static_cast<size_t>(batch) > pool.size()) {
+      pool = SamplePositions(options.rules, options.size, batch, options.seed);
+    }
     if (next + batch > pool.size()) next = 0;
     std::span<const rules::Position> s(pool.data() + next, batch);
     next += batch;
