@@ -7,6 +7,7 @@
 #include <map>
 
 #include <ATen/autocast_mode.h>
+#include <torch/version.h>
 
 #include "model/features.h"
 #include "model/losses.h"
@@ -22,6 +23,24 @@ constexpr int kPoolSize = 1024;
 
 double Seconds(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Turns LibTorch's autocast to bf16 on or off for the device type of `device` (CPU or CUDA):
+// CPU autocast alone leaves a network on the GPU in fp32. LibTorch 2.4 replaced the
+// per-backend calls by ones taking the device type (the old ones are deprecated there).
+void SetBf16Autocast(const torch::Device& device, bool on) {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+  at::autocast::set_autocast_enabled(device.type(), on);
+  if (on) at::autocast::set_autocast_dtype(device.type(), at::kBFloat16);
+#else
+  if (device.is_cuda()) {
+    at::autocast::set_enabled(on);
+    if (on) at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
+  } else {
+    at::autocast::set_cpu_enabled(on);
+    if (on) at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+  }
+#endif
 }
 
 }  // namespace
@@ -51,18 +70,30 @@ struct NnBench::Impl {
   std::vector<rules::Position> pool;
   size_t next = 0;
 
+  // `batch` consecutive positions of the pool (cycling), the pool grown to hold a batch
+  // larger than itself (the first positions stay the same: SamplePositions is sequential).
   std::span<const rules::Position> Take(int batch) {
+    if (static_cast<size_t>(batch) > pool.size()) {
+      pool = SamplePositions(options.rules, options.size, batch, options.seed);
+    }
     if (next + batch > pool.size()) next = 0;
     std::span<const rules::Position> s(pool.data() + next, batch);
     next += batch;
     return s;
   }
 
+  // Waits for the work queued on a CUDA device (a training step returns before its kernels
+  // finish); nothing on the CPU.
+  void Synchronize() const {
+    if (device.is_cuda()) torch::cuda::synchronize(device.index());
+  }
+
   // Runs `step` repeatedly (after 2 warm-up calls) for at least min_seconds and 3 calls;
-  // returns items per second with `batch` items per call.
+  // returns items per second with `batch` items per call, the device's queued work included.
   template <class F>
   double Rate(int batch, F&& step) {
     for (int i = 0; i < 2; ++i) step();
+    Synchronize();
     const auto start = std::chrono::steady_clock::now();
     long long calls = 0;
     double elapsed = 0.0;
@@ -71,6 +102,8 @@ struct NnBench::Impl {
       ++calls;
       elapsed = Seconds(start);
     } while (calls < 3 || elapsed < options.min_seconds);
+    Synchronize();
+    elapsed = Seconds(start);
     return static_cast<double>(calls) * batch / elapsed;
   }
 };
@@ -157,11 +190,10 @@ double NnBench::TrainRate(int batch, bool bf16_autocast) {
     }
     t.value = torch::tensor(values).to(im.device);
     t.aux = torch::from_blob(aux.data(), {batch, m, m}, torch::kLong).to(im.device);
-    at::autocast::set_cpu_enabled(bf16_autocast);
-    if (bf16_autocast) at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+    SetBf16Autocast(im.device, bf16_autocast);
     const NetOutput out = im.net->forward(PlanesTensor(encoded, im.device));
     const Losses losses = ComputeLosses(out, t, LossWeights{});
-    at::autocast::set_cpu_enabled(false);
+    SetBf16Autocast(im.device, false);
     at::autocast::clear_cache();
     optimizer.zero_grad();
     losses.total.backward();

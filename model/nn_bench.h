@@ -43,8 +43,9 @@ class NnBench {
   double EvalRate(int batch);
   // Training samples per second: encoding, forward, the losses of model/losses.h,
   // backward and an SGD (momentum) step, `batch` samples per step.
-  // With `bf16_autocast`, forward and losses run under LibTorch's CPU autocast to bf16
-  // (convolutions and matrix products in bf16, weights and optimiser in fp32).
+  // With `bf16_autocast`, forward and losses run under LibTorch's autocast to bf16 on the
+  // network's device, CPU or CUDA (convolutions and matrix products in bf16, weights and
+  // optimiser in fp32). On CUDA the rate includes the queued kernels (synchronised).
   double TrainRate(int batch, bool bf16_autocast = false);
   // Rebuilds the evaluator at inference precision `setting` (NetConfig::inference_precision)
   // and returns the precision it runs at ("fp32", "bf16", "int8", "torch"), which differs

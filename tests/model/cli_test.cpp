@@ -105,6 +105,17 @@ TEST(Cli, BadInputExitsWithTwoNamingTheProblem) {
   EXPECT_EQ(o.code, 2);
 }
 
+// A batch larger than the benchmark's pool of 1,024 positions (GPU batch sizes) is measured,
+// not read past the pool's end.
+TEST(Cli, BenchNnMeasuresBatchesLargerThanItsPositionPool) {
+  testing::TempDir dir;
+  const Output o = RunVeletas(dir,
+                              "bench-nn --blocks 1 --channels 8 --size 7 --threads 1 --seconds "
+                              "0.01 --precisions torch --max-batch 2048");
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_TRUE(std::regex_search(o.out, std::regex(R"(\n\s+2048\s+torch\s+[1-9]\d*\s)"))) << o.out;
+}
+
 TEST(Cli, BenchNnPrintsARowPerBatchSize) {
   testing::TempDir dir;
   const Output o =

@@ -2,6 +2,7 @@
 // masked softmax, its own copy of the weights, device selection.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 #include <vector>
@@ -157,6 +158,31 @@ TEST(TorchEvaluator, DeviceSelection) {
     ASSERT_FALSE(cuda.ok());
     EXPECT_NE(cuda.error().find("CUDA is not available"), std::string::npos) << cuda.error();
   }
+}
+
+// Where there is a GPU: the network there evaluates a mixed batch (both rule sets, three
+// sizes) as on the CPU, within the rounding of cuDNN's TF32 convolutions.
+TEST(TorchEvaluator, CudaAgreesWithTheCpu) {
+  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+  VeletasNet net = RandomNet(11);
+  NetConfig runtime = testing::TinyArch();
+  auto cpu = MakeEvaluatorWith(net, runtime);
+  runtime.device = "cuda";
+  auto cuda = MakeEvaluatorWith(net, runtime);
+  ASSERT_EQ(cuda->DeviceName(), "cuda:0");
+  const std::vector<Position> positions = Mixed();
+  std::vector<search::EvalOutput> want(positions.size()), got(positions.size());
+  cpu->Evaluate(positions, want);
+  cuda->Evaluate(positions, got);
+  double worst = 0.0;
+  for (size_t i = 0; i < positions.size(); ++i) {
+    worst = std::max<double>(worst, std::fabs(got[i].value - want[i].value));
+    for (size_t k = 0; k < want[i].policy.size(); ++k) {
+      worst = std::max<double>(worst, std::fabs(got[i].policy[k] - want[i].policy[k]));
+    }
+  }
+  EXPECT_LE(worst, 5e-3);
+  EXPECT_NE(got.front().value, got.back().value);  // real outputs, not a constant
 }
 
 TEST(TorchEvaluator, AppliesItsThreadCountInTheCallingThread) {

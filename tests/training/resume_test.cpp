@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
+#include <string>
+#include <type_traits>
 
 #include "model/checkpoint.h"
 #include "tests/support/files.h"
@@ -63,11 +66,25 @@ Loaded Load(const TrainRequest& r) {
   return l;
 }
 
+// The key of `p`'s optimiser state: its TensorImpl's address, printed before LibTorch 2.x
+// (which keys the state by the pointer itself).
+template <class Key>
+Key StateKey(const torch::Tensor& p) {
+  if constexpr (std::is_same_v<Key, std::string>) {
+    std::ostringstream s;
+    s << p.unsafeGetTensorImpl();
+    return s.str();
+  } else {
+    return p.unsafeGetTensorImpl();
+  }
+}
+
 // Every tensor of the optimiser state, in parameter order.
 std::vector<torch::Tensor> OptimizerTensors(const Loaded& l) {
+  using Key = typename std::decay_t<decltype(l.optimizer->state())>::key_type;
   std::vector<torch::Tensor> out;
   for (const torch::Tensor& p : l.net->parameters()) {
-    const auto it = l.optimizer->state().find(c10::guts::to_string(p.unsafeGetTensorImpl()));
+    const auto it = l.optimizer->state().find(StateKey<Key>(p));
     EXPECT_NE(it, l.optimizer->state().end());
     if (it == l.optimizer->state().end()) continue;
     if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(it->second.get())) {

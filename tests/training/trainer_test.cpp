@@ -44,7 +44,8 @@ data::SampleFile SolvedSamples(int games, uint64_t seed) {
   return f;
 }
 
-TEST(Trainer, LossFallsOnAFixedDataSet) {
+// Trains 100 steps on `device` and checks that every loss term falls towards its floor.
+void ExpectLossFalls(const std::string& device) {
   TempDir dir;
   fs::create_directories(dir.File("data"));
   for (int k = 0; k < 2; ++k) {
@@ -59,6 +60,7 @@ TEST(Trainer, LossFallsOnAFixedDataSet) {
   r.config.metrics_every = 10;
   r.config.checkpoint_every = 1000;
   r.steps = 100;
+  r.device = device;
   const TrainResult result = TrainGeneration(r);
   ASSERT_TRUE(result.ok()) << result.error;
   auto lines = ReadMetrics(dir.File("out/metrics.jsonl"));
@@ -76,6 +78,18 @@ TEST(Trainer, LossFallsOnAFixedDataSet) {
             0.5 * (first.loss_policy - first.policy_target_entropy));
   EXPECT_GT(last.value_accuracy, 0.9);
   EXPECT_NEAR(result.stats.loss_total, last.loss_total, 1e-12);
+  // The output loads on the CPU whatever device trained it.
+  auto loaded = model::TorchEvaluator::Open(r.output_checkpoint, r.spec, model::NetConfig{});
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  EXPECT_EQ(loaded.value().meta.training_steps, 100);
+}
+
+TEST(Trainer, LossFallsOnAFixedDataSet) { ExpectLossFalls("cpu"); }
+
+// The same on the GPU, where there is one (model.device: cuda).
+TEST(Trainer, LossFallsOnAFixedDataSetOnCuda) {
+  if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+  ExpectLossFalls("cuda");
 }
 
 TEST(Trainer, MetricsLinesCarryEveryField) {
@@ -237,9 +251,9 @@ TEST(Trainer, DivergenceFailsWithoutWritingTheOutput) {
     ASSERT_TRUE(blown.ok()) << blown.error();
     torch::NoGradGuard no_grad;
     for (torch::Tensor& p : blown.value().net->parameters()) p.mul_(1e30);
-    ASSERT_TRUE(model::SaveCheckpoint(r.input_checkpoint, blown.value().net, nullptr,
-                                      blown.value().meta)
-                    .ok());
+    ASSERT_TRUE(
+        model::SaveCheckpoint(r.input_checkpoint, blown.value().net, nullptr, blown.value().meta)
+            .ok());
   }
   ASSERT_TRUE(r.config.Validate().ok());
   r.steps = 6;
