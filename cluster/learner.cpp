@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "cluster/remote_arena.h"
 #include "cluster/streams.h"
 #include "cluster/validate.h"
+#include "cluster/worker_registry.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/host.h"
@@ -41,6 +43,9 @@ constexpr char kRefreshScript[] =
 Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64_t max_bytes,
                       data::IndexedGame& game, std::string& network) {
   using K = Verdict::Kind;
+  if (entry.oversized > 0) {
+    return {K::kRejected, "oversized: a field of " + std::to_string(entry.oversized) + " bytes"};
+  }
   const std::string* bytes = entry.Field("e");
   if (bytes == nullptr) return {K::kRejected, "malformed: no entry field"};
   auto decoded = DecodeEntry(*bytes, max_bytes);
@@ -88,13 +93,12 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
       !s.ok()) {
     return s.error_value();
   }
+  // No stream field longer than an entry may be is ever copied out of a reply.
+  options.redis.max_string_bytes =
+      static_cast<size_t>(std::max<int64_t>(options.cluster.max_entry_bytes, 1 << 20)) + 1;
   std::unique_ptr<Learner> l(new Learner(std::move(options)));
   if (util::Status s = l->redis_.Connect(); !s.ok()) return s.error_value();
   if (util::Status s = l->TakeLock(); !s.ok()) return s.error_value();
-  for (const std::string& key : {l->keys_.SelfplayResults(), l->keys_.ArenaResults()}) {
-    if (util::Status s = EnsureGroup(l->redis_, key, kLearnerGroup); !s.ok())
-      return s.error_value();
-  }
   if (util::Status s = EnsureGroup(l->redis_, l->keys_.Tasks(), kWorkerGroup); !s.ok()) {
     return s.error_value();
   }
@@ -164,6 +168,11 @@ void Learner::KeepLock() {
     }
     redis.Command({"EVAL", kRefreshScript, "2", keys_.Learner(), keys_.Config(), token_, j.dump(),
                    std::to_string(kLockMs), options_.config_text});
+    // The workers' backpressure: the games queued in all their streams.
+    if (auto queued = QueuedSelfplay(redis, keys_)) {
+      redis.Command(
+          {"SET", keys_.Queued(), std::to_string(queued.value()), "PX", std::to_string(kLockMs)});
+    }
   }
 }
 
@@ -353,9 +362,9 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
   const IngestCounters before = session_->Totals();
   util::Status status = util::Ok();
   auto progress_at = util::SteadyClock::now();
-  const std::string stream = keys_.SelfplayResults();
+  const EntryKind kind = EntryKind::kSelfplay;
   while (!store.Full() && status.ok()) {
-    auto entries = session_->Next(stream);
+    auto entries = session_->Next(kind);
     if (!entries) {
       status = entries.error_value();
       break;
@@ -365,13 +374,13 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
       status = verdicts.error_value();
       break;
     }
-    status = session_->Settle(stream, entries.value(), verdicts.value());
+    status = session_->Settle(kind, entries.value(), verdicts.value());
     ReportCollectProgress(c, progress_at);
   }
   c.local_stop = true;
   if (local.joinable()) local.join();
   if (!status.ok()) return status.error_value();
-  session_->Trim(stream);
+  session_->Trim(kind);
   if (!c.local_status.ok()) return c.local_status.error_value();
   // The iteration is complete: its ids, for the later iterations and a restarted learner.
   std::string text;
