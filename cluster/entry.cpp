@@ -138,6 +138,17 @@ data::GameId ArenaGameId(const std::string& match, int index) {
   return id;
 }
 
+data::GameId SelfplayGameId(rules::RuleSet rules, int size, const std::string& canonical_record) {
+  util::Sha256 sha;
+  sha.Update("veletas self-play game\n" + std::to_string(static_cast<int>(rules)) + " " +
+             std::to_string(size) + "\n");
+  sha.Update(canonical_record);
+  const std::array<uint8_t, 32> digest = sha.Final();
+  data::GameId id;
+  std::memcpy(id.bytes.data(), digest.data(), 16);
+  return id;
+}
+
 data::GameId RandomGameId() {
   static thread_local std::random_device device;
   data::GameId id;

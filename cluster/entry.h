@@ -51,6 +51,11 @@ util::Result<Entry> DecodeEntry(std::string_view bytes, int64_t max_bytes);
 // so that a game played twice (a reclaimed task) is stored once.
 data::GameId ArenaGameId(const std::string& match, int index);
 
+// The id of a self-play game by its content: the same for every copy of the game, whatever id
+// its worker gave it, so that a game sent twice under two ids is stored once. Precondition:
+// `canonical_record` is in canonical form (cluster::ValidateSelfplayGame).
+data::GameId SelfplayGameId(rules::RuleSet rules, int size, const std::string& canonical_record);
+
 // A random game id (from the system's random device).
 data::GameId RandomGameId();
 

@@ -64,11 +64,17 @@ Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64
     return {K::kRejected, "unknown network: " + e.network.substr(0, 64)};
   }
   if (!req.accepted.count(e.network)) return {K::kStale, "network " + e.network.substr(0, 12)};
-  if (util::Status s = ValidateSelfplayGame(e.game, req.dir.rules, req.dir.size); !s.ok()) {
+  std::string canonical;
+  if (util::Status s = ValidateSelfplayGame(e.game, req.dir.rules, req.dir.size, &canonical);
+      !s.ok()) {
     return {K::kRejected, s.error()};
   }
   game.samples = std::move(e.game.samples);
   game.record = std::move(e.game.games.front());
+  // Stored in canonical form, under the id of its content (not the one its worker chose):
+  // padding is not kept, and one game under many ids is stored once.
+  game.record.record = std::move(canonical);
+  game.record.id = SelfplayGameId(req.dir.rules, req.dir.size, game.record.record);
   network = e.network;
   return {K::kAccepted, ""};
 }

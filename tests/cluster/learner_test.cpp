@@ -62,6 +62,10 @@ class LearnerTest : public testing::RedisTest {
     ASSERT_TRUE(RegisterWorker(*redis_, keys, sender).ok());
     ASSERT_TRUE(AddEntry(*redis_, keys.WorkerSelfplay(sender), {{"e", bytes}}).ok());
   }
+  // The id the learner stores the game of `e` under: that of its content.
+  static std::string ContentId(const Entry& e) {
+    return SelfplayGameId(rules::RuleSet::kStandard, 7, e.game.games[0].record).Hex();
+  }
   // The game ids in the sample files under `dir`.
   std::multiset<std::string> StoredIds(const std::string& dir) {
     std::multiset<std::string> ids;
@@ -91,7 +95,7 @@ TEST_F(LearnerTest, HostileEntriesAreRejectedAndCountedAndTheRunGoesOn) {
   std::vector<std::string> good;
   for (int i = 0; i < 6; ++i) {
     Entry e = SelfplayEntry(games[i], id.value(), "good");
-    good_ids.insert(e.game_id.Hex());
+    good_ids.insert(ContentId(e));
     good.push_back(Bytes(e));
   }
   // The hostile worker.
@@ -191,8 +195,10 @@ TEST_F(LearnerTest, AKilledLearnerStoresEachGameOnceAndLeftoversWaitForTheNextIt
     auto store = GameStore::Open(o, nullptr, notes);
     ASSERT_TRUE(store.ok());
     std::vector<data::IndexedGame> stored;
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 4; ++i) {
       stored.push_back({0, entries[i].game.samples, entries[i].game.games[0]});
+      stored.back().record.id = *data::GameId::FromHex(ContentId(entries[i]));
+    }
     ASSERT_TRUE(store.value()->Add(std::move(stored)).ok());
   }
   // The restarted learner: every game once, the duplicates counted.
@@ -220,7 +226,7 @@ TEST_F(LearnerTest, AKilledLearnerStoresEachGameOnceAndLeftoversWaitForTheNextIt
   EXPECT_EQ(second.value().totals.counters.accepted, 4);
   std::multiset<std::string> ids1 = StoredIds(dir1);
   std::set<std::string> expected;
-  for (int i = 10; i < 14; ++i) expected.insert(entries[i].game_id.Hex());
+  for (int i = 10; i < 14; ++i) expected.insert(ContentId(entries[i]));
   EXPECT_EQ(std::set<std::string>(ids1.begin(), ids1.end()), expected);
   auto audit = AuditRun(run.Str());
   ASSERT_TRUE(audit.ok());
@@ -307,6 +313,53 @@ TEST(BoundedReasonTest, EscapesControlBytesAndCutsLongMessages) {
   EXPECT_EQ(r.rfind("illegal record: \\x07", 0), 0u);
   EXPECT_EQ(r.substr(r.size() - 3), "...");
   for (char c : r) EXPECT_TRUE(c >= 0x20 && c < 0x7f);
+}
+
+TEST_F(LearnerTest, AGameIsStoredOnceInCanonicalFormWhateverItsIdsAndPadding) {
+  testing::TempDir run;
+  auto learner = Learner::Start(Options(run.Str()));
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  const std::string net = l.Publish(Checkpoint(run.Str(), "net"), 0, true).value();
+  const auto games = PlayGames(3);
+  ASSERT_EQ(games.size(), 3u);
+  const Entry first = SelfplayEntry(games[0], net, "w1");
+  const std::string canonical = first.game.games[0].record;
+  // The same game under three fresh ids, once with its record padded with white space, and
+  // once from another worker.
+  Entry padded = SelfplayEntry(games[0], net, "w1");
+  std::string spaced = "   ";
+  for (char c : canonical) spaced += c == ' ' ? std::string(" \t  \n ") : std::string(1, c);
+  padded.game.games[0].record = spaced + std::string(1000, ' ');
+  Send("w1", Bytes(padded));
+  Send("w1", Bytes(first));
+  Send("w2", Bytes(SelfplayEntry(games[0], net, "w2")));
+  Send("w2", Bytes(SelfplayEntry(games[1], net, "w2")));
+  Send("w1", Bytes(SelfplayEntry(games[2], net, "w1")));
+  const std::string dir = run.File("samples/iter_0000");
+  auto report = l.CollectSelfplay(Request(dir, 3, {net}, {net}));
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report.value().totals.counters.accepted, 3);
+  EXPECT_EQ(report.value().totals.counters.duplicates, 2);
+  EXPECT_EQ(report.value().games_by_worker.at("w1"), 2);
+  EXPECT_EQ(report.value().games_by_worker.at("w2"), 1);
+  // Stored as the canonical record (the padded copy came first).
+  bool found = false;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".vzs") continue;
+    auto f = data::ReadSampleFile(e.path().string());
+    ASSERT_TRUE(f.ok());
+    for (const auto& g : f.value().games) {
+      EXPECT_EQ(g.record.find("  "), std::string::npos);
+      EXPECT_EQ(g.record.find('\t'), std::string::npos);
+      if (g.id.Hex() == ContentId(first)) {
+        found = true;
+        EXPECT_EQ(g.record, canonical);
+      }
+    }
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(StoredIds(dir).size(), 3u);
 }
 
 TEST_F(LearnerTest, OneRunNameHasOneLearner) {
