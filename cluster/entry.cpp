@@ -106,8 +106,8 @@ util::Result<Entry> DecodeEntry(std::string_view bytes, int64_t max_bytes) {
     if (!r.ok() || length != r.remaining()) {
       return R::Error("malformed: the game's length disagrees with the entry's");
     }
-    auto game =
-        data::DecodeSampleFile(r.Bytes(length), "game", static_cast<uint64_t>(max_bytes) * 64);
+    auto game = data::DecodeSampleFile(r.Bytes(length), "game",
+                                       static_cast<uint64_t>(max_bytes) * kMaxExpansion);
     if (!game) return R::Error("malformed: " + game.error());
     e.game = std::move(game.value());
   } else {
