@@ -78,6 +78,27 @@ util::Status IngestSession::Repair(const std::string& stream) {
   return util::Ok();
 }
 
+util::Status IngestSession::CheckEpoch() {
+  auto exists = redis_.Call({"EXISTS", keys_.Epoch()});
+  if (!exists) return exists.error_value();
+  if (exists.value().integer > 0) return util::Ok();
+  std::set<std::string> workers;
+  for (const auto& [stream, worker] : owner_) workers.insert(worker);
+  Print("  cluster: Redis has lost the run's data (restarted without it): registering " +
+        std::to_string(workers.size()) + " workers again and publishing the networks again");
+  for (const std::string& w : workers) {
+    if (util::Status s = RegisterWorker(redis_, keys_, w); !s.ok()) return s;
+  }
+  grouped_.clear();
+  cursor_.clear();
+  if (on_data_lost_) {
+    if (util::Status s = on_data_lost_(); !s.ok()) return s;
+  }
+  auto set = redis_.Call({"SET", keys_.Epoch(), std::to_string(std::time(nullptr))});
+  if (!set) return set.error_value();
+  return util::Ok();
+}
+
 util::Result<std::vector<std::string>> IngestSession::Streams(EntryKind kind) {
   auto workers = RegisteredWorkers(redis_, keys_);
   if (!workers) return workers.error_value();
@@ -108,7 +129,9 @@ util::Result<std::vector<StreamEntry>> IngestSession::Next(EntryKind kind) {
     if (!redis_.Connected() || lost_) {
       if (util::Status s = Reconnect(); !s.ok()) return s.error_value();
     }
-    auto streams = Streams(kind);
+    util::Status epoch = CheckEpoch();
+    util::Result<std::vector<std::string>> streams =
+        epoch.ok() ? Streams(kind) : util::Result<std::vector<std::string>>(epoch.error_value());
     if (!streams) {
       if (redis_.Connected()) return streams.error_value();
       if (!lost_) Print("  cluster: " + streams.error() + "; waiting for Redis");

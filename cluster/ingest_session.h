@@ -59,6 +59,10 @@ class IngestSession {
   IngestSession(RedisClient& redis, const RunKeys& keys, const ClusterConfig& config, Log log)
       : redis_(redis), keys_(keys), config_(config), log_(std::move(log)) {}
 
+  // Called when Redis is found without the run's epoch key (restarted without its data),
+  // after the workers this session has read from are registered again: e.g. republishes
+  // the networks. Errors stop Next.
+  void OnDataLost(std::function<util::Status()> f) { on_data_lost_ = std::move(f); }
   // Starts reading the streams again from their pending entries (call when a collection
   // starts).
   void Restart() { cursor_.clear(); }
@@ -88,6 +92,9 @@ class IngestSession {
 
  private:
   util::Status Reconnect();
+  // Detects a Redis that lost the run's data (no epoch key) and restores what the session
+  // knows: the epoch, the registry of the workers it has read from, then OnDataLost.
+  util::Status CheckEpoch();
   // The registered workers' streams of `kind` (groups made for new ones).
   util::Result<std::vector<std::string>> Streams(EntryKind kind);
   // Makes `stream`'s group again (a stream that is not one is moved aside first); logs what
@@ -100,6 +107,7 @@ class IngestSession {
   const RunKeys& keys_;
   const ClusterConfig& config_;
   Log log_;
+  std::function<util::Status()> on_data_lost_;
   std::map<std::string, std::string> cursor_;  // stream -> XAUTOCLAIM cursor; "done" when new
   std::map<std::string, std::string> owner_;   // stream -> worker
   std::set<std::string> grouped_;              // streams whose group this session made

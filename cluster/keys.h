@@ -42,6 +42,9 @@ struct RunKeys {
   std::string Broken(const std::string& name) const { return prefix + "broken:" + name; }
   // Stream: the entries the learner rejected (worker, entry id, reason; capped in length).
   std::string Dead() const { return prefix + "dead"; }
+  // String: set by the learner when it starts; a Redis that no longer has it restarted
+  // without its data (the learner then registers its workers again and republishes).
+  std::string Epoch() const { return prefix + "epoch"; }
   // String with a TTL: the self-play games queued in all workers' streams (the learner's
   // count, for the workers' backpressure).
   std::string Queued() const { return prefix + "queued"; }

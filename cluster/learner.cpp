@@ -110,9 +110,12 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
   }
   auto set = l->redis_.Call({"SET", l->keys_.Config(), l->options_.config_text});
   if (!set) return set.error_value();
+  auto epoch = l->redis_.Call({"SET", l->keys_.Epoch(), std::to_string(std::time(nullptr)), "NX"});
+  if (!epoch) return epoch.error_value();
   l->session_ =
       std::make_unique<IngestSession>(l->redis_, l->keys_, l->options_.cluster, l->options_.log);
   Learner* self = l.get();
+  l->session_->OnDataLost([self] { return self->Republish(); });
   l->arena_ = std::make_unique<RemoteArena>(
       *l->session_, [self](const std::string& checkpoint, long long generation) {
         return self->Publish(checkpoint, generation, false);
@@ -204,13 +207,26 @@ auto Learner::Retrying(F f) -> decltype(f()) {
 util::Result<std::string> Learner::Publish(const std::string& checkpoint, long long generation,
                                            bool current) {
   auto known = published_.find(checkpoint);
-  if (known != published_.end() && !current) return known->second;
+  if (known != published_.end() && !current) return known->second.id;
   auto bytes = options_.network_bytes(checkpoint);
   if (!bytes) return bytes.error_value();
   auto id =
       Retrying([&] { return PublishNetwork(redis_, keys_, bytes.value(), generation, current); });
-  if (id) published_[checkpoint] = id.value();
+  if (id) published_[checkpoint] = {id.value(), generation};
+  if (id && current) current_ = checkpoint;
   return id;
+}
+
+util::Status Learner::Republish() {
+  for (const auto& [checkpoint, p] : published_) {
+    auto bytes = options_.network_bytes(checkpoint);
+    if (!bytes) return bytes.error_value();
+    auto id = PublishNetwork(redis_, keys_, bytes.value(), p.generation, checkpoint == current_);
+    if (!id) return id.error_value();
+  }
+  auto set = redis_.Call({"SET", keys_.Config(), options_.config_text});
+  if (!set) return set.error_value();
+  return util::Ok();
 }
 
 util::Result<std::set<std::string>> Learner::Networks() {

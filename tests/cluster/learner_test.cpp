@@ -362,6 +362,42 @@ TEST_F(LearnerTest, AGameIsStoredOnceInCanonicalFormWhateverItsIdsAndPadding) {
   EXPECT_EQ(StoredIds(dir).size(), 3u);
 }
 
+TEST_F(LearnerTest, ARedisRestartedWithoutItsDataIsRefilledAndTheWorkersGoOn) {
+  testing::TempDir run;
+  const RunKeys keys("t");
+  auto learner = Learner::Start(Options(run.Str()));
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  const std::string old = l.Publish(Checkpoint(run.Str(), "old"), 1, false).value();
+  const std::string net = l.Publish(Checkpoint(run.Str(), "net"), 2, true).value();
+  const auto games = PlayGames(2);
+  ASSERT_EQ(games.size(), 2u);
+  Send("w1", Bytes(SelfplayEntry(games[0], net, "w1")));
+  ASSERT_TRUE(l.CollectSelfplay(Request(run.File("samples/iter_0000"), 1, {net}, {net})).ok());
+  // The Redis machine comes back empty (no append-only file).
+  server_->Kill();
+  std::filesystem::remove_all(fs::path(server_->Dir()) / "appendonlydir");
+  ASSERT_TRUE(server_->Restart());
+  redis_->Disconnect();
+  // A worker with a user of its own cannot register itself: it just adds its next game.
+  ASSERT_TRUE(AddEntry(*redis_, keys.WorkerSelfplay("w1"),
+                       {{"e", Bytes(SelfplayEntry(games[1], net, "w1"))}})
+                  .ok());
+  auto report = l.CollectSelfplay(Request(run.File("samples/iter_0001"), 1, {net}, {net}));
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report.value().games_by_worker.at("w1"), 1);
+  EXPECT_EQ(redis_->Call({"SISMEMBER", keys.Workers(), "w1"}).value().integer, 1);
+  EXPECT_EQ(redis_->Call({"HGET", keys.Current(), "id"}).value().str, net);
+  EXPECT_EQ(redis_->Call({"HGET", keys.Models(), old}).value().str, "1");
+  EXPECT_EQ(redis_->Call({"LLEN", keys.Model(old)}).value().integer, 1);
+  EXPECT_EQ(redis_->Call({"GET", keys.Config()}).value().str, "config");
+  EXPECT_EQ(redis_->Call({"EXISTS", keys.Epoch()}).value().integer, 1);
+  bool logged = false;
+  for (const std::string& line : log_)
+    logged |= line.find("lost the run's data") != std::string::npos;
+  EXPECT_TRUE(logged);
+}
+
 TEST_F(LearnerTest, OneRunNameHasOneLearner) {
   testing::TempDir a, b;
   auto first = Learner::Start(Options(a.Str()));
