@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/cli.h"
+#include "app/command.h"
 #include "app/config.h"
 #include "cluster/redis_client.h"
 #include "cluster/worker.h"
@@ -54,6 +55,11 @@ void AddRedisOptions(CLI::App& cmd, RedisArgs& args);
 
 // A CLI11 check that a value is a cluster name (worker ids, run names).
 CLI::Validator ClusterName();
+
+// Declares `cluster setup`, `cluster add-worker` and `cluster remove-worker` on `cmd` (the
+// `cluster` command; cmd_cluster_admin.cpp). The returned run runs the one parsed (-1 when
+// none of them was).
+CommandRun AddClusterAdmin(CLI::App& cmd);
 
 // cluster::MakeRedisOptions of parsed `args`.
 util::Result<cluster::RedisOptions> RedisOptionsFor(const RedisArgs& args,

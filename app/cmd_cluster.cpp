@@ -12,6 +12,7 @@
 #include "cluster/status.h"
 
 namespace veletas::app {
+
 namespace {
 
 int Status(const RedisArgs& args) {
@@ -51,14 +52,21 @@ CommandRun SetupCluster(CLI::App& cmd) {
   CLI::App* audit = cmd.add_subcommand(
       "audit", "check that every self-play game of a run directory is stored once (exit 1 if not)");
   Required(audit->add_option("RUN_DIR", *dir, "the run directory"))->type_name("DIR");
-  return [status, redis, dir] { return status->parsed() ? Status(*redis) : Audit(*dir); };
+  CommandRun admin = AddClusterAdmin(cmd);
+  return [status, audit, redis, dir, admin] {
+    if (status->parsed()) return Status(*redis);
+    if (audit->parsed()) return Audit(*dir);
+    return admin();
+  };
 }
 
 }  // namespace
 
-VELETAS_CLI_COMMAND(cluster, "cluster",
-                    "a run served through Redis: status (learner, workers, queues) or audit (every "
-                    "self-play game of a run directory stored once)",
-                    SetupCluster);
+VELETAS_CLI_COMMAND(
+    cluster, "cluster",
+    "a run served through Redis: setup, add-worker, remove-worker (its users), status "
+    "(learner, workers, queues) or audit (every self-play game of a run directory "
+    "stored once)",
+    SetupCluster);
 
 }  // namespace veletas::app

@@ -101,10 +101,10 @@ CommandRun SetupWorker(CLI::App& cmd) {
                  "the worker's directory: networks and games not yet sent (default: "
                  "$XDG_STATE_HOME/veletas/worker-RUN, else ~/.local/state/veletas/worker-RUN)")
       ->type_name("DIR");
-  cmd.add_option(
-         "--id", o->id,
-         "the worker's id (default: the one kept in DIR/worker_id, else the host name and a "
-         "random suffix)")
+  cmd.add_option("--id", o->id,
+                 "the worker's id (default: the name of its Redis user vz:RUN:NAME from `cluster "
+                 "add-worker`; without one, the id kept in DIR/worker_id, else the host name and a "
+                 "random suffix)")
       ->check(ClusterName());
   return [o] { return RunWorkerCommand(*o); };
 }

@@ -16,6 +16,7 @@
 #include "cluster/networks.h"
 #include "cluster/streams.h"
 #include "cluster/validate.h"
+#include "cluster/worker_registry.h"
 #include "data/sample_file.h"
 #include "rules/notation.h"
 #include "search/fake_evaluators.h"
@@ -54,13 +55,13 @@ long long UsedMemory(RedisClient& redis) {
 std::pair<double, double> AddRates(RedisClient& redis, const std::string& key,
                                    const std::vector<std::string>& entries) {
   auto start = util::SteadyClock::now();
-  for (const std::string& e : entries) AddEntry(redis, key, {{"w", "bench"}, {"e", e}});
+  for (const std::string& e : entries) AddEntry(redis, key, {{"e", e}});
   const double single = static_cast<double>(entries.size()) / util::SecondsSince(start);
   start = util::SteadyClock::now();
   for (size_t at = 0; at < entries.size(); at += 64) {
     std::vector<std::vector<std::string>> batch;
     for (size_t i = at; i < std::min(entries.size(), at + 64); ++i) {
-      batch.push_back({"XADD", key, "*", "w", "bench", "e", entries[i]});
+      batch.push_back({"XADD", key, "*", "e", entries[i]});
     }
     redis.Pipeline(batch);
   }
@@ -127,11 +128,12 @@ util::Status TimeLearner(const RunSettings& s, const RedisOptions& redis_options
   auto learner = Learner::Start(o);
   if (!learner) return learner.error_value();
   const RunKeys keys(o.run);
+  if (util::Status r = RegisterWorker(redis, keys, "bench"); !r.ok()) return r;
   const long long before = UsedMemory(redis);
   for (size_t at = 0; at < entries.size(); at += 64) {
     std::vector<std::vector<std::string>> batch;
     for (size_t i = at; i < std::min(entries.size(), at + 64); ++i) {
-      batch.push_back({"XADD", keys.SelfplayResults(), "*", "w", "bench", "e", entries[i]});
+      batch.push_back({"XADD", keys.WorkerSelfplay("bench"), "*", "e", entries[i]});
     }
     if (auto r = redis.Pipeline(batch); !r)
       return util::Error{r.error(), util::ErrorKind::kFailure};
@@ -160,8 +162,9 @@ util::Status TimeLearner(const RunSettings& s, const RedisOptions& redis_options
     f.always = AddRates(redis, key, entries);
     redis.Call({"CONFIG", "SET", "appendfsync", was});
   }
-  for (const std::string& k : {keys.SelfplayResults(), keys.ArenaResults(), keys.Tasks(),
-                               keys.Stats(), keys.Rejections(), keys.Config()}) {
+  for (const std::string& k :
+       {keys.WorkerSelfplay("bench"), keys.WorkerArena("bench"), keys.Workers(), keys.Tasks(),
+        keys.Stats(), keys.Rejections(), keys.Config()}) {
     redis.Call({"DEL", k});
   }
   return util::Ok();
@@ -280,8 +283,8 @@ util::Status MeasureWorker(const WorkerBench& b, SelfplaySpeed& local, SelfplayS
         << " evaluations/s, worker " << worker.Rate() << " evaluations/s\n";
   }
   for (const std::string& k :
-       {keys.SelfplayResults(), keys.ArenaResults(), keys.Tasks(), keys.Config(), keys.Current(),
-        keys.Models(), keys.Worker("bench")}) {
+       {keys.WorkerSelfplay("bench"), keys.WorkerArena("bench"), keys.Workers(), keys.Tasks(),
+        keys.Config(), keys.Current(), keys.Models(), keys.Worker("bench")}) {
     redis.Call({"DEL", k});
   }
   return util::Ok();

@@ -106,8 +106,8 @@ util::Result<Entry> DecodeEntry(std::string_view bytes, int64_t max_bytes) {
     if (!r.ok() || length != r.remaining()) {
       return R::Error("malformed: the game's length disagrees with the entry's");
     }
-    auto game =
-        data::DecodeSampleFile(r.Bytes(length), "game", static_cast<uint64_t>(max_bytes) * 64);
+    auto game = data::DecodeSampleFile(r.Bytes(length), "game",
+                                       static_cast<uint64_t>(max_bytes) * kMaxExpansion);
     if (!game) return R::Error("malformed: " + game.error());
     e.game = std::move(game.value());
   } else {
@@ -132,6 +132,17 @@ util::Result<Entry> DecodeEntry(std::string_view bytes, int64_t max_bytes) {
 data::GameId ArenaGameId(const std::string& match, int index) {
   util::Sha256 sha;
   sha.Update("veletas arena game\n" + match + "\n" + std::to_string(index));
+  const std::array<uint8_t, 32> digest = sha.Final();
+  data::GameId id;
+  std::memcpy(id.bytes.data(), digest.data(), 16);
+  return id;
+}
+
+data::GameId SelfplayGameId(rules::RuleSet rules, int size, const std::string& canonical_record) {
+  util::Sha256 sha;
+  sha.Update("veletas self-play game\n" + std::to_string(static_cast<int>(rules)) + " " +
+             std::to_string(size) + "\n");
+  sha.Update(canonical_record);
   const std::array<uint8_t, 32> digest = sha.Final();
   data::GameId id;
   std::memcpy(id.bytes.data(), digest.data(), 16);

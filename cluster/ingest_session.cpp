@@ -1,27 +1,41 @@
 #include "cluster/ingest_session.h"
 
-#include <cctype>
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <thread>
 
 #include "cluster/validate.h"
+#include "cluster/worker_registry.h"
+#include "util/names.h"
 
 namespace veletas::cluster {
 namespace {
 
 constexpr int kLoggedRejections = 100;  // then every 100th
 constexpr double kTrimSeconds = 5;
+// Dead letters kept (XADD MAXLEN ~): the oldest go first.
+constexpr char kDeadLetters[] = "10000";
+
+std::string StreamOf(const RunKeys& keys, EntryKind kind, const std::string& worker) {
+  return kind == EntryKind::kArena ? keys.WorkerArena(worker) : keys.WorkerSelfplay(worker);
+}
 
 }  // namespace
 
-std::string SenderOf(const StreamEntry& entry) {
-  const std::string* w = entry.Field("w");
-  if (w == nullptr || w->empty()) return "?";
-  std::string out;
-  for (char c : w->substr(0, 64)) out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+std::string BoundedReason(std::string_view message) {
+  std::string out = util::EscapedBytes(message.substr(0, kMaxReasonLength));
+  if (out.size() > kMaxReasonLength || message.size() > kMaxReasonLength) {
+    out.resize(kMaxReasonLength - 3);
+    // Not in the middle of an escape: "\xH" or "\x" at the end goes.
+    const size_t slash = out.rfind('\\');
+    if (slash != std::string::npos && slash + 4 > out.size()) out.resize(slash);
+    out += "...";
+  }
   return out;
 }
+
+std::string SenderOf(const StreamEntry& entry) { return entry.sender.empty() ? "?" : entry.sender; }
 
 util::Status IngestSession::Reconnect() {
   for (;;) {
@@ -30,9 +44,7 @@ util::Status IngestSession::Reconnect() {
       if (lost_) Print("  cluster: Redis is back");
       lost_ = false;
       // A Redis restarted without its data has lost the groups: make them again.
-      for (const std::string& key : {keys_.SelfplayResults(), keys_.ArenaResults()}) {
-        if (util::Status g = EnsureGroup(redis_, key, kLearnerGroup); !g.ok()) return g;
-      }
+      grouped_.clear();
       return EnsureGroup(redis_, keys_.Tasks(), kWorkerGroup);
     }
     if (s.kind() == util::ErrorKind::kBadInput) return s;
@@ -42,54 +54,174 @@ util::Status IngestSession::Reconnect() {
   }
 }
 
-util::Result<std::vector<StreamEntry>> IngestSession::Next(const std::string& stream) {
+util::Status IngestSession::Repair(const std::string& stream) {
+  auto type = redis_.Call({"TYPE", stream});
+  if (!type) return redis_.Connected() ? util::Ok() : type.error_value();
+  const std::string worker = owner_.count(stream) ? owner_[stream] : "?";
+  if (type.value().str != "stream" && type.value().str != "none") {
+    const std::string aside = keys_.Broken(worker) + ":" + std::to_string(std::time(nullptr));
+    Print("  cluster: " + stream + " (worker " + worker + ") is a " + type.value().str +
+          ", not a stream; moved to " + aside + " and made again");
+    auto moved = redis_.Call({"RENAME", stream, aside});
+    if (!moved && !redis_.Connected()) return moved.error_value();
+  }
+  grouped_.erase(stream);
+  cursor_.erase(stream);
+  util::Status s = EnsureGroup(redis_, stream, kLearnerGroup);
+  if (!s.ok()) {
+    if (!redis_.Connected()) return s;
+    Print("  cluster: " + stream + " (worker " + worker + "): " + BoundedReason(s.error()) +
+          "; skipped for now");
+    return util::Ok();
+  }
+  grouped_.insert(stream);
+  return util::Ok();
+}
+
+util::Status IngestSession::CheckEpoch() {
+  auto exists = redis_.Call({"EXISTS", keys_.Epoch()});
+  if (!exists) return exists.error_value();
+  if (exists.value().integer > 0) return util::Ok();
+  std::set<std::string> workers;
+  for (const auto& [stream, worker] : owner_) workers.insert(worker);
+  Print("  cluster: Redis has lost the run's data (restarted without it): registering " +
+        std::to_string(workers.size()) + " workers again and publishing the networks again");
+  for (const std::string& w : workers) {
+    if (util::Status s = RegisterWorker(redis_, keys_, w); !s.ok()) return s;
+  }
+  grouped_.clear();
+  cursor_.clear();
+  if (on_data_lost_) {
+    if (util::Status s = on_data_lost_(); !s.ok()) return s;
+  }
+  auto set = redis_.Call({"SET", keys_.Epoch(), std::to_string(std::time(nullptr))});
+  if (!set) return set.error_value();
+  return util::Ok();
+}
+
+util::Result<std::vector<std::string>> IngestSession::Streams(EntryKind kind) {
+  auto workers = RegisteredWorkers(redis_, keys_);
+  if (!workers) return workers.error_value();
+  std::vector<std::string> out;
+  for (const std::string& w : workers.value()) {
+    const std::string stream = StreamOf(keys_, kind, w);
+    owner_[stream] = w;
+    if (!grouped_.count(stream)) {
+      if (util::Status s = Repair(stream); !s.ok()) return s.error_value();
+      if (!grouped_.count(stream)) continue;
+    }
+    out.push_back(stream);
+  }
+  return out;
+}
+
+std::vector<StreamEntry> IngestSession::Tagged(std::vector<StreamEntry> entries,
+                                               const std::string& stream) {
+  for (StreamEntry& e : entries) {
+    e.stream = stream;
+    e.sender = owner_[stream];
+  }
+  return entries;
+}
+
+util::Result<std::vector<StreamEntry>> IngestSession::Next(EntryKind kind) {
   for (;;) {
     if (!redis_.Connected() || lost_) {
       if (util::Status s = Reconnect(); !s.ok()) return s.error_value();
     }
-    std::string& cursor = cursor_[stream];
-    if (cursor.empty()) cursor = "0-0";
-    util::Result<std::vector<StreamEntry>> got = std::vector<StreamEntry>();
-    if (cursor != "done") {
-      // Entries delivered before and never acknowledged (a killed learner, or entries left
-      // for the next collection), from any consumer.
-      auto claimed = AutoClaim(redis_, stream, kLearnerGroup, kLearnerConsumer, 0, cursor,
-                               config_.ingest_batch);
-      if (claimed) {
-        cursor = claimed.value().next == "0-0" ? "done" : claimed.value().next;
-        got = claimed.value().entries;
-        if (got.value().empty() && cursor == "done") continue;
-      } else {
-        got = claimed.error_value();
-      }
-    } else {
-      got = ReadGroup(redis_, stream, kLearnerGroup, kLearnerConsumer, config_.ingest_batch, 1000,
-                      /*pending=*/false);
-      // Nothing new: what was acknowledged must not keep the workers' queue looking full.
-      if (got && got.value().empty()) Trim(stream);
-    }
-    if (got) return got;
-    if (redis_.Connected()) {
-      if (got.error().find("NOGROUP") == std::string::npos) return got;
-      lost_ = true;  // groups gone (a Redis without its AOF): made again by Reconnect
+    util::Status epoch = CheckEpoch();
+    util::Result<std::vector<std::string>> streams =
+        epoch.ok() ? Streams(kind) : util::Result<std::vector<std::string>>(epoch.error_value());
+    if (!streams) {
+      if (redis_.Connected()) return streams.error_value();
+      if (!lost_) Print("  cluster: " + streams.error() + "; waiting for Redis");
+      lost_ = true;
+      cursor_.clear();
       continue;
     }
-    if (!lost_) Print("  cluster: " + got.error() + "; waiting for Redis");
-    lost_ = true;
-    cursor = "0-0";  // what was delivered may not have been acknowledged
+    // Entries delivered before and never acknowledged (a killed learner, or entries left
+    // for the next collection), from any consumer, stream by stream.
+    bool io_error = false;
+    for (const std::string& stream : streams.value()) {
+      std::string& cursor = cursor_[stream];
+      if (cursor.empty()) cursor = "0-0";
+      if (cursor == "done") continue;
+      auto claimed = AutoClaim(redis_, stream, kLearnerGroup, kLearnerConsumer, 0, cursor,
+                               config_.ingest_batch);
+      if (!claimed) {
+        if (!redis_.Connected()) {
+          io_error = true;
+          break;
+        }
+        if (util::Status s = Repair(stream); !s.ok()) return s.error_value();
+        continue;
+      }
+      cursor = claimed.value().next == "0-0" ? "done" : claimed.value().next;
+      if (!claimed.value().entries.empty()) return Tagged(claimed.value().entries, stream);
+    }
+    if (io_error) {
+      if (!lost_) Print("  cluster: Redis connection lost; waiting for Redis");
+      lost_ = true;
+      cursor_.clear();  // what was delivered may not have been acknowledged
+      continue;
+    }
+    const std::vector<std::string>& all = streams.value();
+    if (all.empty()) {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      return std::vector<StreamEntry>();
+    }
+    // New entries: from at most ingest_batch streams (taking turns), so that one read holds
+    // at most ingest_batch entries.
+    const size_t batch = static_cast<size_t>(std::max(1, config_.ingest_batch));
+    const size_t n = std::min(all.size(), batch);
+    std::vector<std::string> args{
+        "XREADGROUP",     "GROUP", kLearnerGroup,
+        kLearnerConsumer, "COUNT", std::to_string(std::max<size_t>(1, batch / n)),
+        "BLOCK",          "1000",  "STREAMS"};
+    std::vector<std::string> chosen;
+    for (size_t i = 0; i < n; ++i) chosen.push_back(all[(rotate_ + i) % all.size()]);
+    rotate_ = (rotate_ + n) % all.size();
+    args.insert(args.end(), chosen.begin(), chosen.end());
+    args.insert(args.end(), n, ">");
+    std::vector<std::string_view> view(args.begin(), args.end());
+    auto reply = redis_.Command(view);
+    if (!reply) {
+      if (!lost_) Print("  cluster: " + reply.error() + "; waiting for Redis");
+      lost_ = true;
+      cursor_.clear();
+      continue;
+    }
+    if (reply.value().IsError()) {
+      // One stream's trouble (NOGROUP, WRONGTYPE): mend what needs it, read the rest.
+      Print("  cluster: reading the workers' streams: " + BoundedReason(reply.value().str));
+      for (const std::string& s : chosen) {
+        if (util::Status r = Repair(s); !r.ok()) return r.error_value();
+      }
+      continue;
+    }
+    std::vector<StreamEntry> out;
+    for (const RedisValue& s : reply.value().elements) {
+      if (!s.IsArray() || s.elements.size() < 2 || !owner_.count(s.elements[0].str)) continue;
+      auto tagged = Tagged(ParseEntries(s.elements[1]), s.elements[0].str);
+      for (StreamEntry& e : tagged) out.push_back(std::move(e));
+    }
+    // Nothing new: what was acknowledged must not keep the workers' queue looking full.
+    if (out.empty()) Trim(kind);
+    return out;
   }
 }
 
-util::Status IngestSession::Settle(const std::string& stream,
-                                   const std::vector<StreamEntry>& entries,
+util::Status IngestSession::Settle(EntryKind kind, const std::vector<StreamEntry>& entries,
                                    const std::vector<Verdict>& verdicts) {
-  std::vector<std::string> acks;
+  std::map<std::string, std::vector<std::string>> acks;  // stream -> ids
   IngestCounters now;
+  std::map<std::string, int64_t> rejected_by_worker;
   std::vector<std::string> logged;
+  std::vector<std::vector<std::string>> dead;
   for (size_t i = 0; i < entries.size(); ++i) {
     const Verdict& v = verdicts[i];
     if (v.kind == Verdict::Kind::kKeep) continue;
-    acks.push_back(entries[i].id);
+    acks[entries[i].stream].push_back(entries[i].id);
     switch (v.kind) {
       case Verdict::Kind::kAccepted:
         ++now.accepted;
@@ -102,10 +234,14 @@ util::Status IngestSession::Settle(const std::string& stream,
         break;
       default: {
         ++now.rejected;
-        ++now.rejected_by_reason[RejectionReason(v.message)];
+        ++now.rejected_by_reason[RejectionReason(BoundedReason(v.message))];
+        ++rejected_by_worker[SenderOf(entries[i])];
+        const std::string reason = BoundedReason(v.message);
         const std::string line =
-            "entry " + entries[i].id + " from worker " + SenderOf(entries[i]) + ": " + v.message;
+            "entry " + entries[i].id + " from worker " + SenderOf(entries[i]) + ": " + reason;
         logged.push_back(std::to_string(std::time(nullptr)) + " " + line);
+        dead.push_back({"XADD", keys_.Dead(), "MAXLEN", "~", kDeadLetters, "*", "worker",
+                        SenderOf(entries[i]), "entry", entries[i].id, "reason", reason});
         ++rejections_logged_;
         if (rejections_logged_ <= kLoggedRejections || rejections_logged_ % 100 == 0) {
           Print("  cluster: rejected " + line);
@@ -114,10 +250,14 @@ util::Status IngestSession::Settle(const std::string& stream,
     }
   }
   if (acks.empty()) return util::Ok();
-  std::vector<std::vector<std::string>> commands;
-  std::vector<std::string> ack{"XACK", stream, kLearnerGroup};
-  ack.insert(ack.end(), acks.begin(), acks.end());
-  commands.push_back(ack);
+  // Dead letters first: an entry is acknowledged only when its dead letter is stored (or
+  // Redis refused it, e.g. when full).
+  std::vector<std::vector<std::string>> commands = dead;
+  for (const auto& [stream, ids] : acks) {
+    std::vector<std::string> ack{"XACK", stream, kLearnerGroup};
+    ack.insert(ack.end(), ids.begin(), ids.end());
+    commands.push_back(ack);
+  }
   const std::string stats = keys_.Stats();
   for (const auto& [field, n] : std::map<std::string, int64_t>{{"accepted", now.accepted},
                                                                {"duplicates", now.duplicates},
@@ -127,6 +267,9 @@ util::Status IngestSession::Settle(const std::string& stream,
   }
   for (const auto& [reason, n] : now.rejected_by_reason) {
     commands.push_back({"HINCRBY", stats, "rejected:" + reason, std::to_string(n)});
+  }
+  for (const auto& [worker, n] : rejected_by_worker) {
+    commands.push_back({"HINCRBY", stats, "rejected-by:" + worker, std::to_string(n)});
   }
   for (const std::string& line : logged) {
     commands.push_back({"LPUSH", keys_.Rejections(), line});
@@ -139,8 +282,13 @@ util::Status IngestSession::Settle(const std::string& stream,
     lost_ = true;
     return util::Ok();
   }
-  if (replies.value().front().IsError()) {
-    return util::Status::Failure("redis: XACK " + stream + ": " + replies.value().front().str);
+  for (size_t i = dead.size(); i < dead.size() + acks.size(); ++i) {
+    const RedisValue& r = replies.value()[i];
+    if (r.IsError()) {
+      // The stream went away or changed under us: its entries come again after Repair.
+      Print("  cluster: XACK " + commands[i][1] + ": " + BoundedReason(r.str));
+      if (util::Status s = Repair(commands[i][1]); !s.ok()) return s;
+    }
   }
   totals_.accepted += now.accepted;
   totals_.duplicates += now.duplicates;
@@ -149,14 +297,18 @@ util::Status IngestSession::Settle(const std::string& stream,
   for (const auto& [reason, n] : now.rejected_by_reason) totals_.rejected_by_reason[reason] += n;
   if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_trim_).count() >=
       kTrimSeconds) {
-    Trim(stream);
+    Trim(kind);
   }
   return util::Ok();
 }
 
-void IngestSession::Trim(const std::string& stream) {
+void IngestSession::Trim(EntryKind kind) {
   last_trim_ = std::chrono::steady_clock::now();
-  TrimAcknowledged(redis_, stream, kLearnerGroup);
+  for (const auto& [stream, worker] : owner_) {
+    if (stream == StreamOf(keys_, kind, worker) && grouped_.count(stream)) {
+      TrimAcknowledged(redis_, stream, kLearnerGroup);
+    }
+  }
 }
 
 }  // namespace veletas::cluster

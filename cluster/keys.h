@@ -31,16 +31,34 @@ struct RunKeys {
   std::string Models() const { return prefix + "models"; }
   // List: the checkpoint bytes of network `id` in chunks of at most 1 MiB.
   std::string Model(const std::string& id) const { return prefix + "model:" + id; }
-  // Streams of finished games (group "learner") and of arena tasks (group "workers").
-  std::string SelfplayResults() const { return prefix + "results:selfplay"; }
-  std::string ArenaResults() const { return prefix + "results:arena"; }
+  // Set: the names of the run's workers. Each has a Redis ACL user of its own (WorkerUser)
+  // that may add entries only to its own result streams (`veletas cluster add-worker`).
+  std::string Workers() const { return prefix + "workers"; }
+  // Streams (group "learner") of worker `name`'s finished self-play and arena games: the
+  // sender of an entry is the owner of the stream it is in.
+  std::string WorkerSelfplay(const std::string& name) const { return prefix + "results:" + name; }
+  std::string WorkerArena(const std::string& name) const { return prefix + "arena:" + name; }
+  // Where a stream that was not a stream (WRONGTYPE) is moved before it is made again.
+  std::string Broken(const std::string& name) const { return prefix + "broken:" + name; }
+  // Stream: the entries the learner rejected (worker, entry id, reason; capped in length).
+  std::string Dead() const { return prefix + "dead"; }
+  // String: set by the learner when it starts; a Redis that no longer has it restarted
+  // without its data (the learner then registers its workers again and republishes).
+  std::string Epoch() const { return prefix + "epoch"; }
+  // String with a TTL: the self-play games queued in all workers' streams (the learner's
+  // count, for the workers' backpressure).
+  std::string Queued() const { return prefix + "queued"; }
+  // The Redis ACL user of worker `name` ("vz:<run>:<name>": a worker name has no ':', so
+  // the worker's name is what follows the prefix).
+  std::string WorkerUser(const std::string& name) const { return prefix + name; }
+  // Stream of arena tasks (group "workers").
   std::string Tasks() const { return prefix + "tasks"; }
   // String with a TTL: a worker's heartbeat (JSON).
   std::string Worker(const std::string& id) const { return prefix + "worker:" + id; }
-  std::string WorkerPattern() const { return prefix + "worker:*"; }
   // String with a TTL: the learner's lock and status (JSON).
   std::string Learner() const { return prefix + "learner"; }
-  // Hash: the learner's counters (accepted, duplicate, stale, rejected, rejected:<reason>).
+  // Hash: the learner's counters (accepted, duplicate, stale, rejected, rejected:<reason>,
+  // rejected-by:<worker>).
   std::string Stats() const { return prefix + "stats"; }
   // List: the latest rejected entries, newest first (at most 200).
   std::string Rejections() const { return prefix + "rejections"; }

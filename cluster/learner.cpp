@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "cluster/remote_arena.h"
 #include "cluster/streams.h"
 #include "cluster/validate.h"
+#include "cluster/worker_registry.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/host.h"
@@ -41,6 +43,9 @@ constexpr char kRefreshScript[] =
 Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64_t max_bytes,
                       data::IndexedGame& game, std::string& network) {
   using K = Verdict::Kind;
+  if (entry.oversized > 0) {
+    return {K::kRejected, "oversized: a field of " + std::to_string(entry.oversized) + " bytes"};
+  }
   const std::string* bytes = entry.Field("e");
   if (bytes == nullptr) return {K::kRejected, "malformed: no entry field"};
   auto decoded = DecodeEntry(*bytes, max_bytes);
@@ -59,11 +64,17 @@ Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64
     return {K::kRejected, "unknown network: " + e.network.substr(0, 64)};
   }
   if (!req.accepted.count(e.network)) return {K::kStale, "network " + e.network.substr(0, 12)};
-  if (util::Status s = ValidateSelfplayGame(e.game, req.dir.rules, req.dir.size); !s.ok()) {
+  std::string canonical;
+  if (util::Status s = ValidateSelfplayGame(e.game, req.dir.rules, req.dir.size, &canonical);
+      !s.ok()) {
     return {K::kRejected, s.error()};
   }
   game.samples = std::move(e.game.samples);
   game.record = std::move(e.game.games.front());
+  // Stored in canonical form, under the id of its content (not the one its worker chose):
+  // padding is not kept, and one game under many ids is stored once.
+  game.record.record = std::move(canonical);
+  game.record.id = SelfplayGameId(req.dir.rules, req.dir.size, game.record.record);
   network = e.network;
   return {K::kAccepted, ""};
 }
@@ -88,21 +99,23 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
       !s.ok()) {
     return s.error_value();
   }
+  // No stream field longer than an entry may be is ever copied out of a reply.
+  options.redis.max_string_bytes =
+      static_cast<size_t>(std::max<int64_t>(options.cluster.max_entry_bytes, 1 << 20)) + 1;
   std::unique_ptr<Learner> l(new Learner(std::move(options)));
   if (util::Status s = l->redis_.Connect(); !s.ok()) return s.error_value();
   if (util::Status s = l->TakeLock(); !s.ok()) return s.error_value();
-  for (const std::string& key : {l->keys_.SelfplayResults(), l->keys_.ArenaResults()}) {
-    if (util::Status s = EnsureGroup(l->redis_, key, kLearnerGroup); !s.ok())
-      return s.error_value();
-  }
   if (util::Status s = EnsureGroup(l->redis_, l->keys_.Tasks(), kWorkerGroup); !s.ok()) {
     return s.error_value();
   }
   auto set = l->redis_.Call({"SET", l->keys_.Config(), l->options_.config_text});
   if (!set) return set.error_value();
+  auto epoch = l->redis_.Call({"SET", l->keys_.Epoch(), std::to_string(std::time(nullptr)), "NX"});
+  if (!epoch) return epoch.error_value();
   l->session_ =
       std::make_unique<IngestSession>(l->redis_, l->keys_, l->options_.cluster, l->options_.log);
   Learner* self = l.get();
+  l->session_->OnDataLost([self] { return self->Republish(); });
   l->arena_ = std::make_unique<RemoteArena>(
       *l->session_, [self](const std::string& checkpoint, long long generation) {
         return self->Publish(checkpoint, generation, false);
@@ -164,6 +177,11 @@ void Learner::KeepLock() {
     }
     redis.Command({"EVAL", kRefreshScript, "2", keys_.Learner(), keys_.Config(), token_, j.dump(),
                    std::to_string(kLockMs), options_.config_text});
+    // The workers' backpressure: the games queued in all their streams.
+    if (auto queued = QueuedSelfplay(redis, keys_)) {
+      redis.Command(
+          {"SET", keys_.Queued(), std::to_string(queued.value()), "PX", std::to_string(kLockMs)});
+    }
   }
 }
 
@@ -189,13 +207,26 @@ auto Learner::Retrying(F f) -> decltype(f()) {
 util::Result<std::string> Learner::Publish(const std::string& checkpoint, long long generation,
                                            bool current) {
   auto known = published_.find(checkpoint);
-  if (known != published_.end() && !current) return known->second;
+  if (known != published_.end() && !current) return known->second.id;
   auto bytes = options_.network_bytes(checkpoint);
   if (!bytes) return bytes.error_value();
   auto id =
       Retrying([&] { return PublishNetwork(redis_, keys_, bytes.value(), generation, current); });
-  if (id) published_[checkpoint] = id.value();
+  if (id) published_[checkpoint] = {id.value(), generation};
+  if (id && current) current_ = checkpoint;
   return id;
+}
+
+util::Status Learner::Republish() {
+  for (const auto& [checkpoint, p] : published_) {
+    auto bytes = options_.network_bytes(checkpoint);
+    if (!bytes) return bytes.error_value();
+    auto id = PublishNetwork(redis_, keys_, bytes.value(), p.generation, checkpoint == current_);
+    if (!id) return id.error_value();
+  }
+  auto set = redis_.Call({"SET", keys_.Config(), options_.config_text});
+  if (!set) return set.error_value();
+  return util::Ok();
 }
 
 util::Result<std::set<std::string>> Learner::Networks() {
@@ -353,9 +384,9 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
   const IngestCounters before = session_->Totals();
   util::Status status = util::Ok();
   auto progress_at = util::SteadyClock::now();
-  const std::string stream = keys_.SelfplayResults();
+  const EntryKind kind = EntryKind::kSelfplay;
   while (!store.Full() && status.ok()) {
-    auto entries = session_->Next(stream);
+    auto entries = session_->Next(kind);
     if (!entries) {
       status = entries.error_value();
       break;
@@ -365,13 +396,13 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
       status = verdicts.error_value();
       break;
     }
-    status = session_->Settle(stream, entries.value(), verdicts.value());
+    status = session_->Settle(kind, entries.value(), verdicts.value());
     ReportCollectProgress(c, progress_at);
   }
   c.local_stop = true;
   if (local.joinable()) local.join();
   if (!status.ok()) return status.error_value();
-  session_->Trim(stream);
+  session_->Trim(kind);
   if (!c.local_status.ok()) return c.local_status.error_value();
   // The iteration is complete: its ids, for the later iterations and a restarted learner.
   std::string text;

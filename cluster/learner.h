@@ -115,7 +115,15 @@ class Learner {
   std::unique_ptr<RemoteArena> arena_;
   GameIdSet earlier_;
   std::set<std::string> earlier_dirs_;
-  std::map<std::string, std::string> published_;  // checkpoint path -> id
+  // Publishes every network published before again (a Redis that lost its data).
+  util::Status Republish();
+
+  struct Published {
+    std::string id;
+    long long generation = 0;
+  };
+  std::map<std::string, Published> published_;  // checkpoint path -> network
+  std::string current_;                         // the checkpoint self-play uses
   std::string token_;
   std::mutex status_mutex_;
   std::string status_ = "starting";

@@ -103,9 +103,9 @@ util::Result<int> Outbox::Flush(RedisClient& redis, const RunKeys& keys,
         lock.unlock();
         continue;
       }
-      const std::string key =
-          KindOf(name) == EntryKind::kArena ? keys.ArenaResults() : keys.SelfplayResults();
-      commands.push_back({"XADD", key, "*", "w", worker, "e", std::move(bytes.value())});
+      const std::string key = KindOf(name) == EntryKind::kArena ? keys.WorkerArena(worker)
+                                                                : keys.WorkerSelfplay(worker);
+      commands.push_back({"XADD", key, "*", "e", std::move(bytes.value())});
       sendable.push_back(name);
     }
     if (commands.empty()) {

@@ -3,6 +3,7 @@
 #include <hiredis/hiredis.h>
 #include <sys/time.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <memory>
@@ -20,12 +21,17 @@ timeval ToTimeval(double seconds) {
   return tv;
 }
 
-RedisValue Convert(const redisReply* r) {
+// The reply `r`, strings longer than `max_string` (> 0) left uncopied.
+RedisValue Convert(const redisReply* r, size_t max_string) {
   RedisValue v;
   switch (r->type) {
     case REDIS_REPLY_STRING:
       v.type = RedisValue::Type::kString;
-      v.str.assign(r->str, r->len);
+      if (max_string > 0 && r->len > max_string) {
+        v.oversized = r->len;
+      } else {
+        v.str.assign(r->str, r->len);
+      }
       break;
     case REDIS_REPLY_STATUS:
       v.type = RedisValue::Type::kStatus;
@@ -33,7 +39,7 @@ RedisValue Convert(const redisReply* r) {
       break;
     case REDIS_REPLY_ERROR:
       v.type = RedisValue::Type::kError;
-      v.str.assign(r->str, r->len);
+      v.str.assign(r->str, max_string > 0 ? std::min(r->len, max_string) : r->len);
       break;
     case REDIS_REPLY_INTEGER:
       v.type = RedisValue::Type::kInteger;
@@ -42,7 +48,9 @@ RedisValue Convert(const redisReply* r) {
     case REDIS_REPLY_ARRAY:
       v.type = RedisValue::Type::kArray;
       v.elements.reserve(r->elements);
-      for (size_t i = 0; i < r->elements; ++i) v.elements.push_back(Convert(r->element[i]));
+      for (size_t i = 0; i < r->elements; ++i) {
+        v.elements.push_back(Convert(r->element[i], max_string));
+      }
       break;
     default:
       v.type = RedisValue::Type::kNil;
@@ -169,7 +177,7 @@ util::Result<RedisValue> RedisClient::Command(const std::vector<std::string_view
   void* raw = redisCommandArgv(context_, static_cast<int>(argv.size()), argv.data(), lens.data());
   if (raw == nullptr) return IoError(FirstWord(args) + " failed");
   std::unique_ptr<void, ReplyDeleter> reply(raw);
-  return Convert(static_cast<redisReply*>(raw));
+  return Convert(static_cast<redisReply*>(raw), options_.max_string_bytes);
 }
 
 util::Result<RedisValue> RedisClient::Call(const std::vector<std::string_view>& args) {
@@ -205,7 +213,7 @@ util::Result<std::vector<RedisValue>> RedisClient::Pipeline(
       return IoError((commands[i].empty() ? std::string() : commands[i].front()) + " failed");
     }
     std::unique_ptr<void, ReplyDeleter> reply(raw);
-    out.push_back(Convert(static_cast<redisReply*>(raw)));
+    out.push_back(Convert(static_cast<redisReply*>(raw), options_.max_string_bytes));
   }
   return out;
 }

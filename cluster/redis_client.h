@@ -36,6 +36,9 @@ struct RedisValue {
   enum class Type { kNil, kString, kInteger, kArray, kStatus, kError };
   Type type = Type::kNil;
   std::string str;  // kString, kStatus, kError
+  // kString longer than RedisOptions::max_string_bytes: its length; `str` is then empty
+  // (the bytes were never copied).
+  size_t oversized = 0;
   long long integer = 0;
   std::vector<RedisValue> elements;  // kArray
 
@@ -53,6 +56,8 @@ struct RedisOptions {
   // Longer than any BLOCK a caller uses.
   double command_timeout_seconds = 30;
   std::string client_name;  // CLIENT SETNAME, shown by CLIENT LIST; "" = none
+  // Strings of replies longer than this are not copied (RedisValue::oversized); 0 = no limit.
+  size_t max_string_bytes = 0;
 };
 
 // Options for the server at `url` (ParseRedisUrl) with the credentials of LoadRedisAuth

@@ -139,6 +139,9 @@ Verdict RemoteArena::Judge(const StreamEntry& entry, const ArenaTask& base, std:
                            const std::function<util::Status(const arena::ArenaGame&)>& accept,
                            util::Status& failure) {
   using K = Verdict::Kind;
+  if (entry.oversized > 0) {
+    return {K::kRejected, "oversized: a field of " + std::to_string(entry.oversized) + " bytes"};
+  }
   const std::string* bytes = entry.Field("e");
   if (bytes == nullptr) return {K::kRejected, "malformed: no entry field"};
   auto decoded = DecodeEntry(*bytes, session_.Config().max_entry_bytes);
@@ -177,7 +180,7 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
   util::SteadyClock::time_point last_check{};
   session_.Restart();
   bool first = true;
-  const std::string stream = session_.Keys().ArenaResults();
+  const EntryKind kind = EntryKind::kArena;
   while (!missing.empty()) {
     if (first || util::SecondsSince(last_check) >= kCoverageSeconds) {
       last_check = util::SteadyClock::now();
@@ -204,7 +207,7 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
         first = false;
       }
     }
-    auto entries = session_.Next(stream);
+    auto entries = session_.Next(kind);
     if (!entries) return entries.error_value();
     std::vector<Verdict> verdicts;
     util::Status failure = util::Ok();
@@ -212,11 +215,11 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
       verdicts.push_back(failure.ok() ? Judge(e, base.value(), missing, accept, failure)
                                       : Verdict{Verdict::Kind::kKeep, ""});
     }
-    if (util::Status s = session_.Settle(stream, entries.value(), verdicts); !s.ok()) return s;
+    if (util::Status s = session_.Settle(kind, entries.value(), verdicts); !s.ok()) return s;
     if (!failure.ok()) return failure;
   }
   DropUntaken(base.value());
-  session_.Trim(stream);
+  session_.Trim(kind);
   return util::Ok();
 }
 

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "cluster/streams.h"
+#include "cluster/worker_registry.h"
 #include "util/json.h"
+#include "util/names.h"
 
 namespace veletas::cluster {
 namespace {
@@ -43,21 +45,25 @@ std::string Num(const RedisValue& v) {
   return v.IsInteger() ? std::to_string(v.integer) : v.IsString() ? v.str : "-";
 }
 
-// "N entries (P pending at the group, L not yet read)" for a stream.
-util::Result<std::string> StreamLine(RedisClient& redis, const std::string& key,
+// "N entries (P pending at the group, L not yet read)" for streams `keys` together.
+util::Result<std::string> StreamLine(RedisClient& redis, const std::vector<std::string>& keys,
                                      const std::string& group) {
-  auto len = redis.Call({"XLEN", key});
-  if (!len) return len.error_value();
-  std::string line = std::to_string(len.value().integer) + " entries";
-  auto groups = redis.Command({"XINFO", "GROUPS", key});
-  if (!groups) return groups.error_value();
-  for (const RedisValue& g : groups.value().elements) {
-    auto f = Pairs(g);
-    if (f["name"].str != group) continue;
-    line += " (" + Num(f["pending"]) + " pending at the " + group + ", " + Num(f["lag"]) +
-            " not yet read)";
+  long long length = 0, pending = 0, lag = 0;
+  for (const std::string& key : keys) {
+    auto len = redis.Call({"XLEN", key});
+    if (!len) return len.error_value();
+    length += len.value().integer;
+    auto groups = redis.Command({"XINFO", "GROUPS", key});
+    if (!groups) return groups.error_value();
+    for (const RedisValue& g : groups.value().elements) {
+      auto f = Pairs(g);
+      if (f["name"].str != group) continue;
+      pending += f["pending"].integer;
+      lag += f["lag"].integer;
+    }
   }
-  return line;
+  return std::to_string(length) + " entries (" + std::to_string(pending) + " pending at the " +
+         group + ", " + std::to_string(lag) + " not yet read)";
 }
 
 // The server: version, memory, persistence.
@@ -105,27 +111,29 @@ util::Status LearnerSection(RedisClient& redis, const RunKeys& keys, std::ostrea
   return util::Ok();
 }
 
-// The workers alive (their heartbeat keys), one line each, and their games/s.
+// The registered workers, those alive (their heartbeat keys) one line each, and their
+// games/s.
 util::Status WorkersSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
-  // Workers alive: their heartbeat keys.
-  std::vector<std::string> worker_keys;
-  std::string cursor = "0";
-  do {
-    auto scan = redis.Call({"SCAN", cursor, "MATCH", keys.WorkerPattern(), "COUNT", "1000"});
-    if (!scan) return scan.error_value();
-    cursor = scan.value().elements[0].str;
-    for (const RedisValue& k : scan.value().elements[1].elements) worker_keys.push_back(k.str);
-  } while (cursor != "0");
-  std::sort(worker_keys.begin(), worker_keys.end());
-  out << "workers alive: " << worker_keys.size() << "\n";
+  auto registered = RegisteredWorkers(redis, keys);
+  if (!registered) return registered.error_value();
+  std::vector<std::string> alive_workers;
+  for (const std::string& w : registered.value()) {
+    auto alive = redis.Call({"EXISTS", keys.Worker(w)});
+    if (!alive) return alive.error_value();
+    if (alive.value().integer > 0) alive_workers.push_back(w);
+  }
+  out << "workers registered: " << registered.value().size() << ", alive: " << alive_workers.size()
+      << "\n";
   double total_rate = 0;
-  if (!worker_keys.empty()) {
+  if (!alive_workers.empty()) {
     char header[200];
     std::snprintf(header, sizeof header, "  %-28s %-20s %4s %9s %8s %6s %9s %6s\n", "worker",
                   "state", "gen", "selfplay", "arena", "tasks", "games/s", "spool");
     out << header;
   }
-  for (const std::string& k : worker_keys) {
+  for (const std::string& w : alive_workers) {
+    // The name is the key's (the worker's own), not what its heartbeat says.
+    const std::string k = keys.Worker(w);
     auto v = redis.Call({"GET", k});
     if (!v || v.value().IsNil()) continue;  // expired meanwhile
     const auto parsed = util::ParseJson(v.value().str, k);
@@ -134,14 +142,14 @@ util::Status WorkersSection(RedisClient& redis, const RunKeys& keys, std::ostrea
     const double rate = util::JsonValueOr<double>(j, "games_per_second", 0.0);
     total_rate += rate;
     char line[300];
-    std::snprintf(line, sizeof line, "  %-28s %-20s %4lld %9lld %8lld %6lld %9.2f %6lld\n",
-                  util::JsonValueOr<std::string>(j, "worker", "?").c_str(),
-                  util::JsonValueOr<std::string>(j, "state", "?").c_str(),
-                  util::JsonValueOr<long long>(j, "generation", -1), Count(j, "selfplay_games"),
-                  Count(j, "arena_games"), Count(j, "tasks"), rate, Count(j, "spool"));
+    std::snprintf(
+        line, sizeof line, "  %-28s %-20s %4lld %9lld %8lld %6lld %9.2f %6lld\n", w.c_str(),
+        util::EscapedBytes(util::JsonValueOr<std::string>(j, "state", "?").substr(0, 20)).c_str(),
+        util::JsonValueOr<long long>(j, "generation", -1), Count(j, "selfplay_games"),
+        Count(j, "arena_games"), Count(j, "tasks"), rate, Count(j, "spool"));
     out << line;
   }
-  if (!worker_keys.empty()) {
+  if (!alive_workers.empty()) {
     char line[80];
     std::snprintf(line, sizeof line, "  all workers: %.2f games/s\n", total_rate);
     out << line;
@@ -151,12 +159,19 @@ util::Status WorkersSection(RedisClient& redis, const RunKeys& keys, std::ostrea
 
 // The streams, and the tasks in play by each worker.
 util::Status StreamsSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
-  for (const auto& [title, key, group] :
-       {std::tuple<const char*, std::string, const char*>{"self-play results",
-                                                          keys.SelfplayResults(), kLearnerGroup},
-        {"arena results", keys.ArenaResults(), kLearnerGroup},
-        {"arena tasks", keys.Tasks(), kWorkerGroup}}) {
-    auto line = StreamLine(redis, key, group);
+  auto registered = RegisteredWorkers(redis, keys);
+  if (!registered) return registered.error_value();
+  std::vector<std::string> selfplay, arena;
+  for (const std::string& w : registered.value()) {
+    selfplay.push_back(keys.WorkerSelfplay(w));
+    arena.push_back(keys.WorkerArena(w));
+  }
+  for (const auto& [title, streams, group] :
+       {std::tuple<const char*, std::vector<std::string>, const char*>{"self-play results",
+                                                                       selfplay, kLearnerGroup},
+        {"arena results", arena, kLearnerGroup},
+        {"arena tasks", {keys.Tasks()}, kWorkerGroup}}) {
+    auto line = StreamLine(redis, streams, group);
     if (!line) return line.error_value();
     out << title << ": " << line.value() << "\n";
   }
@@ -187,6 +202,13 @@ util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostre
   }
   if (!reasons.empty()) out << " (" << reasons << ")";
   out << "\n";
+  std::string by_worker;
+  for (const auto& [field, value] : st) {
+    if (field.rfind("rejected-by:", 0) == 0) {
+      by_worker += (by_worker.empty() ? "" : ", ") + field.substr(12) + " " + Num(value);
+    }
+  }
+  if (!by_worker.empty()) out << "rejected entries by worker: " << by_worker << "\n";
   auto recent = redis.Call({"LRANGE", keys.Rejections(), "0", "4"});
   if (recent && !recent.value().elements.empty()) {
     out << "latest rejected entries:\n";

@@ -1,5 +1,6 @@
 #include "cluster/streams.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace veletas::cluster {
@@ -36,6 +37,7 @@ std::vector<StreamEntry> ParseEntries(const RedisValue& entries) {
       const std::vector<RedisValue>& kv = e.elements[1].elements;
       for (size_t i = 0; i + 1 < kv.size(); i += 2) {
         entry.fields.emplace_back(kv[i].str, kv[i + 1].str);
+        entry.oversized = std::max({entry.oversized, kv[i].oversized, kv[i + 1].oversized});
       }
     }
     out.push_back(std::move(entry));

@@ -16,6 +16,12 @@ namespace veletas::cluster {
 
 struct StreamEntry {
   std::string id;  // "<ms>-<seq>"
+  // Set by the reader that knows them: the stream the entry is in and the worker that owns
+  // that stream (the entry's sender; "" when unknown).
+  std::string stream;
+  std::string sender;
+  // The longest field value that was too long to be copied (RedisValue::oversized); 0: none.
+  size_t oversized = 0;
   // Field/value pairs; empty for an entry deleted while pending.
   std::vector<std::pair<std::string, std::string>> fields;
   // The value of `name`, or null.

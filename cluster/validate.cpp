@@ -5,7 +5,8 @@
 
 namespace veletas::cluster {
 
-util::Status ValidateSelfplayGame(const data::SampleFile& file, rules::RuleSet rules, int size) {
+util::Status ValidateSelfplayGame(const data::SampleFile& file, rules::RuleSet rules, int size,
+                                  std::string* canonical) {
   using S = util::Status;
   if (file.rules != rules || file.size != size) {
     return S::Error("illegal record: not a game of this run's rules and board size");
@@ -63,6 +64,7 @@ util::Status ValidateSelfplayGame(const data::SampleFile& file, rules::RuleSet r
                       " does not have one aux target per shooter");
     }
   }
+  if (canonical != nullptr) *canonical = rules::RecordToString(game.value());
   return util::Ok();
 }
 

@@ -19,8 +19,10 @@ namespace veletas::cluster {
 // played, as many as the game says, each with the outcome of the game for its player to move,
 // and an aux target for every shooter on the board. Else bad input; the message starts with
 // the reason's name ("illegal record: ...", "inconsistent samples: ...", "wrong outcome: ...").
-// Thread-safe.
-util::Status ValidateSelfplayGame(const data::SampleFile& game, rules::RuleSet rules, int size);
+// When ok and `canonical` is given, it receives the record in canonical form
+// (rules::RecordToString of the replayed game: single spaces, no padding). Thread-safe.
+util::Status ValidateSelfplayGame(const data::SampleFile& game, rules::RuleSet rules, int size,
+                                  std::string* canonical = nullptr);
 
 // The reason's name of a rejection message: the text before its first ':' ("malformed",
 // "checksum", "oversized", "illegal record", ...), or "rejected".

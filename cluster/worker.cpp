@@ -1,12 +1,15 @@
 // The worker's loop: its directory, lock and id, the connection to Redis, the run's config,
 // and stopping (the rest of Worker is in worker_selfplay.cpp, worker_heartbeat.cpp and
 // worker_tasks.cpp).
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
 #include "cluster/worker_id.h"
 #include "cluster/worker_loop.h"
+#include "cluster/worker_registry.h"
 #include "util/names.h"
 
 namespace veletas::cluster {
@@ -26,7 +29,7 @@ util::Result<WorkerReport> Worker::Run() {
                                              " (one worker per directory: give each "
                                              "its own --dir)");
   }
-  auto id = WorkerId(options_.dir, options_.id);
+  auto id = IdOfUser();
   if (!id) return id.error_value();
   id_ = id.value();
   report_.id = id_;
@@ -79,6 +82,13 @@ util::Status Worker::Poll() {
           ", run " + options_.run);
     }
     was_connected_ = true;
+    // Without a user of its own (a trusted Redis without ACL users) a worker registers
+    // itself; with one, `veletas cluster add-worker` registered it.
+    if (options_.redis.auth.user.empty()) {
+      if (util::Status s = RegisterWorker(redis_, keys_, id_); !s.ok() && !redis_.Connected()) {
+        return util::Ok();
+      }
+    }
   }
   // Each step below may lose the connection (a failure): the rest waits for the next poll.
   auto step = [&](util::Status s) {
@@ -97,9 +107,13 @@ util::Status Worker::Poll() {
   if (util::Status s = step(Heartbeat()); !s.ok()) return s;
   if (util::Status s = step(HandleTask()); !s.ok()) return s;
   if (redis_.Connected()) {
-    auto queued = redis_.Command({"XLEN", keys_.SelfplayResults()});
-    if (queued && queued.value().IsInteger()) {
-      const bool full = queued.value().integer >= settings_->max_queued_games;
+    // The learner's count of all workers' queued games (while it is there), and this
+    // worker's own stream: either full pauses self-play.
+    auto queued = redis_.Pipeline({{"GET", keys_.Queued()}, {"XLEN", keys_.WorkerSelfplay(id_)}});
+    if (queued && queued.value()[1].IsInteger()) {
+      const RedisValue& all = queued.value()[0];
+      const long long total = all.IsString() ? std::atoll(all.str.c_str()) : 0;
+      const bool full = std::max(total, queued.value()[1].integer) >= settings_->max_queued_games;
       if (full != queue_full_) {
         Log("worker " + id_ +
             (full ? ": the learner's queue is full; self-play paused"
@@ -133,6 +147,19 @@ util::Status Worker::LoadConfig() {
   outbox_->SetGrace(settings_->cluster.spool_grace_seconds);
   config_text_ = text.value().str;
   return util::Ok();
+}
+
+util::Result<std::string> Worker::IdOfUser() const {
+  const std::string& user = options_.redis.auth.user;
+  if (user.rfind(keys_.prefix, 0) != 0) return WorkerId(options_.dir, options_.id);
+  // A worker's own Redis user: its name is the worker id (its streams are named by it).
+  const std::string name = user.substr(keys_.prefix.size());
+  if (!options_.id.empty() && options_.id != name) {
+    return util::Result<std::string>::Error("--id " + options_.id + " differs from the worker \"" +
+                                            name + "\" of Redis user " + user +
+                                            " (leave --id out: the user names the worker)");
+  }
+  return name;
 }
 
 void Worker::StopAll() {

@@ -70,6 +70,9 @@ class Worker {
   }
   bool Stopping() const { return options_.stop != nullptr && options_.stop->load(); }
   util::Status Poll();
+  // The worker's id: the name in its Redis user "vz:<run>:<name>" when it has one (a
+  // different --id is bad input), else worker_id.h's WorkerId.
+  util::Result<std::string> IdOfUser() const;
   util::Status LoadConfig();
   util::Status FollowNetwork();
   util::Result<std::string> NetworkFile(const std::string& id);

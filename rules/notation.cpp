@@ -6,7 +6,13 @@
 namespace veletas::rules {
 namespace {
 
-std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+// `s` in quotes for a message; a long one (a hostile record's 250 MB token) is cut, so that
+// a message never holds more than a few dozen bytes of it.
+std::string Quoted(std::string_view s) {
+  constexpr size_t kShown = 60;
+  if (s.size() <= kShown) return "\"" + std::string(s) + "\"";
+  return "\"" + std::string(s.substr(0, kShown)) + "...\" (" + std::to_string(s.size()) + " bytes)";
+}
 
 std::vector<std::string_view> Split(std::string_view text, char sep) {
   std::vector<std::string_view> parts;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "util/private_file.h"
 #include "util/run_dir.h"
 
 namespace veletas::util {
@@ -41,11 +42,11 @@ std::string ParentOf(const std::string& path) {
 // already at that name (a temporary of a killed process that had this pid, or a planted
 // link) is removed once (unlink removes a link itself, not its target) and the creation
 // retried. Returns the descriptor or -1 with errno set.
-int CreateExclusive(const std::string& path) {
+int CreateExclusive(const std::string& path, mode_t mode) {
   constexpr int kFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-  int fd = ::open(path.c_str(), kFlags, 0644);
+  int fd = ::open(path.c_str(), kFlags, mode);
   if (fd < 0 && errno == EEXIST && ::unlink(path.c_str()) == 0) {
-    fd = ::open(path.c_str(), kFlags, 0644);
+    fd = ::open(path.c_str(), kFlags, mode);
   }
   return fd;
 }
@@ -128,9 +129,9 @@ Status CreateDirectories(const std::string& dir) {
   return Ok();
 }
 
-Status WriteFileAtomic(const std::string& path, std::string_view data) {
+Status WriteFileAtomicMode(const std::string& path, std::string_view data, mode_t mode) {
   const std::string tmp = TemporaryPath(path);
-  const int fd = CreateExclusive(tmp);
+  const int fd = CreateExclusive(tmp, mode);
   if (fd < 0) return Status::Failure(path + ": cannot create " + tmp + ": " + std::strerror(errno));
   if (const std::string err = WriteAll(fd, data); !err.empty()) {
     ::close(fd);
@@ -151,6 +152,10 @@ Status WriteFileAtomic(const std::string& path, std::string_view data) {
   if (Status s = SyncDirectory(ParentOf(path)); !s.ok())
     return Prefixed(s.error_value(), path + ": ");
   return Ok();
+}
+
+Status WriteFileAtomic(const std::string& path, std::string_view data) {
+  return WriteFileAtomicMode(path, data, 0644);
 }
 
 Status AppendFile(const std::string& path, std::string_view data) {

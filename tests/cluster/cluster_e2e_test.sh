@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # End to end: the tiny preset trained by a learner (`veletas pipeline` with a `cluster`
 # section, no local self-play) and two `veletas worker` processes, through a real
-# redis-server started here (AOF on) on a free loopback port. The workers log in as an ACL
-# user with the minimal rights of docs/CLUSTER.md (password from a file). During the run:
+# redis-server started here with the config and users of `veletas cluster setup` on a free
+# loopback port. Each worker logs in as its own ACL user (`veletas cluster add-worker`). During the run:
 # kill -9 of a worker in the middle of its games (restarted later: it sends its spool and its
 # task is taken over meanwhile), kill -9 of the learner (restarted: goes on), kill -9 of
 # redis-server (restarted from its AOF: everyone reconnects, workers resend from their
-# spools), and a hostile client writing garbage, truncated and oversized entries. Checked at
+# spools), and a hostile worker with credentials of its own writing garbage, truncated and
+# oversized entries into its own streams and trying what its user may not do. Checked at
 # the end: generations advanced, gate and ladder games were played by the workers, every
 # self-play iteration holds exactly its games and every game id is in the run once, the bad
 # entries were rejected and counted, and the worker user cannot do more than it needs.
@@ -33,13 +34,19 @@ fail() {
 command -v redis-server >/dev/null || fail "redis-server is not installed (apt-get install redis-server)"
 PORT=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 URL="redis://127.0.0.1:$PORT"
-cli() { redis-cli -p "$PORT" "$@"; }
-wcli() { redis-cli -p "$PORT" --user vz-worker --pass workerpw --no-auth-warning "$@"; }
+SETUP="$WORK/setup"
+# The documented setup: users.acl (default user off), the limits, the credentials files.
+"$VELETAS" cluster setup --run "$NAME" --dir "$SETUP" --maxmemory $((256 << 20)) >/dev/null ||
+  fail "cluster setup"
+[ "$(stat -c %a "$SETUP/learner.auth")" = 600 ] || fail "learner.auth is not 0600"
+pass() { cut -d' ' -f2 "$SETUP/$1.auth"; }
+cli() { redis-cli -p "$PORT" --user vz-admin --pass "$(pass admin)" --no-auth-warning "$@"; }
+# The hostile worker has valid credentials of its own.
+wcli() { redis-cli -p "$PORT" --user "vz:$NAME:evil" --pass "$(pass evil)" --no-auth-warning "$@"; }
 
 start_redis() {
-  redis-server --port "$PORT" --bind 127.0.0.1 --dir "$WORK/redis" --appendonly yes \
-    --appendfsync everysec --save "" --proto-max-bulk-len 8mb \
-    --aclfile "$WORK/redis/users.acl" --logfile "$WORK/redis.log" &
+  redis-server "$SETUP/redis-veletas.conf" --port "$PORT" --bind 127.0.0.1 --dir "$WORK/redis" \
+    --save "" --logfile "$WORK/redis.log" &
   REDIS_PID=$!
   PIDS+=("$REDIS_PID")
   for _ in $(seq 1 200); do
@@ -48,25 +55,19 @@ start_redis() {
   done
   fail "redis-server did not start"
 }
-touch "$WORK/redis/users.acl"
 start_redis
-# The workers' user: read the run's config and networks, add results, keep a heartbeat,
-# take and acknowledge tasks, see the queue's length. Nothing else.
-cli ACL SETUSER vz-worker reset on '>workerpw' resetchannels \
-  +ping +auth +get +hmget +llen +lrange +set +del +xadd \
-  "%R~vz:$NAME:config" "%R~vz:$NAME:current" "%R~vz:$NAME:model:*" \
-  "%W~vz:$NAME:results:*" "%RW~vz:$NAME:worker:*" \
-  "(+xreadgroup +xack +xautoclaim +xclaim ~vz:$NAME:tasks)" \
-  "(+xlen %R~vz:$NAME:results:selfplay)" >/dev/null || fail "ACL SETUSER"
-cli ACL SAVE >/dev/null
-echo "vz-worker workerpw" >"$WORK/worker.auth"
-chmod 600 "$WORK/worker.auth"
+for w in w1 w2 evil; do
+  "$VELETAS" cluster add-worker "$w" --run "$NAME" --dir "$SETUP" --redis "$URL" >/dev/null ||
+    fail "cluster add-worker $w"
+done
+case "$(redis-cli -p "$PORT" ping 2>&1)" in *NOAUTH*) ;; *) fail "the default user is open" ;; esac
 
 cat "$CONFIG" >"$WORK/run.yaml"
 cat >>"$WORK/run.yaml" <<EOF
 cluster:
   redis: $URL
   run: $NAME
+  auth_file: $SETUP/learner.auth
   task_timeout_seconds: 3
   heartbeat_seconds: 0.5
   spool_grace_seconds: 1
@@ -75,8 +76,8 @@ EOF
 sed -i 's/^  generations: 2$/  generations: 3/; s/^  games_per_generation: 8$/  games_per_generation: 12/' "$WORK/run.yaml"
 
 start_worker() {  # $1 = number
-  "$VELETAS" worker --redis "$URL" --run "$NAME" --dir "$WORK/w$1" --id "w$1" \
-    --redis-auth "$WORK/worker.auth" --threads 1 --device cpu >>"$WORK/worker$1.log" 2>&1 &
+  "$VELETAS" worker --redis "$URL" --run "$NAME" --dir "$WORK/w$1" \
+    --redis-auth "$SETUP/w$1.auth" --threads 1 --device cpu >>"$WORK/worker$1.log" 2>&1 &
   eval "W$1=$!"
   PIDS+=("$!")
 }
@@ -100,16 +101,23 @@ start_learner
 # A worker killed in the middle of its games; its spool stays for its restart.
 wait_for "$RUN/samples/iter_0000/*.vzs*" "the first self-play games"
 kill -9 "$W1" && echo "killed worker 1 during self-play"
-# Garbage from a client that has the workers' rights.
-wcli XADD "vz:$NAME:results:selfplay" '*' w evil e "garbage" >/dev/null || fail "XADD garbage"
-wcli XADD "vz:$NAME:results:selfplay" '*' w evil e "VZCE$(printf '\001\000\000\000\001')tru" >/dev/null
-head -c 6000000 /dev/zero | tr '\0' x >"$WORK/big"
-wcli -x XADD "vz:$NAME:results:arena" '*' w evil e <"$WORK/big" >/dev/null || fail "XADD oversized"
-# What the workers' user may not do.
+# Garbage from a worker with valid credentials, into its own streams.
+wcli XADD "vz:$NAME:results:evil" '*' e "garbage" >/dev/null || fail "XADD garbage"
+wcli XADD "vz:$NAME:results:evil" '*' e "VZCE$(printf '\001\000\000\000\001')tru" >/dev/null
+head -c 4195000 /dev/zero | tr '\0' x >"$WORK/big"  # over max_entry_bytes, within Redis's limit
+wcli -x XADD "vz:$NAME:arena:evil" '*' e <"$WORK/big" >/dev/null || fail "XADD oversized"
+head -c 6000000 /dev/zero | tr '\0' x >"$WORK/huge"  # over Redis's proto-max-bulk-len
+case "$(wcli -x XADD "vz:$NAME:arena:evil" '*' e <"$WORK/huge" 2>&1)" in
+  *-*) fail "Redis took a 6 MB entry" ;;
+esac
+# What a worker's user may not do (issue 29's attacks among them): NOPERM.
 set -f  # the commands hold '*'
 for cmd in "SET vz:$NAME:config x" "XADD vz:$NAME:tasks * t x" "DEL vz:$NAME:current" \
-  "XREADGROUP GROUP learner x STREAMS vz:$NAME:results:selfplay >" "XRANGE vz:$NAME:results:selfplay - +" \
-  "KEYS *" "FLUSHALL"; do
+  "SET vz:$NAME:results:evil x" "DEL vz:$NAME:results:evil" "XTRIM vz:$NAME:results:evil MAXLEN 0" \
+  "XADD vz:$NAME:results:w1 MAXLEN 0 * e x" "XADD vz:$NAME:results:w1 * e x" \
+  "SET vz:$NAME:worker:w1 {}" "SET vz:$NAME:junk x" "SADD vz:$NAME:workers ghost" \
+  "XREADGROUP GROUP learner x STREAMS vz:$NAME:results:w1 >" "XRANGE vz:$NAME:results:evil - +" \
+  "XAUTOCLAIM vz:$NAME:results:w1 learner x 0 0-0" "KEYS *" "FLUSHALL"; do
   out=$(wcli $cmd 2>&1)
   case "$out" in *NOPERM*) ;; *) fail "the worker user may run '$cmd': $out" ;; esac
 done
@@ -128,6 +136,7 @@ kill -9 "$REDIS_PID" && echo "killed redis-server"
 sleep 2
 start_redis
 echo "restarted redis-server from its AOF"
+case "$(redis-cli -p "$PORT" ping 2>&1)" in *NOAUTH*) ;; *) fail "the default user is open after a restart" ;; esac
 
 # A worker killed in the middle of an arena task; the other one takes the task over.
 wait_for "$RUN/matches/gate_gen_2*.json*" "the second gate"
@@ -181,12 +190,15 @@ if ! grep -q "task $taken done" "$WORK/worker2.log"; then
 fi
 grep -q "lost Redis" "$WORK"/worker*.log || fail "no worker noticed the Redis restart"
 grep -q "rejected entry .* from worker evil" "$WORK/learner.log" || fail "hostile entries not logged"
-"$VELETAS" cluster status --redis "$URL" --run "$NAME" >"$WORK/status.out" || fail "cluster status"
+"$VELETAS" cluster status --redis "$URL" --run "$NAME" --redis-auth "$SETUP/learner.auth" \
+  >"$WORK/status.out" || fail "cluster status"
 # The counters are Redis hash increments: those of the last second before this test kills
 # Redis (appendfsync everysec) can be lost, and with a faster network the garbage is often
 # judged in that second, so only "counted at all" is certain here; every hostile entry's
 # rejection is checked in the learner's log above.
 grep -q "rejected [1-9]" "$WORK/status.out" || fail "rejections not counted: $(cat "$WORK/status.out")"
 grep -q "oversized 1" "$WORK/status.out" || fail "oversized entry not counted: $(cat "$WORK/status.out")"
-grep -q "workers alive: 1" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
+grep -q "workers registered: 3, alive: 1" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
+grep -q "rejected entries by worker: evil [1-9]" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
+[ "$(cli XLEN "vz:$NAME:dead")" -ge 1 ] || fail "no dead letters"
 echo "cluster end to end: ok"

@@ -127,6 +127,31 @@ TEST(Entry, AGameClaimingAHugePayloadIsRefusedBeforeAllocating) {
   EXPECT_NE(d.error().find("more than the limit"), std::string::npos) << d.error();
 }
 
+TEST(Entry, AGameExpandingMoreThanSixteenTimesItsLimitIsRefused) {
+  // Real sample files expand 3-3.5 times; one sample repeated 300 times compresses far
+  // better: a decompression bomb within the entry limit.
+  const auto games = PlayGames(1);
+  Entry e = SelfplayEntry(games[0], kNetwork, "w");
+  e.game.samples.assign(300, e.game.samples.front());
+  e.game.games[0].samples = 300;
+  const std::string bytes = Bytes(e);
+  const auto file = data::EncodeSampleFile(e.game);
+  ASSERT_TRUE(file.ok());
+  const auto probe = data::DecodeSampleFile(file.value(), "x", 1);
+  ASSERT_FALSE(probe.ok());
+  const size_t at = probe.error().find("declares ");
+  ASSERT_NE(at, std::string::npos) << probe.error();
+  const int64_t payload = std::stoll(probe.error().substr(at + 9));
+  // Between 16 and 64 times the limit (64 was the old bound): refused now.
+  const int64_t limit = payload / 32;
+  ASSERT_GE(limit, static_cast<int64_t>(bytes.size()));
+  auto refused = DecodeEntry(bytes, limit);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("more than the limit"), std::string::npos) << refused.error();
+  auto accepted = DecodeEntry(bytes, payload / 16 + 1);
+  EXPECT_TRUE(accepted.ok()) << accepted.error();
+}
+
 TEST(Validate, ForgedGamesAreRefusedWithTheirReason) {
   const auto games = PlayGames(3);
   ASSERT_EQ(games.size(), 3u);

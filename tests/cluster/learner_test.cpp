@@ -12,6 +12,7 @@
 #include "cluster/game_store.h"
 #include "cluster/learner.h"
 #include "cluster/streams.h"
+#include "cluster/worker_registry.h"
 #include "data/sample_dir.h"
 #include "tests/cluster/cluster_test_util.h"
 #include "util/atomic_file.h"
@@ -55,9 +56,15 @@ class LearnerTest : public testing::RedisTest {
     r.known = known;
     return r;
   }
+  // Adds `bytes` to the self-play stream of worker `sender` (registered first).
   void Send(const std::string& sender, const std::string& bytes) {
-    ASSERT_TRUE(
-        AddEntry(*redis_, RunKeys("t").SelfplayResults(), {{"w", sender}, {"e", bytes}}).ok());
+    const RunKeys keys("t");
+    ASSERT_TRUE(RegisterWorker(*redis_, keys, sender).ok());
+    ASSERT_TRUE(AddEntry(*redis_, keys.WorkerSelfplay(sender), {{"e", bytes}}).ok());
+  }
+  // The id the learner stores the game of `e` under: that of its content.
+  static std::string ContentId(const Entry& e) {
+    return SelfplayGameId(rules::RuleSet::kStandard, 7, e.game.games[0].record).Hex();
   }
   // The game ids in the sample files under `dir`.
   std::multiset<std::string> StoredIds(const std::string& dir) {
@@ -88,7 +95,7 @@ TEST_F(LearnerTest, HostileEntriesAreRejectedAndCountedAndTheRunGoesOn) {
   std::vector<std::string> good;
   for (int i = 0; i < 6; ++i) {
     Entry e = SelfplayEntry(games[i], id.value(), "good");
-    good_ids.insert(e.game_id.Hex());
+    good_ids.insert(ContentId(e));
     good.push_back(Bytes(e));
   }
   // The hostile worker.
@@ -140,9 +147,23 @@ TEST_F(LearnerTest, HostileEntriesAreRejectedAndCountedAndTheRunGoesOn) {
   for (const std::string& line : log_)
     evil_lines += line.find("from worker evil") != std::string::npos;
   EXPECT_EQ(evil_lines, 8);
-  EXPECT_EQ(
-      redis_->Call({"XPENDING", keys.SelfplayResults(), kLearnerGroup}).value().elements[0].integer,
-      0);
+  // Counted against the owner of the stream, and each in the dead-letter stream with a
+  // short reason.
+  EXPECT_EQ(redis_->Call({"HGET", keys.Stats(), "rejected-by:evil"}).value().str, "8");
+  EXPECT_TRUE(redis_->Call({"HGET", keys.Stats(), "rejected-by:good"}).value().IsNil());
+  const auto dead = ParseEntries(redis_->Call({"XRANGE", keys.Dead(), "-", "+"}).value());
+  ASSERT_EQ(dead.size(), 8u);
+  for (const StreamEntry& d : dead) {
+    EXPECT_EQ(*d.Field("worker"), "evil");
+    EXPECT_LE(d.Field("reason")->size(), kMaxReasonLength);
+  }
+  for (const char* w : {"good", "evil"}) {
+    EXPECT_EQ(redis_->Call({"XPENDING", keys.WorkerSelfplay(w), kLearnerGroup})
+                  .value()
+                  .elements[0]
+                  .integer,
+              0);
+  }
   EXPECT_TRUE(fs::exists(GameIdsPath(dir)));
 }
 
@@ -164,7 +185,7 @@ TEST_F(LearnerTest, AKilledLearnerStoresEachGameOnceAndLeftoversWaitForTheNextIt
     // The learner read the first 4 entries and stored them, then was killed before it
     // acknowledged them.
     auto read =
-        ReadGroup(*redis_, keys.SelfplayResults(), kLearnerGroup, kLearnerConsumer, 4, 0, false);
+        ReadGroup(*redis_, keys.WorkerSelfplay("w"), kLearnerGroup, kLearnerConsumer, 4, 0, false);
     ASSERT_EQ(read.value().size(), 4u);
     std::vector<std::string> notes;
     data::SampleDirOptions o;
@@ -174,8 +195,10 @@ TEST_F(LearnerTest, AKilledLearnerStoresEachGameOnceAndLeftoversWaitForTheNextIt
     auto store = GameStore::Open(o, nullptr, notes);
     ASSERT_TRUE(store.ok());
     std::vector<data::IndexedGame> stored;
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 4; ++i) {
       stored.push_back({0, entries[i].game.samples, entries[i].game.games[0]});
+      stored.back().record.id = *data::GameId::FromHex(ContentId(entries[i]));
+    }
     ASSERT_TRUE(store.value()->Add(std::move(stored)).ok());
   }
   // The restarted learner: every game once, the duplicates counted.
@@ -203,12 +226,176 @@ TEST_F(LearnerTest, AKilledLearnerStoresEachGameOnceAndLeftoversWaitForTheNextIt
   EXPECT_EQ(second.value().totals.counters.accepted, 4);
   std::multiset<std::string> ids1 = StoredIds(dir1);
   std::set<std::string> expected;
-  for (int i = 10; i < 14; ++i) expected.insert(entries[i].game_id.Hex());
+  for (int i = 10; i < 14; ++i) expected.insert(ContentId(entries[i]));
   EXPECT_EQ(std::set<std::string>(ids1.begin(), ids1.end()), expected);
   auto audit = AuditRun(run.Str());
   ASSERT_TRUE(audit.ok());
   EXPECT_EQ(audit.value().games_with_id, 14);
   EXPECT_TRUE(audit.value().duplicates.empty());
+}
+
+TEST_F(LearnerTest, OneWorkersBrokenStreamIsMendedWhileTheOthersCarryOn) {
+  testing::TempDir run;
+  const RunKeys keys("t");
+  auto learner = Learner::Start(Options(run.Str()));
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  const std::string net = l.Publish(Checkpoint(run.Str(), "net"), 0, true).value();
+  const auto games = PlayGames(6);
+  ASSERT_EQ(games.size(), 6u);
+  Send("w1", Bytes(SelfplayEntry(games[0], net, "w1")));
+  Send("w2", Bytes(SelfplayEntry(games[1], net, "w2")));
+  auto first = l.CollectSelfplay(Request(run.File("samples/iter_0000"), 2, {net}, {net}));
+  ASSERT_TRUE(first.ok()) << first.error();
+  // w1's stream becomes a string (WRONGTYPE), w2's group is gone (NOGROUP); w3 is fine.
+  ASSERT_TRUE(redis_->Call({"DEL", keys.WorkerSelfplay("w1")}).ok());
+  ASSERT_TRUE(redis_->Call({"SET", keys.WorkerSelfplay("w1"), "not a stream"}).ok());
+  ASSERT_TRUE(redis_->Call({"XGROUP", "DESTROY", keys.WorkerSelfplay("w2"), kLearnerGroup}).ok());
+  ASSERT_TRUE(AddEntry(*redis_, keys.WorkerSelfplay("w2"),
+                       {{"e", Bytes(SelfplayEntry(games[2], net, "w2"))}})
+                  .ok());
+  Send("w3", Bytes(SelfplayEntry(games[3], net, "w3")));
+  Send("w3", Bytes(SelfplayEntry(games[4], net, "w3")));
+  auto second = l.CollectSelfplay(Request(run.File("samples/iter_0001"), 3, {net}, {net}));
+  ASSERT_TRUE(second.ok()) << second.error();
+  EXPECT_EQ(second.value().games_by_worker.at("w3"), 2);
+  EXPECT_EQ(second.value().games_by_worker.at("w2"), 1);
+  EXPECT_EQ(second.value().totals.counters.accepted, 3);
+  // w1's stream is a stream with the learner's group again; what was there is kept aside.
+  EXPECT_EQ(redis_->Call({"TYPE", keys.WorkerSelfplay("w1")}).value().str, "stream");
+  bool logged = false;
+  for (const std::string& line : log_) {
+    logged |=
+        line.find(keys.WorkerSelfplay("w1") + " (worker w1) is a string") != std::string::npos;
+  }
+  EXPECT_TRUE(logged);
+  const auto aside = redis_->Call({"KEYS", keys.Broken("w1") + ":*"}).value();
+  ASSERT_EQ(aside.elements.size(), 1u);
+  EXPECT_EQ(redis_->Call({"GET", aside.elements[0].str}).value().str, "not a stream");
+  Send("w1", Bytes(SelfplayEntry(games[5], net, "w1")));
+  auto third = l.CollectSelfplay(Request(run.File("samples/iter_0002"), 1, {net}, {net}));
+  ASSERT_TRUE(third.ok()) << third.error();
+  EXPECT_EQ(third.value().games_by_worker.at("w1"), 1);
+}
+
+TEST_F(LearnerTest, AnOversizedFieldIsNeverCopiedAndIsRejected) {
+  testing::TempDir run;
+  const RunKeys keys("t");
+  LearnerOptions o = Options(run.Str());
+  o.cluster.max_entry_bytes = 1 << 20;
+  auto learner = Learner::Start(o);
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  const std::string net = l.Publish(Checkpoint(run.Str(), "net"), 0, true).value();
+  const auto games = PlayGames(1);
+  ASSERT_EQ(games.size(), 1u);
+  ASSERT_TRUE(RegisterWorker(*redis_, keys, "evil").ok());
+  // A good entry with a 3 MB extra field, and a 3 MB field name.
+  const std::string big(3 << 20, '\x01');
+  ASSERT_TRUE(AddEntry(*redis_, keys.WorkerSelfplay("evil"),
+                       {{"e", Bytes(SelfplayEntry(games[0], net, "evil"))}, {"pad", big}})
+                  .ok());
+  ASSERT_TRUE(AddEntry(*redis_, keys.WorkerSelfplay("evil"), {{big, "x"}}).ok());
+  Send("good", Bytes(SelfplayEntry(games[0], net, "good")));
+  auto report = l.CollectSelfplay(Request(run.File("samples/iter_0000"), 1, {net}, {net}));
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report.value().totals.counters.rejected, 2);
+  EXPECT_EQ(report.value().totals.counters.rejected_by_reason.at("oversized"), 2);
+  EXPECT_EQ(report.value().games_by_worker.at("good"), 1);
+}
+
+TEST(BoundedReasonTest, EscapesControlBytesAndCutsLongMessages) {
+  EXPECT_EQ(BoundedReason("illegal record: move 3"), "illegal record: move 3");
+  EXPECT_EQ(BoundedReason("a\nb\x1b[2Jc"), "a\\x0Ab\\x1B[2Jc");
+  const std::string huge = "illegal record: " + std::string(250'000'000 / 1000, '\x07');
+  const std::string r = BoundedReason(huge);
+  EXPECT_LE(r.size(), kMaxReasonLength);
+  EXPECT_EQ(r.rfind("illegal record: \\x07", 0), 0u);
+  EXPECT_EQ(r.substr(r.size() - 3), "...");
+  for (char c : r) EXPECT_TRUE(c >= 0x20 && c < 0x7f);
+}
+
+TEST_F(LearnerTest, AGameIsStoredOnceInCanonicalFormWhateverItsIdsAndPadding) {
+  testing::TempDir run;
+  auto learner = Learner::Start(Options(run.Str()));
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  const std::string net = l.Publish(Checkpoint(run.Str(), "net"), 0, true).value();
+  const auto games = PlayGames(3);
+  ASSERT_EQ(games.size(), 3u);
+  const Entry first = SelfplayEntry(games[0], net, "w1");
+  const std::string canonical = first.game.games[0].record;
+  // The same game under three fresh ids, once with its record padded with white space, and
+  // once from another worker.
+  Entry padded = SelfplayEntry(games[0], net, "w1");
+  std::string spaced = "   ";
+  for (char c : canonical) spaced += c == ' ' ? std::string(" \t  \n ") : std::string(1, c);
+  padded.game.games[0].record = spaced + std::string(1000, ' ');
+  Send("w1", Bytes(padded));
+  Send("w1", Bytes(first));
+  Send("w2", Bytes(SelfplayEntry(games[0], net, "w2")));
+  Send("w2", Bytes(SelfplayEntry(games[1], net, "w2")));
+  Send("w1", Bytes(SelfplayEntry(games[2], net, "w1")));
+  const std::string dir = run.File("samples/iter_0000");
+  auto report = l.CollectSelfplay(Request(dir, 3, {net}, {net}));
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report.value().totals.counters.accepted, 3);
+  EXPECT_EQ(report.value().totals.counters.duplicates, 2);
+  EXPECT_EQ(report.value().games_by_worker.at("w1"), 2);
+  EXPECT_EQ(report.value().games_by_worker.at("w2"), 1);
+  // Stored as the canonical record (the padded copy came first).
+  bool found = false;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".vzs") continue;
+    auto f = data::ReadSampleFile(e.path().string());
+    ASSERT_TRUE(f.ok());
+    for (const auto& g : f.value().games) {
+      EXPECT_EQ(g.record.find("  "), std::string::npos);
+      EXPECT_EQ(g.record.find('\t'), std::string::npos);
+      if (g.id.Hex() == ContentId(first)) {
+        found = true;
+        EXPECT_EQ(g.record, canonical);
+      }
+    }
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(StoredIds(dir).size(), 3u);
+}
+
+TEST_F(LearnerTest, ARedisRestartedWithoutItsDataIsRefilledAndTheWorkersGoOn) {
+  testing::TempDir run;
+  const RunKeys keys("t");
+  auto learner = Learner::Start(Options(run.Str()));
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  const std::string old = l.Publish(Checkpoint(run.Str(), "old"), 1, false).value();
+  const std::string net = l.Publish(Checkpoint(run.Str(), "net"), 2, true).value();
+  const auto games = PlayGames(2);
+  ASSERT_EQ(games.size(), 2u);
+  Send("w1", Bytes(SelfplayEntry(games[0], net, "w1")));
+  ASSERT_TRUE(l.CollectSelfplay(Request(run.File("samples/iter_0000"), 1, {net}, {net})).ok());
+  // The Redis machine comes back empty (no append-only file).
+  server_->Kill();
+  std::filesystem::remove_all(fs::path(server_->Dir()) / "appendonlydir");
+  ASSERT_TRUE(server_->Restart());
+  redis_->Disconnect();
+  // A worker with a user of its own cannot register itself: it just adds its next game.
+  ASSERT_TRUE(AddEntry(*redis_, keys.WorkerSelfplay("w1"),
+                       {{"e", Bytes(SelfplayEntry(games[1], net, "w1"))}})
+                  .ok());
+  auto report = l.CollectSelfplay(Request(run.File("samples/iter_0001"), 1, {net}, {net}));
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report.value().games_by_worker.at("w1"), 1);
+  EXPECT_EQ(redis_->Call({"SISMEMBER", keys.Workers(), "w1"}).value().integer, 1);
+  EXPECT_EQ(redis_->Call({"HGET", keys.Current(), "id"}).value().str, net);
+  EXPECT_EQ(redis_->Call({"HGET", keys.Models(), old}).value().str, "1");
+  EXPECT_EQ(redis_->Call({"LLEN", keys.Model(old)}).value().integer, 1);
+  EXPECT_EQ(redis_->Call({"GET", keys.Config()}).value().str, "config");
+  EXPECT_EQ(redis_->Call({"EXISTS", keys.Epoch()}).value().integer, 1);
+  bool logged = false;
+  for (const std::string& line : log_)
+    logged |= line.find("lost the run's data") != std::string::npos;
+  EXPECT_TRUE(logged);
 }
 
 TEST_F(LearnerTest, OneRunNameHasOneLearner) {

@@ -38,12 +38,12 @@ TEST_F(OutboxTest, KeepsGamesUntilConfirmedAndResendsAfterALoss) {
   ASSERT_TRUE(sent.ok()) << sent.error();
   EXPECT_EQ(sent.value(), 4);
   EXPECT_TRUE(o.Sent(arena.value()));
-  EXPECT_EQ(redis_->Call({"XLEN", keys.SelfplayResults()}).value().integer, 3);
-  EXPECT_EQ(redis_->Call({"XLEN", keys.ArenaResults()}).value().integer, 1);
-  auto first = redis_->Call({"XRANGE", keys.SelfplayResults(), "-", "+", "COUNT", "1"});
+  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerSelfplay("w1")}).value().integer, 3);
+  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerArena("w1")}).value().integer, 1);
+  auto first = redis_->Call({"XRANGE", keys.WorkerSelfplay("w1"), "-", "+", "COUNT", "1"});
   const auto entries = ParseEntries(first.value());
   ASSERT_EQ(entries.size(), 1u);
-  EXPECT_EQ(*entries[0].Field("w"), "w1");
+  EXPECT_EQ(entries[0].Field("w"), nullptr);    // the stream names the sender
   EXPECT_EQ(*entries[0].Field("e"), "game 0");  // in the order written
   // Within the grace period the files stay.
   EXPECT_EQ(Files(dir.File("outbox")), 4u);
@@ -56,13 +56,13 @@ TEST_F(OutboxTest, KeepsGamesUntilConfirmedAndResendsAfterALoss) {
   o.SetGrace(0);
   EXPECT_FALSE(o.Flush(*redis_, keys, "w1").ok());  // the connection broke: nothing confirmed
   EXPECT_EQ(Files(dir.File("outbox")), 4u);
-  EXPECT_EQ(redis_->Call({"XLEN", keys.SelfplayResults()}).value().integer, 0);
+  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerSelfplay("w1")}).value().integer, 0);
   // Reconnected: everything unconfirmed is sent again.
   o.SetGrace(60);
   sent = o.Flush(*redis_, keys, "w1");
   ASSERT_TRUE(sent.ok()) << sent.error();
   EXPECT_EQ(sent.value(), 4);
-  EXPECT_EQ(redis_->Call({"XLEN", keys.SelfplayResults()}).value().integer, 3);
+  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerSelfplay("w1")}).value().integer, 3);
   // After the grace period on the same connection the files go.
   o.SetGrace(0);
   ASSERT_TRUE(o.Flush(*redis_, keys, "w1").ok());
@@ -85,7 +85,7 @@ TEST_F(OutboxTest, ARestartedWorkerSendsItsSpoolFirst) {
   EXPECT_EQ(box.value()->Waiting(), 2u);
   EXPECT_FALSE(fs::exists(dir.File("outbox/x.vze.tmp.123")));
   ASSERT_EQ(box.value()->Flush(*redis_, keys, "w").value(), 2);
-  auto all = ParseEntries(redis_->Call({"XRANGE", keys.SelfplayResults(), "-", "+"}).value());
+  auto all = ParseEntries(redis_->Call({"XRANGE", keys.WorkerSelfplay("w"), "-", "+"}).value());
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(*all[0].Field("e"), "a");
   EXPECT_EQ(*all[1].Field("e"), "b");

@@ -26,6 +26,17 @@ std::string RecordError(RuleSet rs, int size, std::string_view record) {
 
 using testing::TurnError;
 
+TEST(NotationTest, AnEndlessMoveIsCutInItsErrorMessage) {
+  // A hostile worker's record of one huge token: the message holds a few dozen bytes of it.
+  const std::string token(10'000'000, 'a');
+  for (const std::string& record : {token, "e3/e4 b4,b6/a4 " + token, "e3/e4 b4,b6/" + token}) {
+    const std::string error = RecordError(RuleSet::kStandard, 7, record);
+    EXPECT_FALSE(error.empty());
+    EXPECT_LT(error.size(), 300u) << error.substr(0, 300);
+    EXPECT_NE(error.find("bytes)"), std::string::npos) << error.substr(0, 300);
+  }
+}
+
 std::vector<std::string> Tokens(std::string_view record) {
   std::istringstream in{std::string(record)};
   std::vector<std::string> out;

@@ -72,7 +72,10 @@ bool RedisServer::Launch() {
     }
     cluster::RedisClient client(options);
     auto pong = client.Command({"PING"});
-    if (pong && pong.value().str == "PONG") return true;
+    // An answer, even "NOAUTH" from a server whose default user is off, means it is up.
+    if (pong && (pong.value().str == "PONG" || pong.value().str.rfind("NOAUTH", 0) == 0)) {
+      return true;
+    }
   }
   Kill();
   return false;

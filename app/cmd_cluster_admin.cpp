@@ -1,0 +1,109 @@
+// `veletas cluster setup`, `cluster add-worker` and `cluster remove-worker`: the files of a
+// run's Redis and its workers' users (cluster/redis_setup.h, docs/CLUSTER.md).
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "app/cli.h"
+#include "app/cluster_setup.h"
+#include "app/command.h"
+#include "cluster/redis_setup.h"
+
+namespace veletas::app {
+namespace {
+
+struct AdminArgs {
+  cluster::RedisSetupOptions setup;
+  std::string worker;
+  std::string url;  // the running Redis
+};
+
+int Setup(const AdminArgs& a) {
+  if (util::Status s = cluster::WriteRedisSetup(a.setup); !s.ok()) {
+    return CommandError("cluster setup", s.error_value());
+  }
+  const std::string& d = a.setup.dir;
+  std::cout << "wrote " << cluster::ConfFile(d) << ", " << cluster::AclFile(d) << ", "
+            << cluster::AuthFile(d, "admin") << " and " << cluster::AuthFile(d, "learner")
+            << "\nstart Redis with it: redis-server " << cluster::ConfFile(d)
+            << " (or `include` it from redis.conf); then add workers with `veletas cluster "
+               "add-worker`\n";
+  return 0;
+}
+
+// Changes DIR/users.acl with `edit` and applies the change to the running server at a.url as
+// the setup's admin (reached first, so that the file and the server stay in step).
+int Change(const AdminArgs& a, bool add, const std::string& command,
+           const std::function<util::Status()>& edit) {
+  auto options =
+      cluster::MakeRedisOptions(a.url, cluster::AuthFile(a.setup.dir, "admin"), "veletas-admin");
+  if (!options) return CommandError(command, options.error_value());
+  cluster::RedisClient admin(options.value());
+  if (util::Status s = admin.Connect(); !s.ok()) return CommandError(command, s.error_value());
+  if (util::Status s = edit(); !s.ok()) return CommandError(command, s.error_value());
+  if (util::Status s = cluster::ApplyWorkerChange(admin, a.setup.dir, a.setup.run, a.worker, add);
+      !s.ok()) {
+    return CommandError(command, s.error_value());
+  }
+  std::cout << "redis " << options.value().endpoint.ToString() << ": worker " << a.worker
+            << (add ? " has its user and streams\n" : " removed with its streams\n");
+  return 0;
+}
+
+int AddWorker(const AdminArgs& a) {
+  return Change(a, true, "cluster add-worker", [&a]() -> util::Status {
+    auto auth = cluster::AddWorkerUser(a.setup.dir, a.setup.run, a.worker);
+    if (!auth) return auth.error_value();
+    std::cout << "wrote " << auth.value() << " (the worker's --redis-auth FILE)\n";
+    return util::Ok();
+  });
+}
+
+int RemoveWorker(const AdminArgs& a) {
+  return Change(a, false, "cluster remove-worker",
+                [&a] { return cluster::RemoveWorkerUser(a.setup.dir, a.setup.run, a.worker); });
+}
+
+// --run and --dir of every admin subcommand.
+void AddSetupDir(CLI::App& cmd, AdminArgs& a) {
+  Required(cmd.add_option("--run", a.setup.run, "the run's name"))->check(ClusterName());
+  Required(cmd.add_option("--dir", a.setup.dir, "the setup's directory (users.acl, *.auth)"))
+      ->type_name("DIR");
+}
+
+}  // namespace
+
+CommandRun AddClusterAdmin(CLI::App& cmd) {
+  auto a = std::make_shared<AdminArgs>();
+  CLI::App* setup = cmd.add_subcommand(
+      "setup",
+      "write a run's Redis config fragment, ACL file (default user off) and the learner's and "
+      "admin's credentials (0600)");
+  AddSetupDir(*setup, *a);
+  setup->add_option("--maxmemory", a->setup.maxmemory, "bytes Redis may hold (noeviction)")
+      ->capture_default_str();
+  setup
+      ->add_option("--max-entry-bytes", a->setup.max_entry_bytes,
+                   "the learner's cluster.max_entry_bytes: Redis refuses larger requests")
+      ->capture_default_str();
+  CLI::App* add = cmd.add_subcommand(
+      "add-worker", "give worker NAME a Redis user of its own (DIR/NAME.auth) and its streams");
+  CLI::App* remove = cmd.add_subcommand(
+      "remove-worker", "revoke worker NAME's user and drop its streams and queued games");
+  for (CLI::App* c : {add, remove}) {
+    Required(c->add_option("NAME", a->worker, "the worker's name"))->check(ClusterName());
+    AddSetupDir(*c, *a);
+    Required(c->add_option("--redis", a->url,
+                           "the run's running Redis (changed as the setup's admin user)"))
+        ->type_name("redis://HOST:PORT");
+  }
+  return [a, setup, add, remove]() -> int {
+    if (setup->parsed()) return Setup(*a);
+    if (add->parsed()) return AddWorker(*a);
+    if (remove->parsed()) return RemoveWorker(*a);
+    return -1;
+  };
+}
+
+}  // namespace veletas::app

@@ -1,0 +1,238 @@
+// The setup of `veletas cluster setup` / `add-worker` / `remove-worker` against a real
+// redis-server started with its config: the default user is off and stays off after a
+// restart, the users and limits survive it, passwords are stored hashed and the credentials
+// files are the owner's alone, and a worker's user may add entries to its own streams and do
+// nothing else that could hurt the run (each attack below is refused with NOPERM, or, where
+// Redis cannot refuse it, hurts only the worker's own stream).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <memory>
+#include <string>
+
+#include "cluster/networks.h"
+#include "cluster/redis_setup.h"
+#include "cluster/streams.h"
+#include "cluster/worker_registry.h"
+#include "tests/cluster/cluster_test_util.h"
+#include "util/atomic_file.h"
+#include "util/sha256.h"
+
+namespace veletas::cluster {
+namespace {
+
+using test_support::RedisServer;
+using test_support::TempDir;
+
+constexpr int64_t kMaxMemory = int64_t{64} << 20;
+constexpr int64_t kMaxEntry = int64_t{2} << 20;
+
+unsigned Mode(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 0777;
+}
+
+class RedisSetupTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    RedisSetupOptions o;
+    o.run = "t";
+    o.dir = dir_.Str();
+    o.maxmemory = kMaxMemory;
+    o.max_entry_bytes = kMaxEntry;
+    ASSERT_TRUE(WriteRedisSetup(o).ok());
+    std::string why;
+    // appendfsync always (after the setup's everysec): nothing written is lost by a kill.
+    server_ = RedisServer::Start(why, "everysec",
+                                 "include " + ConfFile(dir_.Str()) + "\nappendfsync always");
+    ASSERT_NE(server_, nullptr) << why;
+  }
+  // A client logged in with the credentials file `name`.auth of the setup ("" = none).
+  std::unique_ptr<RedisClient> Client(const std::string& name) {
+    RedisOptions o;
+    o.endpoint.port = server_->Port();
+    o.connect_timeout_seconds = 2;
+    if (!name.empty()) {
+      auto auth = LoadRedisAuth(AuthFile(dir_.Str(), name));
+      EXPECT_TRUE(auth.ok());
+      if (auth.ok()) o.auth = auth.value();
+    }
+    return std::make_unique<RedisClient>(o);
+  }
+  std::string Config(RedisClient& c, const std::string& key) {
+    auto v = c.Call({"CONFIG", "GET", key});
+    EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error());
+    return v.ok() && v.value().elements.size() == 2 ? v.value().elements[1].str : "";
+  }
+  // What the server must hold after a start or restart.
+  void ExpectSecured() {
+    auto open = Client("");
+    auto ping = open->Command({"PING"});
+    ASSERT_TRUE(ping.ok());
+    EXPECT_TRUE(ping.value().IsError());
+    EXPECT_EQ(ping.value().str.rfind("NOAUTH", 0), 0u) << ping.value().str;
+    RedisOptions as_default;
+    as_default.endpoint.port = server_->Port();
+    as_default.auth = {"default", "anything"};
+    EXPECT_FALSE(RedisClient(as_default).Connect().ok());
+    auto learner = Client("learner");
+    ASSERT_TRUE(learner->Connect().ok());
+    EXPECT_EQ(Config(*learner, "maxmemory"), std::to_string(kMaxMemory));
+    EXPECT_EQ(Config(*learner, "maxmemory-policy"), "noeviction");
+    EXPECT_EQ(Config(*learner, "appendonly"), "yes");
+    const int64_t bulk = std::stoll(Config(*learner, "proto-max-bulk-len"));
+    EXPECT_GE(bulk, kMaxEntry);
+    EXPECT_LT(bulk, 2 * kMaxEntry);
+    EXPECT_EQ(std::stoll(Config(*learner, "client-query-buffer-limit")), 2 * bulk);
+    // The learner's keys are the run's.
+    EXPECT_TRUE(learner->Call({"SET", "vz:t:config", "c"}).ok());
+    auto other = learner->Command({"SET", "vz:other:config", "c"});
+    EXPECT_EQ(other.value().str.rfind("NOPERM", 0), 0u) << other.value().str;
+  }
+
+  TempDir dir_;
+  std::unique_ptr<RedisServer> server_;
+};
+
+TEST_F(RedisSetupTest, TheSetupSurvivesARestartWithItsUsersAndLimits) {
+  for (const char* f : {"users.acl", "admin.auth", "learner.auth"}) {
+    EXPECT_EQ(Mode(dir_.File(f)), 0600u) << f;
+  }
+  const auto acl = util::ReadFile(AclFile(dir_.Str()));
+  ASSERT_TRUE(acl.ok());
+  const auto learner = LoadRedisAuth(AuthFile(dir_.Str(), "learner"));
+  ASSERT_TRUE(learner.ok());
+  EXPECT_EQ(learner.value().user, LearnerUser("t"));
+  EXPECT_EQ(learner.value().password.size(), 64u);
+  EXPECT_EQ(acl.value().find(learner.value().password), std::string::npos);
+  EXPECT_NE(acl.value().find("#" + util::Sha256Hex(learner.value().password)), std::string::npos);
+  ExpectSecured();
+  // A published network (a MULTI/EXEC transaction) and an entry pending at the learner's
+  // group (XREADGROUP's propagated effects): Redis 7.0 checks both against the default
+  // user's rights as it replays its append-only file; with a default user of no rights both
+  // were lost here.
+  const RunKeys k("t");
+  auto learner_client = Client("learner");
+  auto net = PublishNetwork(*learner_client, k, "network bytes", 3, true);
+  ASSERT_TRUE(net.ok()) << net.error();
+  ASSERT_TRUE(RegisterWorker(*learner_client, k, "w").ok());
+  ASSERT_TRUE(learner_client->Call({"XADD", k.WorkerSelfplay("w"), "*", "e", "x"}).ok());
+  ASSERT_EQ(ReadGroup(*learner_client, k.WorkerSelfplay("w"), kLearnerGroup, kLearnerConsumer, 8, 0,
+                      false)
+                .value()
+                .size(),
+            1u);
+  ASSERT_TRUE(server_->Restart());
+  ExpectSecured();
+  auto after = Client("learner");
+  EXPECT_EQ(after->Call({"GET", "vz:t:config"}).value().str, "c");
+  EXPECT_EQ(after->Call({"HGET", k.Models(), net.value()}).value().str, "3");
+  EXPECT_EQ(after->Call({"LLEN", k.Model(net.value())}).value().integer, 1);
+  EXPECT_EQ(
+      after->Call({"XPENDING", k.WorkerSelfplay("w"), kLearnerGroup}).value().elements[0].integer,
+      1);
+  // Written once: a second setup in the same directory is refused.
+  RedisSetupOptions again;
+  again.run = "t";
+  again.dir = dir_.Str();
+  EXPECT_EQ(WriteRedisSetup(again).kind(), util::ErrorKind::kBadInput);
+}
+
+// True when `reply` is a NOPERM refusal.
+bool Refused(const util::Result<RedisValue>& reply) {
+  return reply.ok() && reply.value().IsError() && reply.value().str.rfind("NOPERM", 0) == 0;
+}
+
+TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
+  auto admin = Client("admin");
+  const RunKeys k("t");
+  for (const char* w : {"w1", "w2"}) {
+    auto auth = AddWorkerUser(dir_.Str(), "t", w);
+    ASSERT_TRUE(auth.ok()) << auth.error();
+    EXPECT_EQ(Mode(auth.value()), 0600u);
+    const util::Status applied = ApplyWorkerChange(*admin, dir_.Str(), "t", w, true);
+    ASSERT_TRUE(applied.ok()) << applied.error();
+  }
+  EXPECT_EQ(AddWorkerUser(dir_.Str(), "t", "w1").kind(), util::ErrorKind::kBadInput);
+  ASSERT_TRUE(EnsureGroup(*admin, k.Tasks(), kWorkerGroup).ok());
+  ASSERT_TRUE(admin->Call({"SET", k.Config(), "config"}).ok());
+  EXPECT_EQ(RegisteredWorkers(*admin, k).value(), (std::vector<std::string>{"w1", "w2"}));
+  auto w1 = Client("w1");
+  auto w2 = Client("w2");
+  ASSERT_TRUE(w2->Call({"XADD", k.WorkerSelfplay("w2"), "*", "e", "honest"}).ok());
+  // What a worker needs.
+  EXPECT_TRUE(w1->Call({"XADD", k.WorkerSelfplay("w1"), "*", "e", "x"}).ok());
+  EXPECT_TRUE(w1->Call({"XADD", k.WorkerArena("w1"), "*", "e", "x"}).ok());
+  EXPECT_TRUE(w1->Call({"SET", k.Worker("w1"), "{}", "PX", "1000"}).ok());
+  EXPECT_EQ(w1->Call({"GET", k.Config()}).value().str, "config");
+  EXPECT_TRUE(w1->Call({"XLEN", k.WorkerSelfplay("w1")}).ok());
+  EXPECT_TRUE(w1->Call({"GET", k.Queued()}).ok());
+  EXPECT_TRUE(
+      w1->Call({"XREADGROUP", "GROUP", kWorkerGroup, "w1", "COUNT", "1", "STREAMS", k.Tasks(), ">"})
+          .ok());
+  // The attacks of issue 29 and more: all refused.
+  const std::vector<std::vector<std::string>> attacks = {
+      {"SET", k.WorkerSelfplay("w1"), "x"},
+      {"DEL", k.WorkerSelfplay("w1")},
+      {"XTRIM", k.WorkerSelfplay("w1"), "MAXLEN", "0"},
+      {"XADD", k.WorkerSelfplay("w2"), "*", "e", "x"},
+      {"XADD", k.WorkerSelfplay("w2"), "MAXLEN", "0", "*", "e", "x"},
+      {"XADD", k.WorkerArena("w2"), "*", "e", "x"},
+      {"XADD", k.WorkerSelfplay("w3"), "*", "e", "x"},
+      {"XADD", k.Tasks(), "*", "t", "x"},
+      {"XADD", k.Dead(), "*", "e", "x"},
+      {"XRANGE", k.WorkerSelfplay("w1"), "-", "+"},
+      {"XREADGROUP", "GROUP", kLearnerGroup, "x", "STREAMS", k.WorkerSelfplay("w2"), ">"},
+      {"XCLAIM", k.WorkerSelfplay("w2"), kLearnerGroup, "x", "0", "0-1"},
+      {"XAUTOCLAIM", k.WorkerSelfplay("w1"), kLearnerGroup, "x", "0", "0-0"},
+      {"XGROUP", "DESTROY", k.WorkerSelfplay("w1"), kLearnerGroup},
+      {"XLEN", k.WorkerSelfplay("w2")},
+      {"SET", k.Config(), "x"},
+      {"SET", k.Worker("w2"), "{}"},
+      {"GET", k.Worker("w2")},
+      {"SET", k.Queued(), "0"},
+      {"SET", k.prefix + "junk", "x"},
+      {"SADD", k.Workers(), "w3"},
+      {"HSET", k.Stats(), "accepted", "0"},
+      {"KEYS", "*"},
+      {"SCAN", "0"},
+      {"FLUSHALL"},
+      {"CONFIG", "SET", "maxmemory", "0"},
+      {"ACL", "LIST"},
+      {"EVAL", "return 1", "0"},
+  };
+  for (const auto& attack : attacks) {
+    std::vector<std::string_view> args(attack.begin(), attack.end());
+    const auto reply = w1->Command(args);
+    EXPECT_TRUE(Refused(reply)) << attack[0] << " " << (attack.size() > 1 ? attack[1] : "") << ": "
+                                << (reply.ok() ? reply.value().str : reply.error());
+  }
+  // What Redis cannot refuse hurts only the attacker's own stream: its own entries trimmed,
+  // its own id space exhausted; the other worker adds games as before.
+  EXPECT_TRUE(w1->Call({"XADD", k.WorkerSelfplay("w1"), "MAXLEN", "0", "*", "e", "x"}).ok());
+  EXPECT_TRUE(w1->Call({"XADD", k.WorkerSelfplay("w1"), "18446744073709551615-18446744073709551615",
+                        "e", "x"})
+                  .ok());
+  EXPECT_FALSE(w1->Call({"XADD", k.WorkerSelfplay("w1"), "*", "e", "x"}).ok());
+  EXPECT_TRUE(w2->Call({"XADD", k.WorkerSelfplay("w2"), "*", "e", "honest"}).ok());
+  EXPECT_EQ(admin->Call({"XLEN", k.WorkerSelfplay("w2")}).value().integer, 2);
+  // The users survive a restart.
+  ASSERT_TRUE(server_->Restart());
+  EXPECT_TRUE(Client("w1")->Connect().ok());
+  // Removed: its connections closed, its login refused, its streams and registration gone.
+  ASSERT_TRUE(w1->Connect().ok());
+  auto admin2 = Client("admin");
+  ASSERT_TRUE(RemoveWorkerUser(dir_.Str(), "t", "w1").ok());
+  const util::Status removed = ApplyWorkerChange(*admin2, dir_.Str(), "t", "w1", false);
+  ASSERT_TRUE(removed.ok()) << removed.error();
+  EXPECT_FALSE(w1->Command({"PING"}).ok());
+  EXPECT_FALSE(w1->Connect().ok());
+  EXPECT_EQ(admin2->Call({"EXISTS", k.WorkerSelfplay("w1")}).value().integer, 0);
+  EXPECT_EQ(RegisteredWorkers(*admin2, k).value(), std::vector<std::string>{"w2"});
+  EXPECT_TRUE(Client("w2")->Call({"XADD", k.WorkerSelfplay("w2"), "*", "e", "x"}).ok());
+  EXPECT_EQ(RemoveWorkerUser(dir_.Str(), "t", "w1").kind(), util::ErrorKind::kBadInput);
+}
+
+}  // namespace
+}  // namespace veletas::cluster
