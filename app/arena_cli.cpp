@@ -1,22 +1,12 @@
 #include "app/arena_cli.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <iostream>
 
 #include "arena/match_record.h"
 
 namespace veletas::app {
-namespace {
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
-
 util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec, ArenaModels& models,
                                                const search::SearchConfig& search) {
   if (spec.kind != arena::PlayerKind::kMcts) return arena::MakeBaselinePlayer(spec);
@@ -49,32 +39,6 @@ util::Status LockRunDirectory(const std::string& command, const std::string& run
               << ": removed (incomplete file of a killed session)\n";
   }
   return util::Ok();
-}
-
-ProgressLine::ProgressLine(std::string label)
-    : label_(std::move(label)), tty_(isatty(STDERR_FILENO) != 0) {}
-
-void ProgressLine::Update(const arena::ArenaProgress& p, const std::string& a,
-                          const std::string& b) {
-  const double now = Now();
-  const bool last = p.games_done >= p.games_total;
-  if (!last && now - last_ < (tty_ ? 0.2 : 10.0)) return;
-  last_ = now;
-  const double rate = p.seconds > 0 ? p.games_done / p.seconds : 0.0;
-  const std::string line = fmt::format("{}: {}/{} games, {}{}{} - {}{}{}, {:.2f} games/s", label_,
-                                       p.games_done, p.games_total, a, a.empty() ? "" : " ",
-                                       p.a_wins, p.b_wins, b.empty() ? "" : " ", b, rate);
-  if (tty_) {
-    std::cerr << "\r" << line << "\x1b[K" << std::flush;
-    open_ = true;
-  } else {
-    std::cerr << line << "\n";
-  }
-}
-
-void ProgressLine::Done() {
-  if (open_) std::cerr << "\n";
-  open_ = false;
 }
 
 std::string MatchSummary(const arena::Arena& arena) {

@@ -1,5 +1,5 @@
 // Shared pieces of the arena commands (`veletas match`, `veletas gate`): building players
-// from specs, the progress line, and the text summary of a match.
+// from specs and the text summary of a match.
 #pragma once
 
 #include <string>
@@ -33,23 +33,6 @@ util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const s
 // removed ...". The error (a failure naming the directory) is returned, not printed.
 util::Status LockRunDirectory(const std::string& command, const std::string& run_dir,
                               util::DirectoryLock& lock);
-
-// A progress line on stderr: rewritten in place on a terminal (at most 5 times a second),
-// else a new line at most every 10 seconds. Not thread-safe.
-class ProgressLine {
- public:
-  explicit ProgressLine(std::string label);
-  // `a` and `b` name the players in the line ("" for none).
-  void Update(const arena::ArenaProgress& p, const std::string& a = "", const std::string& b = "");
-  // Ends the line (on a terminal).
-  void Done();
-
- private:
-  std::string label_;
-  bool tty_;
-  double last_ = -1e9;
-  bool open_ = false;
-};
 
 // The result of a match in words: games and speed, wins by seat and colour, score, Elo A - B
 // with its 95% interval, LOS, and the network batching when neural players took part.

@@ -8,11 +8,11 @@
 #include <random>
 
 #include "app/cluster_setup.h"
-#include "app/status_line.h"
 #include "cluster/keys.h"
 #include "model/checkpoint_file.h"
 #include "model/torch_evaluator.h"
 #include "selfplay/selfplay_engine.h"
+#include "util/text.h"
 
 namespace veletas::app {
 namespace {
@@ -136,7 +136,7 @@ util::Result<ClusterGames::SelfplayResult> ClusterGames::Selfplay(const Selfplay
       workers.empty() ? "" : " (" + workers + ")", out.samples, Counts(rep.totals.counters),
       rep.totals.seconds > 0 ? static_cast<double>(out.games - out.resumed) / rep.totals.seconds
                              : 0.0,
-      FormatDuration(rep.totals.seconds));
+      util::FormatDuration(rep.totals.seconds));
   return out;
 }
 

@@ -14,7 +14,9 @@
 #include "app/command.h"
 #include "app/config.h"
 #include "arena/gate.h"
+#include "arena/match_text.h"
 #include "rules/notation.h"
+#include "util/progress_line.h"
 
 namespace veletas::app {
 namespace {
@@ -81,10 +83,13 @@ int RunGate(const GateArgs& args) {
        << players[1].name << " (" << players[1].spec.ToString() << "), " << rules::RuleSetName(rs)
        << " " << size << "x" << size << ", " << arena::GateMethodName(gc.method) << ", batches of "
        << config.arena.gate.batch_games << " games\n";
-  ProgressLine progress(kCmd);
-  const auto result = arena::RunGate(
-      players[0], players[1], rs, size, config.arena.gate, config.arena.arena, run_dir, name,
-      [&](const arena::ArenaProgress& p) { progress.Update(p, players[0].name, players[1].name); });
+  util::ProgressLine progress(kCmd);
+  const auto result =
+      arena::RunGate(players[0], players[1], rs, size, config.arena.gate, config.arena.arena,
+                     run_dir, name, [&](const arena::ArenaProgress& p) {
+                       progress.Update(arena::ProgressText(p, players[0].name, players[1].name),
+                                       p.games_done, p.games_total);
+                     });
   progress.Done();
   if (!result) {
     std::cerr << "veletas gate: " << result.error() << "\n";

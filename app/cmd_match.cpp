@@ -16,8 +16,10 @@
 #include "arena/arena.h"
 #include "arena/arena_record.h"
 #include "arena/match_record.h"
+#include "arena/match_text.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
+#include "util/progress_line.h"
 
 namespace veletas::app {
 namespace {
@@ -125,10 +127,11 @@ int RunMatch(const MatchArgs& args) {
        << "\n";
   const std::string started = arena::UtcTimestamp();
   arena::Arena arena(players[0], players[1], rs, size, arena_config);
-  ProgressLine progress(kCmd);
+  util::ProgressLine progress(kCmd);
   try {
     arena.Play(static_cast<int>(args.games), [&](const arena::ArenaProgress& p) {
-      progress.Update(p, players[0].name, players[1].name);
+      progress.Update(arena::ProgressText(p, players[0].name, players[1].name), p.games_done,
+                      p.games_total);
     });
   } catch (const std::exception& e) {
     progress.Done();

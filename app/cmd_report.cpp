@@ -11,12 +11,12 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/status_line.h"
 #include "arena/player_spec.h"
 #include "arena/run_ratings.h"
 #include "charts/charts.h"
 #include "pipeline/pipeline_state.h"
 #include "util/atomic_file.h"
+#include "util/text.h"
 
 namespace veletas::app {
 namespace {
@@ -26,6 +26,7 @@ using pipeline::ComputeShares;
 using pipeline::GenerationSummary;
 using pipeline::PipelineStage;
 using pipeline::PipelineState;
+using util::FormatDuration;
 
 // "run DIR: finished (...), best network gen N, run time T".
 std::string Headline(const std::string& run, const PipelineState& s) {

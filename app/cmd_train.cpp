@@ -1,6 +1,5 @@
 // `veletas train`: one generation of learning from self-play samples (training/trainer.h).
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -11,27 +10,20 @@
 #include "app/command.h"
 #include "app/config.h"
 #include "charts/charts.h"
-#include "selfplay/selfplay_stats.h"
 #include "training/trainer.h"
+#include "util/progress_line.h"
+#include "util/text.h"
 
 namespace veletas::app {
 namespace {
 
-// One line of progress: on a terminal it rewrites itself; otherwise a log line per
-// metrics window.
-void PrintProgress(const training::TrainProgress& p, bool terminal) {
-  if (!terminal && !p.metrics_line) return;
-  const std::string line = fmt::format(
+// The text of the progress line: step, losses, learning rate, speed and the time left.
+std::string ProgressText(const training::TrainProgress& p) {
+  return fmt::format(
       "gen {} step {}/{} (global {}) loss {:.4f} (policy {:.4f} value {:.4f} aux {:.4f}) lr "
       "{:.3g} {:.0f} samples/s ETA {}",
       p.generation, p.step, p.steps, p.global_step, p.loss_total, p.loss_policy, p.loss_value,
-      p.loss_aux, p.learning_rate, p.samples_per_second, selfplay::FormatDuration(p.eta_seconds));
-  if (terminal) {
-    fmt::print(stderr, "\r{}\x1b[K{}", line, p.step == p.steps ? "\n" : "");
-  } else {
-    fmt::print(stderr, "{}\n", line);
-  }
-  std::fflush(stderr);
+      p.loss_aux, p.learning_rate, p.samples_per_second, util::FormatDuration(p.eta_seconds));
 }
 
 // training_loss.png beside the output checkpoint, from the metrics file; a chart that cannot
@@ -93,11 +85,17 @@ int RunTrain(const TrainArgs& args) {
   request.generation = args.generation.value_or(-1);
   request.steps = args.steps.value_or(-1);
   request.metrics_path = args.metrics;
-  const bool terminal = ::isatty(::fileno(stderr)) != 0;
-  request.progress = [terminal](const training::TrainProgress& p) { PrintProgress(p, terminal); };
-  request.log = [](const std::string& note) { std::cerr << "veletas train: " << note << "\n"; };
+  util::ProgressLine progress;
+  request.progress = [&progress](const training::TrainProgress& p) {
+    progress.Update(ProgressText(p), p.step >= p.steps);
+  };
+  request.log = [&progress](const std::string& note) {
+    progress.Clear();
+    std::cerr << "veletas train: " << note << "\n";
+  };
 
   const training::TrainResult result = training::TrainGeneration(request);
+  progress.Done();
   if (!result.ok()) {
     std::cerr << "veletas train: " << result.error << "\n";
     return result.status == training::TrainStatus::kBadInput ? 2 : 1;

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "app/config.h"
-#include "app/status_line.h"
 #include "pipeline/networks.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/reporter.h"
+#include "util/progress_line.h"
 
 namespace veletas::app {
 
@@ -34,12 +34,12 @@ class ConsoleReporter final : public pipeline::Reporter {
  public:
   void Progress(const std::string& text) override { status_.Update(text); }
   void Line(const std::string& line) override;
-  double ProgressSeconds() const override { return status_.IsTerminal() ? 1.0 : 10.0; }
+  double ProgressSeconds() const override { return status_.IntervalSeconds(); }
   // Prints "<prefix><message>" to stderr after ending the status line.
   void Error(const std::string& message);
 
  private:
-  StatusLine status_;
+  util::ProgressLine status_;
 };
 
 // The services of a `veletas pipeline` run of `config`: the networks above, `reporter`, the
