@@ -65,11 +65,11 @@ json MatchRecordToJson(const MatchRecord& m) {
 
 namespace {
 
-MatchPlayer ReadPlayer(JsonFields& parent, const std::string& key) {
+MatchPlayer ReadPlayer(util::JsonFields& parent, const std::string& key) {
   MatchPlayer p;
   const json* obj = parent.Object(key);
   if (obj == nullptr) return p;
-  JsonFields f(*obj, parent.Name(key));
+  util::JsonFields f(*obj, parent.Name(key));
   p.name = f.String("name");
   p.spec = f.String("spec");
   if (f.ok() && p.name.empty()) f.Fail(f.Name("name") + ": empty");
@@ -79,7 +79,7 @@ MatchPlayer ReadPlayer(JsonFields& parent, const std::string& key) {
 }
 
 // The record's header: format, version, name, rules, size, times.
-void ReadHeader(JsonFields& f, MatchRecord& m) {
+void ReadHeader(util::JsonFields& f, MatchRecord& m) {
   const std::string format = f.String("format");
   if (f.ok() && format != "veletas-match") {
     f.Fail("format: expected \"veletas-match\", got \"" + format + "\"");
@@ -108,7 +108,7 @@ void ReadHeader(JsonFields& f, MatchRecord& m) {
 }
 
 // One entry of "results" (its errors go to `r`).
-MatchGame ReadGame(JsonFields& r) {
+MatchGame ReadGame(util::JsonFields& r) {
   MatchGame g;
   const std::string seat = r.String("a_seat");
   if (r.ok() && seat != "first" && seat != "second") {
@@ -136,7 +136,7 @@ MatchGame ReadGame(JsonFields& r) {
 }
 
 // The games listed in "results", which must be `games` with `a_wins` won by A.
-void ReadResults(JsonFields& f, MatchRecord& m, long long games, long long a_wins) {
+void ReadResults(util::JsonFields& f, MatchRecord& m, long long games, long long a_wins) {
   const json* results = f.Array("results");
   if (results == nullptr) return;
   if (f.ok() && static_cast<long long>(results->size()) != games) {
@@ -144,7 +144,7 @@ void ReadResults(JsonFields& f, MatchRecord& m, long long games, long long a_win
            std::to_string(games));
   }
   for (size_t i = 0; i < results->size() && f.ok(); ++i) {
-    JsonFields r((*results)[i], "results[" + std::to_string(i) + "]");
+    util::JsonFields r((*results)[i], "results[" + std::to_string(i) + "]");
     MatchGame g = ReadGame(r);
     if (!r.ok()) f.Fail(r.error());
     m.games.push_back(std::move(g));
@@ -160,10 +160,10 @@ void ReadResults(JsonFields& f, MatchRecord& m, long long games, long long a_win
 util::Result<MatchRecord> MatchRecordFromJson(const json& j, const std::string& source) {
   using R = util::Result<MatchRecord>;
   MatchRecord m;
-  JsonFields f(j, "");
+  util::JsonFields f(j, "");
   ReadHeader(f, m);
   if (const json* players = f.Object("players")) {
-    JsonFields pf(*players, "players");
+    util::JsonFields pf(*players, "players");
     m.a = ReadPlayer(pf, "a");
     m.b = ReadPlayer(pf, "b");
     if (pf.ok() && m.a.name == m.b.name) {

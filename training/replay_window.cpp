@@ -40,30 +40,35 @@ util::Result<DataState> DataStateFromJson(const std::string& text, const std::st
   const util::Result<nlohmann::json> parsed =
       util::ParseJson(text, source + ": training data state");
   if (!parsed) return parsed.error_value();
-  try {
-    const nlohmann::json& j = parsed.value();
-    DataState s;
-    s.total_samples = util::JsonInteger<int64_t>(j, "total_samples");
-    s.batches_drawn = util::JsonInteger<int64_t>(j, "batches_drawn");
-    s.samples_consumed = util::JsonInteger<int64_t>(j, "samples_consumed");
-    s.reuse_credit = util::JsonNumber(j, "reuse_credit");
-    int64_t sum = 0;
-    for (const auto& f : j.at("files")) {
-      IngestedFile file{f.at(0).get<std::string>(),
-                        util::JsonIntegerValue<int64_t>(f.at(1), "files")};
-      if (file.samples < 0) return R::Error(source + ": training data state: negative count");
-      sum += file.samples;
-      s.files.push_back(std::move(file));
+  util::JsonFields f(parsed.value(), "");
+  DataState s;
+  s.total_samples = f.Integer<int64_t>("total_samples");
+  s.batches_drawn = f.Integer<int64_t>("batches_drawn");
+  s.samples_consumed = f.Integer<int64_t>("samples_consumed");
+  s.reuse_credit = f.Number("reuse_credit");
+  const nlohmann::json* files = f.Array("files");
+  for (size_t i = 0; files != nullptr && i < files->size() && f.ok(); ++i) {
+    // Each file is [path, samples].
+    const nlohmann::json& e = (*files)[i];
+    const std::string name = "files[" + std::to_string(i) + "]";
+    if (!e.is_array() || e.size() != 2 || !e[0].is_string()) {
+      f.Fail(name + ": expected [path, samples], got " + util::JsonExcerpt(e));
+      break;
     }
-    if (sum != s.total_samples || s.batches_drawn < 0 || s.samples_consumed < 0) {
-      return R::Error(source + ": training data state is inconsistent (file counts sum to " +
-                      std::to_string(sum) + ", total says " + std::to_string(s.total_samples) +
-                      ")");
-    }
-    return s;
-  } catch (const std::exception& e) {
-    return R::Error(source + ": training data state: " + e.what());
+    s.files.push_back({e[0].get<std::string>(), f.IntegerOf<int64_t>(e[1], name + "[1]")});
   }
+  if (!f.ok()) return R::Error(source + ": training data state: " + f.error());
+  int64_t sum = 0;
+  for (const IngestedFile& file : s.files) {
+    if (file.samples < 0 || __builtin_add_overflow(sum, file.samples, &sum)) {
+      return R::Error(source + ": training data state: a negative or too large count");
+    }
+  }
+  if (sum != s.total_samples || s.batches_drawn < 0 || s.samples_consumed < 0) {
+    return R::Error(source + ": training data state is inconsistent (file counts sum to " +
+                    std::to_string(sum) + ", total says " + std::to_string(s.total_samples) + ")");
+  }
+  return s;
 }
 
 bool NaturalLess(const std::string& a, const std::string& b) {
