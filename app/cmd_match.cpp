@@ -69,8 +69,8 @@ util::Result<std::string> MatchName(const MatchArgs& args,
                                     const std::array<arena::ArenaPlayer, 2>& players) {
   std::error_code ec;
   if (args.name) {
-    if (std::string e = arena::ValidateMatchName(*args.name); !e.empty()) {
-      return util::Error{"--name: " + e};
+    if (util::Status e = arena::ValidateMatchName(*args.name); !e.ok()) {
+      return util::Prefixed(e.error_value(), "--name: ");
     }
     if (fs::exists(arena::MatchFilePath(args.out, *args.name), ec)) {
       return util::Error{arena::MatchFilePath(args.out, *args.name) +
@@ -84,8 +84,8 @@ util::Result<std::string> MatchName(const MatchArgs& args,
     name = base + "-" + std::to_string(k);
   }
   // Checked now: nothing may fail once the games are played (this command keeps no journal).
-  if (std::string e = arena::ValidateMatchName(name); !e.empty()) {
-    return util::Error{e + "; choose a shorter one with --name"};
+  if (util::Status e = arena::ValidateMatchName(name); !e.ok()) {
+    return util::Error{e.error() + "; choose a shorter one with --name"};
   }
   return name;
 }
@@ -106,9 +106,9 @@ int RunMatch(const MatchArgs& args) {
   auto resolved = MatchPlayers(args, config, models);
   if (!resolved) return CommandError(kCmd, resolved.error_value());
   const std::array<arena::ArenaPlayer, 2>& players = resolved.value();
-  if (std::string e = arena::ValidateArena(players[0], players[1], rs, size, arena_config);
-      !e.empty()) {
-    return UsageError(kCmd, e);
+  if (util::Status e = arena::ValidateArena(players[0], players[1], rs, size, arena_config);
+      !e.ok()) {
+    return UsageError(kCmd, e.error());
   }
   auto named = MatchName(args, players);
   if (!named) return CommandError(kCmd, named.error_value());

@@ -67,12 +67,12 @@ ArenaPlayer MakeGenerationPlayer(long long generation, const std::string& checkp
 // spec.kind is not kMcts.
 ArenaPlayer MakeBaselinePlayer(const PlayerSpec& spec);
 
-// "" when the match can be played, else what is wrong (names empty, equal or not valid as
-// file names (util::ValidateName), a checkpoint path that is not UTF-8, an MCTS player
-// without an evaluator, budgets, the config's ranges: games_in_parallel >= 1, threads >= 1,
+// OK when the match can be played, else a bad-input error saying what is wrong (names empty, equal
+// or not valid as file names (util::ValidateName), a checkpoint path that is not UTF-8, an MCTS
+// player without an evaluator, budgets, the config's ranges: games_in_parallel >= 1, threads >= 1,
 // opening_turns in [0, 20], size and rules supported).
-std::string ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
-                          int size, const ArenaConfig& config);
+util::Status ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
+                           int size, const ArenaConfig& config);
 
 // One finished game, from A's point of view.
 struct ArenaGame {
@@ -112,7 +112,7 @@ uint64_t ArenaPlayerSeed(uint64_t seed, int game, int side);
 // A match in progress: games are appended by Play, in index order.
 class Arena {
  public:
-  // Precondition: ValidateArena(a, b, rules, size, config) is "".
+  // Precondition: ValidateArena(a, b, rules, size, config) is OK.
   Arena(ArenaPlayer a, ArenaPlayer b, rules::RuleSet rules, int size, const ArenaConfig& config);
   ~Arena();
   Arena(const Arena&) = delete;

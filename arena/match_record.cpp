@@ -20,9 +20,8 @@ int MatchRecord::AWins() const {
       std::count_if(games.begin(), games.end(), [](const MatchGame& g) { return g.a_won; }));
 }
 
-std::string ValidateMatchName(const std::string& name) {
-  const util::Status ok = util::ValidateName(name, "match name");
-  return ok.ok() ? "" : ok.error();
+util::Status ValidateMatchName(const std::string& name) {
+  return util::ValidateName(name, "match name");
 }
 
 std::string MatchesDir(const std::string& run_dir) {
@@ -91,7 +90,7 @@ void ReadHeader(util::JsonFields& f, MatchRecord& m) {
   }
   m.name = f.String("name");
   if (f.ok()) {
-    if (std::string e = ValidateMatchName(m.name); !e.empty()) f.Fail("name: " + e);
+    if (util::Status e = ValidateMatchName(m.name); !e.ok()) f.Fail("name: " + e.error());
   }
   const std::string rules_name = f.String("rules");
   if (f.ok()) {
@@ -195,8 +194,8 @@ util::Result<MatchRecord> MatchRecordFromJson(const json& j, const std::string& 
 
 util::Status WriteMatchRecord(const std::string& run_dir, const MatchRecord& match) {
   const std::string path = MatchFilePath(run_dir, match.name);
-  if (std::string e = ValidateMatchName(match.name); !e.empty()) {
-    return util::Status::Error(path + ": " + e);
+  if (util::Status e = ValidateMatchName(match.name); !e.ok()) {
+    return util::Prefixed(e.error_value(), path + ": ");
   }
   if (util::Status dir = util::CreateDirectories(MatchesDir(run_dir)); !dir.ok()) return dir;
   return util::WriteFileAtomic(path, MatchRecordToJson(match).dump(1) + "\n");

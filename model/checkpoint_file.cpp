@@ -39,27 +39,28 @@ std::string ArchText(const NetConfig& a) {
 
 }  // namespace
 
-std::string DescribeMismatch(const CheckpointMeta& meta, const ModelRequirement& need) {
+Status MetaFits(const CheckpointMeta& meta, const ModelRequirement& need) {
   if (need.rules && meta.rules != *need.rules) {
-    return std::string("rules mismatch: checkpoint is for ") + rules::RuleSetName(meta.rules) +
-           " rules, expected " + rules::RuleSetName(*need.rules);
+    return Status::Error(std::string("rules mismatch: checkpoint is for ") +
+                         rules::RuleSetName(meta.rules) + " rules, expected " +
+                         rules::RuleSetName(*need.rules));
   }
   if (need.size && meta.size != *need.size) {
-    return "board size mismatch: checkpoint is for " + std::to_string(meta.size) + "x" +
-           std::to_string(meta.size) + ", expected " + std::to_string(*need.size) + "x" +
-           std::to_string(*need.size);
+    return Status::Error("board size mismatch: checkpoint is for " + std::to_string(meta.size) +
+                         "x" + std::to_string(meta.size) + ", expected " +
+                         std::to_string(*need.size) + "x" + std::to_string(*need.size));
   }
   if (need.arch && !meta.arch.SameArchitecture(*need.arch)) {
-    return "architecture mismatch: checkpoint has " + ArchText(meta.arch) + ", expected " +
-           ArchText(*need.arch);
+    return Status::Error("architecture mismatch: checkpoint has " + ArchText(meta.arch) +
+                         ", expected " + ArchText(*need.arch));
   }
   if (meta.feature_version != kFeatureVersion || meta.input_planes != kNumPlanes) {
-    return "input features mismatch: checkpoint uses feature version " +
-           std::to_string(meta.feature_version) + " with " + std::to_string(meta.input_planes) +
-           " planes, this build uses version " + std::to_string(kFeatureVersion) + " with " +
-           std::to_string(kNumPlanes);
+    return Status::Error("input features mismatch: checkpoint uses feature version " +
+                         std::to_string(meta.feature_version) + " with " +
+                         std::to_string(meta.input_planes) + " planes, this build uses version " +
+                         std::to_string(kFeatureVersion) + " with " + std::to_string(kNumPlanes));
   }
-  return "";
+  return Ok();
 }
 
 std::string MetaToJson(const CheckpointMeta& meta) {
@@ -221,10 +222,11 @@ util::Result<CheckpointFile> ReadCheckpoint(const std::string& path) {
 }
 
 Status CheckFits(const CheckpointFile& file, const ModelRequirement& need) {
-  const std::string why = DescribeMismatch(file.meta, need);
-  if (why.empty()) return Ok();
-  return Status::Error(file.path + (need.source.empty() ? "" : " does not fit " + need.source) +
-                       ": " + why);
+  const Status fits = MetaFits(file.meta, need);
+  if (fits.ok()) return fits;
+  return util::Prefixed(
+      fits.error_value(),
+      file.path + (need.source.empty() ? "" : " does not fit " + need.source) + ": ");
 }
 
 util::Result<std::map<std::string, StoredTensor>> ParseTensorTable(std::string_view section,

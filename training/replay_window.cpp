@@ -147,19 +147,21 @@ util::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::st
 
 namespace {
 
-std::string CheckGame(const std::string& path, const data::SampleFile& f, rules::RuleSet rs,
-                      int size) {
-  if (f.rules == rs && f.size == size) return "";
-  return path + ": sample file is for " + rules::RuleSetName(f.rules) + " " +
-         std::to_string(f.size) + "x" + std::to_string(f.size) + ", the model is for " +
-         rules::RuleSetName(rs) + " " + std::to_string(size) + "x" + std::to_string(size);
+// OK when the sample file `f` (at `path`) is of the game `rs` on `size`, else a bad-input
+// error naming both games.
+util::Status CheckGame(const std::string& path, const data::SampleFile& f, rules::RuleSet rs,
+                       int size) {
+  if (f.rules == rs && f.size == size) return util::Ok();
+  return util::Status::Error(path + ": sample file is for " + rules::RuleSetName(f.rules) + " " +
+                             std::to_string(f.size) + "x" + std::to_string(f.size) +
+                             ", the model is for " + rules::RuleSetName(rs) + " " +
+                             std::to_string(size) + "x" + std::to_string(size));
 }
 
 }  // namespace
 
 util::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::string>& listed,
                                        rules::RuleSet rs, int size, int64_t keep_samples) {
-  using R = util::Result<IngestReport>;
   std::set<std::string> known;
   for (const IngestedFile& f : state.files) known.insert(f.path);
   IngestReport report;
@@ -177,8 +179,8 @@ util::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::
       report.skipped.push_back(file.error());
       continue;
     }
-    if (std::string why = CheckGame(path, file.value(), rs, size); !why.empty()) {
-      return R::Error(why);
+    if (util::Status fits = CheckGame(path, file.value(), rs, size); !fits.ok()) {
+      return fits.error_value();
     }
     const auto n = static_cast<int64_t>(file.value().samples.size());
     added.push_back({path, n});
@@ -203,7 +205,6 @@ util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t wi
                                               rules::RuleSet rs, int size,
                                               std::map<std::string, data::SampleFile> loaded,
                                               std::vector<std::string>& skipped) {
-  using R = util::Result<ReplayWindow>;
   // The newest files that cover `window` samples, by their ingested counts.
   size_t first = state.files.size();
   int64_t covered = 0;
@@ -228,7 +229,9 @@ util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t wi
         continue;
       }
       file = std::move(read.value());
-      if (std::string why = CheckGame(f.path, file, rs, size); !why.empty()) return R::Error(why);
+      if (util::Status fits = CheckGame(f.path, file, rs, size); !fits.ok()) {
+        return fits.error_value();
+      }
     }
     auto& samples = file.samples;
     // The oldest file may be only partly inside the window: keep its newest samples.

@@ -23,8 +23,8 @@ namespace veletas::util {
 inline Result<nlohmann::json> ParseJson(std::string_view text, const std::string& source,
                                         int max_depth = kMaxJsonDepth) {
   using R = Result<nlohmann::json>;
-  if (std::string deep = CheckJsonDepth(text, max_depth); !deep.empty()) {
-    return R::Error(source + ": " + deep);
+  if (Status deep = CheckJsonDepth(text, max_depth); !deep.ok()) {
+    return Prefixed(deep.error_value(), source + ": ");
   }
   try {
     return nlohmann::json::parse(text);

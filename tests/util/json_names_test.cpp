@@ -18,17 +18,19 @@ std::string Nested(int depth, const std::string& inside = "") {
 }
 
 TEST(JsonDepth, NestingUpToTheBoundIsAcceptedAndDeeperIsNot) {
-  EXPECT_EQ(CheckJsonDepth(Nested(64)), "");
-  EXPECT_EQ(CheckJsonDepth(Nested(65)),
-            "arrays and objects nest deeper than 64 levels (at byte 64)");
-  EXPECT_EQ(CheckJsonDepth("{\"a\": [1, {\"b\": []}]}", 4), "");
-  EXPECT_NE(CheckJsonDepth("{\"a\": [1, {\"b\": []}]}", 3), "");
+  EXPECT_TRUE(CheckJsonDepth(Nested(64)).ok());
+  const Status deep = CheckJsonDepth(Nested(65));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.error(), "arrays and objects nest deeper than 64 levels (at byte 64)");
+  EXPECT_EQ(deep.exit_code(), 2);
+  EXPECT_TRUE(CheckJsonDepth("{\"a\": [1, {\"b\": []}]}", 4).ok());
+  EXPECT_FALSE(CheckJsonDepth("{\"a\": [1, {\"b\": []}]}", 3).ok());
 }
 
 TEST(JsonDepth, BracketsInsideStringsDoNotCount) {
   const std::string brackets =
       "[\"" + std::string(1000, '[') + "\\\"" + std::string(1000, '{') + "\"]";
-  EXPECT_EQ(CheckJsonDepth(brackets), "");
+  EXPECT_TRUE(CheckJsonDepth(brackets).ok());
   EXPECT_TRUE(ParseJson(brackets, "x.json").ok());
 }
 
