@@ -13,10 +13,10 @@
 #include "app/arena_models.h"
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "arena/ladder.h"
 #include "arena/match_text.h"
 #include "arena/run_ratings.h"
+#include "config/config.h"
 #include "rules/notation.h"
 #include "util/progress_line.h"
 
@@ -35,7 +35,7 @@ struct LadderArgs {
 int RunLadder(const LadderArgs& args) {
   auto loaded_config = ConfigFromArgs(args.config);
   if (!loaded_config) return UsageError(kCmd, loaded_config.error());
-  const Config& config = loaded_config.value();
+  const config::Config& config = loaded_config.value();
   const rules::RuleSet rs = config.game.rules;
   const int size = config.game.size;
   const int sims = config.arena.arena.simulations;

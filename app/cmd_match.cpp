@@ -12,12 +12,11 @@
 #include "app/arena_models.h"
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "arena/arena.h"
 #include "arena/arena_record.h"
 #include "arena/match_record.h"
 #include "arena/match_text.h"
-#include "rules/notation.h"
+#include "config/config.h"
 #include "util/atomic_file.h"
 #include "util/progress_line.h"
 
@@ -38,62 +37,10 @@ struct MatchArgs {
   std::optional<int> threads, parallel, opening_turns;
 };
 
-// The two players of --a and --b (their checkpoints loaded through `models`), named by
-// --a-name/--b-name or after their specs, with distinct names.
-util::Result<std::array<arena::ArenaPlayer, 2>> MatchPlayers(const MatchArgs& args,
-                                                             const Config& config,
-                                                             ArenaModels& models) {
-  std::array<arena::ArenaPlayer, 2> players;
-  for (int i = 0; i < 2; ++i) {
-    const std::string opt = i == 0 ? "--a: " : "--b: ";
-    auto spec = arena::ParsePlayerSpec(i == 0 ? args.a : args.b);
-    if (!spec) return util::Prefixed(spec.error_value(), opt);
-    auto p = ResolvePlayer(spec.value(), models, config.search);
-    if (!p) return util::Prefixed(p.error_value(), opt);
-    players[i] = p.value();
-    if (const auto& name = i == 0 ? args.a_name : args.b_name) players[i].name = *name;
-  }
-  if (players[0].name == players[1].name) {
-    if (args.a_name && args.b_name) {
-      return util::Error{"--a-name and --b-name are both \"" + players[0].name + "\""};
-    }
-    if (!args.a_name) players[0].name += "_a";
-    if (!args.b_name) players[1].name += "_b";
-  }
-  return players;
-}
-
-// The match's name: --name, which must be new in OUT/matches/, or one made from the players
-// with a numeric suffix rather than overwrite an earlier match.
-util::Result<std::string> MatchName(const MatchArgs& args,
-                                    const std::array<arena::ArenaPlayer, 2>& players) {
-  std::error_code ec;
-  if (args.name) {
-    if (util::Status e = arena::ValidateMatchName(*args.name); !e.ok()) {
-      return util::Prefixed(e.error_value(), "--name: ");
-    }
-    if (fs::exists(arena::MatchFilePath(args.out, *args.name), ec)) {
-      return util::Error{arena::MatchFilePath(args.out, *args.name) +
-                         " exists; choose another --name or --out"};
-    }
-    return *args.name;
-  }
-  const std::string base = arena::MakeMatchName("", players[0].name, players[1].name);
-  std::string name = base;
-  for (int k = 2; fs::exists(arena::MatchFilePath(args.out, name), ec); ++k) {
-    name = base + "-" + std::to_string(k);
-  }
-  // Checked now: nothing may fail once the games are played (this command keeps no journal).
-  if (util::Status e = arena::ValidateMatchName(name); !e.ok()) {
-    return util::Error{e.error() + "; choose a shorter one with --name"};
-  }
-  return name;
-}
-
 int RunMatch(const MatchArgs& args) {
   auto loaded_config = ConfigFromArgs(args.config);
   if (!loaded_config) return UsageError(kCmd, loaded_config.error());
-  const Config& config = loaded_config.value();
+  const config::Config& config = loaded_config.value();
   arena::ArenaConfig arena_config = config.arena.arena;
   if (args.seed) arena_config.seed = static_cast<uint64_t>(*args.seed);
   arena_config.threads = args.threads.value_or(arena_config.threads);
@@ -103,14 +50,14 @@ int RunMatch(const MatchArgs& args) {
   const int size = config.game.size;
 
   ArenaModels models(rs, size, config.model, config.evaluator);
-  auto resolved = MatchPlayers(args, config, models);
+  auto resolved = MatchPlayers({args.a, args.b}, {args.a_name, args.b_name}, config.search, models);
   if (!resolved) return CommandError(kCmd, resolved.error_value());
   const std::array<arena::ArenaPlayer, 2>& players = resolved.value();
   if (util::Status e = arena::ValidateArena(players[0], players[1], rs, size, arena_config);
       !e.ok()) {
     return UsageError(kCmd, e.error());
   }
-  auto named = MatchName(args, players);
+  auto named = arena::NewMatchName(args.out, args.name, players[0].name, players[1].name);
   if (!named) return CommandError(kCmd, named.error_value());
   const std::string& name = named.value();
   const std::string& out_dir = args.out;
@@ -120,11 +67,7 @@ int RunMatch(const MatchArgs& args) {
 
   const bool json_out = args.json;
   std::ostream& info = json_out ? std::cerr : std::cout;
-  info << players[0].name << " (" << players[0].spec.ToString() << ") vs " << players[1].name
-       << " (" << players[1].spec.ToString() << "), " << rules::RuleSetName(rs) << " " << size
-       << "x" << size << ", " << args.games << " games, " << arena_config.games_in_parallel
-       << " in parallel, " << arena_config.threads << " threads, seed " << arena_config.seed
-       << "\n";
+  info << arena::MatchHeadline(players[0], players[1], rs, size, args.games, arena_config);
   const std::string started = arena::UtcTimestamp();
   arena::Arena arena(players[0], players[1], rs, size, arena_config);
   util::ProgressLine progress(kCmd);
@@ -144,7 +87,7 @@ int RunMatch(const MatchArgs& args) {
   if (util::Status saved = arena::SaveMatch(out_dir, record, arena.Games()); !saved.ok()) {
     // A late failure (a full disk) loses no finished game: the results and records go to
     // standard output instead.
-    std::cout << MatchSummary(arena) << "games:\n";
+    std::cout << arena::MatchSummary(arena) << "games:\n";
     for (const arena::ArenaGame& g : arena.Games()) std::cout << g.record << "\n";
     std::cerr << "veletas match: " << saved.error() << "\n";
     return saved.exit_code();
@@ -152,17 +95,12 @@ int RunMatch(const MatchArgs& args) {
   const std::string match_file = arena::MatchFilePath(out_dir, name);
   const std::string records_file = (fs::path(out_dir) / arena::RecordsFileName(name)).string();
   if (json_out) {
-    nlohmann::json j = arena::MatchRecordToJson(record);
-    j["match_file"] = match_file;
-    j["records_file"] = records_file;
-    j["seconds"] = arena.Stats().seconds;
-    j["turns"] = arena.Stats().turns;
-    j["evaluations"] = arena.Stats().evaluations;
-    j["evaluate_calls"] = arena.Stats().evaluate_calls;
+    const nlohmann::json j = arena::MatchResultJson(record, arena, match_file, records_file);
     // Paths are printed as they are: bytes that are not UTF-8 show as U+FFFD.
     std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    std::cout << MatchSummary(arena) << "wrote " << match_file << " and " << records_file << "\n";
+    std::cout << arena::MatchSummary(arena) << "wrote " << match_file << " and " << records_file
+              << "\n";
   }
   return 0;
 }

@@ -7,8 +7,8 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "app/config_network.h"
+#include "config/config.h"
 #include "rules/notation.h"
 #include "selfplay/selfplay_engine.h"
 #include "util/progress_line.h"
@@ -29,12 +29,12 @@ struct SelfplayArgs {
 };
 
 int RunSelfplayCommand(const SelfplayArgs& args) {
-  auto loaded = LoadConfig(args.config);
+  auto loaded = config::LoadConfig(args.config);
   if (!loaded) {
     std::cerr << loaded.error() << "\n";
     return 2;
   }
-  Config c = loaded.value();
+  config::Config c = loaded.value();
   c.selfplay.threads = args.threads.value_or(c.selfplay.threads);
   if (args.seed) c.selfplay.seed = static_cast<uint64_t>(*args.seed);
   const std::string& ckpt = args.model;

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "app/config.h"
+#include "config/config.h"
 #include "model/torch_evaluator.h"
 #include "rules/notation.h"
 
@@ -54,8 +54,8 @@ util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const Pla
   // Settings: the config file (if any; else standard 10x10), then the options.
   auto loaded = ConfigFromArgs(ConfigArgs{args.config.config, {}, args.config.precision});
   if (!loaded) return loaded.error_value();
-  const Config& config = loaded.value();
-  const GameConfig game = ResolveGame(args.config.game, config.game);
+  const config::Config& config = loaded.value();
+  const config::GameConfig game = ResolveGame(args.config.game, config.game);
   const int simulations = args.simulations.value_or(config.search.simulations);
   b->seed = args.seed
                 ? static_cast<uint64_t>(*args.seed)

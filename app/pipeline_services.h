@@ -1,12 +1,13 @@
 // The app's side of the pipeline's seams (pipeline/pipeline.h): the networks on LibTorch
 // (checkpoints, self-play and arena evaluators, training), the console (a status line on
-// stderr, summary lines on stdout), the cluster over Redis and the run's ratings.
+// stderr, summary lines on stdout), the cluster over Redis (cluster::PipelineGames) and the
+// run's ratings.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "app/config.h"
+#include "config/config.h"
 #include "pipeline/networks.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/reporter.h"
@@ -18,7 +19,7 @@ namespace veletas::app {
 // settings.
 class TorchNetworks final : public pipeline::Networks {
  public:
-  explicit TorchNetworks(const Config& config) : c_(config) {}
+  explicit TorchNetworks(const config::Config& config) : c_(config) {}
   util::Status CreateInitial(const std::string& checkpoint, int64_t seed) override;
   util::Result<std::unique_ptr<search::Evaluator>> LoadForSelfplay(
       const std::string& checkpoint) override;
@@ -26,7 +27,7 @@ class TorchNetworks final : public pipeline::Networks {
   util::Result<pipeline::TrainSummary> Train(const pipeline::TrainJob& job) override;
 
  private:
-  const Config& c_;
+  const config::Config& c_;
 };
 
 // Progress on a status line (stderr), lines on stdout.
@@ -43,9 +44,9 @@ class ConsoleReporter final : public pipeline::Reporter {
 };
 
 // The services of a `veletas pipeline` run of `config`: the networks above, `reporter`, the
-// process's clocks, ClusterGames for a cluster run, RateRun for the ratings.
+// process's clocks, cluster::PipelineGames for a cluster run, RateRun for the ratings.
 struct PipelineServicesOfApp {
-  PipelineServicesOfApp(const Config& config, pipeline::Reporter& reporter,
+  PipelineServicesOfApp(const config::Config& config, pipeline::Reporter& reporter,
                         const std::string& run_dir);
   TorchNetworks networks;
   pipeline::SystemClock clock;

@@ -19,7 +19,7 @@
 // searches of all neural players whose turn it is are stepped together (search/mcts.h step
 // API); each round collects their leaves (config leaves_per_batch per search) and evaluates
 // them with one Evaluate call per distinct evaluator (A and B sharing an evaluator share the
-// call). UCT players choose on worker threads meanwhile; random players choose at once.
+// call). UCT players choose on threads of their own meanwhile; random players choose at once.
 //
 // Determinism: a game depends only on the seed, its index and the evaluators' outputs (not
 // on how many games run in parallel or how threads are scheduled), as long as the
@@ -157,9 +157,9 @@ class Arena {
   const std::vector<rules::Turn>& Opening(int pair) { return openings_.Get(pair); }
 
  private:
-  struct Slot;    // a game in flight (arena/arena_slot.h)
-  class Workers;  // the threads of UCT players (arena/arena_slot.h)
-  struct Round;   // the state of one Run call (arena.cpp)
+  struct Slot;       // a game in flight (arena/arena_slot.h)
+  class UctThreads;  // the threads of UCT players (arena/arena_slot.h)
+  struct Round;      // the state of one Run call (arena.cpp)
   // Plays (or takes from restored_) the games of `indices` and returns them in index order;
   // progress counts from the given wins up to `total` games.
   std::vector<ArenaGame> Run(const std::vector<int>& indices, int total, int a_wins, int b_wins,
