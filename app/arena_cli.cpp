@@ -1,22 +1,10 @@
 #include "app/arena_cli.h"
 
-#include <fmt/format.h>
-#include <unistd.h>
-
-#include <chrono>
 #include <iostream>
 
 #include "arena/match_record.h"
 
 namespace veletas::app {
-namespace {
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
-
 util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec, ArenaModels& models,
                                                const search::SearchConfig& search) {
   if (spec.kind != arena::PlayerKind::kMcts) return arena::MakeBaselinePlayer(spec);
@@ -45,6 +33,29 @@ util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const s
   return player;
 }
 
+util::Result<std::array<arena::ArenaPlayer, 2>> MatchPlayers(
+    const std::array<std::string, 2>& specs, const std::array<std::optional<std::string>, 2>& names,
+    const search::SearchConfig& search, ArenaModels& models) {
+  std::array<arena::ArenaPlayer, 2> players;
+  for (int i = 0; i < 2; ++i) {
+    const std::string opt = i == 0 ? "--a: " : "--b: ";
+    auto spec = arena::ParsePlayerSpec(specs[i]);
+    if (!spec) return util::Prefixed(spec.error_value(), opt);
+    auto p = ResolvePlayer(spec.value(), models, search);
+    if (!p) return util::Prefixed(p.error_value(), opt);
+    players[i] = p.value();
+    if (names[i]) players[i].name = *names[i];
+  }
+  if (players[0].name == players[1].name) {
+    if (names[0] && names[1]) {
+      return util::Error{"--a-name and --b-name are both \"" + players[0].name + "\""};
+    }
+    if (!names[0]) players[0].name += "_a";
+    if (!names[1]) players[1].name += "_b";
+  }
+  return players;
+}
+
 util::Status LockRunDirectory(const std::string& command, const std::string& run_dir,
                               util::DirectoryLock& lock) {
   const auto removed = util::LockAndClean(run_dir, lock, arena::MatchesDir(run_dir), true);
@@ -54,70 +65,6 @@ util::Status LockRunDirectory(const std::string& command, const std::string& run
               << ": removed (incomplete file of a killed session)\n";
   }
   return util::Ok();
-}
-
-ProgressLine::ProgressLine(std::string label)
-    : label_(std::move(label)), tty_(isatty(STDERR_FILENO) != 0) {}
-
-void ProgressLine::Update(const arena::ArenaProgress& p, const std::string& a,
-                          const std::string& b) {
-  const double now = Now();
-  const bool last = p.games_done >= p.games_total;
-  if (!last && now - last_ < (tty_ ? 0.2 : 10.0)) return;
-  last_ = now;
-  const double rate = p.seconds > 0 ? p.games_done / p.seconds : 0.0;
-  const std::string line = fmt::format("{}: {}/{} games, {}{}{} - {}{}{}, {:.2f} games/s", label_,
-                                       p.games_done, p.games_total, a, a.empty() ? "" : " ",
-                                       p.a_wins, p.b_wins, b.empty() ? "" : " ", b, rate);
-  if (tty_) {
-    std::cerr << "\r" << line << "\x1b[K" << std::flush;
-    open_ = true;
-  } else {
-    std::cerr << line << "\n";
-  }
-}
-
-void ProgressLine::Done() {
-  if (open_) std::cerr << "\n";
-  open_ = false;
-}
-
-std::string MatchSummary(const arena::Arena& arena) {
-  const auto& games = arena.Games();
-  const std::string& a = arena.A().name;
-  const std::string& b = arena.B().name;
-  int seat_games[2] = {0, 0}, seat_wins[2] = {0, 0};      // A first, A second
-  int colour_games[2] = {0, 0}, colour_wins[2] = {0, 0};  // A black, A white
-  long long turns = 0;
-  for (const arena::ArenaGame& g : games) {
-    const int seat = g.a_first ? 0 : 1;
-    const int colour = rules::Index(g.a_colour);
-    ++seat_games[seat];
-    ++colour_games[colour];
-    seat_wins[seat] += g.a_won;
-    colour_wins[colour] += g.a_won;
-    turns += g.turns;
-  }
-  const arena::ArenaStats& st = arena.Stats();
-  const int n = static_cast<int>(games.size());
-  const arena::EloEstimate e = arena.Elo();
-  std::string out = fmt::format("{} games in {:.1f} s ({:.2f} games/s), {:.1f} turns per game\n", n,
-                                st.seconds, st.seconds > 0 ? n / st.seconds : 0.0,
-                                n > 0 ? static_cast<double>(turns) / n : 0.0);
-  out += fmt::format(
-      "{}: {} wins (as first player {}/{}, as second {}/{}; with black {}/{}, with white {}/{})\n",
-      a, arena.AWins(), seat_wins[0], seat_games[0], seat_wins[1], seat_games[1], colour_wins[0],
-      colour_games[0], colour_wins[1], colour_games[1]);
-  out += fmt::format("{}: {} wins\n", b, arena.BWins());
-  out += fmt::format("score of {}: {:.3f}\n", a, e.score);
-  out += "Elo " + a + " - " + b + ": " + arena::FormatElo(e) +
-         (e.bound == arena::EloBound::kTwoSided ? " (95%)" : "") + "\n";
-  out += fmt::format("likelihood of superiority of {}: {:.1f}%\n", a, 100.0 * e.los);
-  if (st.evaluate_calls > 0) {
-    out += fmt::format("network: {} positions in {} batches (mean {:.1f} per batch)\n",
-                       st.evaluations, st.evaluate_calls, st.MeanBatch());
-  }
-  return out;
 }
 
 }  // namespace veletas::app

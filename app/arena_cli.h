@@ -1,7 +1,9 @@
 // Shared pieces of the arena commands (`veletas match`, `veletas gate`): building players
-// from specs, the progress line, and the text summary of a match.
+// from specs (the text of a match is arena/match_text.h).
 #pragma once
 
+#include <array>
+#include <optional>
 #include <string>
 
 #include "app/arena_models.h"
@@ -27,32 +29,18 @@ util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const s
                                               int simulations, ArenaModels& models,
                                               const search::SearchConfig& search);
 
+// The two players of the specs `specs` (--a and --b; checkpoints loaded through `models`),
+// named by `names` where given, else after their specs, with distinct names (a suffix _a,
+// _b). Errors name the option.
+util::Result<std::array<arena::ArenaPlayer, 2>> MatchPlayers(
+    const std::array<std::string, 2>& specs, const std::array<std::optional<std::string>, 2>& names,
+    const search::SearchConfig& search, ArenaModels& models);
+
 // Takes the lock of the run directory `run_dir` for a standalone gate or ladder (the lock a
 // pipeline holds: neither runs on a run in progress, nor two on one run) and removes the
 // stale temporaries of RUN_DIR/matches, each reported on stderr as "veletas <command>: PATH:
 // removed ...". The error (a failure naming the directory) is returned, not printed.
 util::Status LockRunDirectory(const std::string& command, const std::string& run_dir,
                               util::DirectoryLock& lock);
-
-// A progress line on stderr: rewritten in place on a terminal (at most 5 times a second),
-// else a new line at most every 10 seconds. Not thread-safe.
-class ProgressLine {
- public:
-  explicit ProgressLine(std::string label);
-  // `a` and `b` name the players in the line ("" for none).
-  void Update(const arena::ArenaProgress& p, const std::string& a = "", const std::string& b = "");
-  // Ends the line (on a terminal).
-  void Done();
-
- private:
-  std::string label_;
-  bool tty_;
-  double last_ = -1e9;
-  bool open_ = false;
-};
-
-// The result of a match in words: games and speed, wins by seat and colour, score, Elo A - B
-// with its 95% interval, LOS, and the network batching when neural players took part.
-std::string MatchSummary(const arena::Arena& arena);
 
 }  // namespace veletas::app

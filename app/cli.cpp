@@ -16,7 +16,7 @@ void AddGameOptions(CLI::App& cmd, GameArgs& game, const std::string& fallback) 
       ->check(CLI::IsMember({7, 9, 10}));
 }
 
-GameConfig ResolveGame(const GameArgs& game, GameConfig base) {
+config::GameConfig ResolveGame(const GameArgs& game, config::GameConfig base) {
   // CLI11 accepted only the names ParseRuleSet knows.
   if (game.rules) base.rules = rules::ParseRuleSet(*game.rules).value_or(base.rules);
   if (game.size) base.size = *game.size;
@@ -52,10 +52,10 @@ void AddConfigOptions(CLI::App& cmd, ConfigArgs& args, bool config_required) {
       ->check(CLI::IsMember(model::kInferencePrecisions));
 }
 
-util::Result<Config> ConfigFromArgs(const ConfigArgs& args) {
-  Config config;
+util::Result<config::Config> ConfigFromArgs(const ConfigArgs& args) {
+  config::Config config;
   if (args.config) {
-    auto loaded = LoadConfig(*args.config);
+    auto loaded = config::LoadConfig(*args.config);
     if (!loaded) return loaded.error_value();
     config = loaded.value();
   } else {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "app/config.h"
+#include "config/config.h"
 #include "rules/position.h"
 #include "util/result.h"
 
@@ -28,7 +28,8 @@ struct GameArgs {
 void AddGameOptions(CLI::App& cmd, GameArgs& game, const std::string& fallback);
 
 // The game of `game` over `base` (standard 10x10 when not given).
-GameConfig ResolveGame(const GameArgs& game, GameConfig base = {rules::RuleSet::kStandard, 10});
+config::GameConfig ResolveGame(const GameArgs& game,
+                               config::GameConfig base = {rules::RuleSet::kStandard, 10});
 
 // A CLI11 check of an option's value by `check` (e.g. a name or URL parser of a layer): its
 // error message becomes the usage error, which CLI11 prefixes with the option's name.
@@ -49,7 +50,7 @@ void AddConfigOptions(CLI::App& cmd, ConfigArgs& args, bool config_required);
 
 // The config file when given (else the defaults on a 10x10 board), then --rules and --size
 // over it. The error names the file and line.
-util::Result<Config> ConfigFromArgs(const ConfigArgs& args);
+util::Result<config::Config> ConfigFromArgs(const ConfigArgs& args);
 
 // Prints "veletas <command>: <message>" to stderr and returns 2.
 int UsageError(const std::string& command, const std::string& message);

@@ -7,31 +7,8 @@
 
 namespace veletas::app {
 
-cluster::RunSettings WorkerSettings(const Config& c) {
-  cluster::RunSettings s;
-  s.rules = c.game.rules;
-  s.size = c.game.size;
-  s.selfplay = c.selfplay;
-  s.search = c.search;
-  s.batching = c.evaluator;
-  s.arena = c.arena.arena;
-  s.cluster = c.cluster;
-  s.max_queued_games = c.cluster.max_queued_games > 0 ? c.cluster.max_queued_games
-                                                      : 2 * c.pipeline.games_per_generation;
-  return s;
-}
-
 util::Result<cluster::RunSettings> TorchRunLoader::Settings(const std::string& config_text) {
-  auto c = LoadConfigFromString(config_text, "the config of run " + run_);
-  if (!c) return c.error_value();
-  config_ = c.value();
-  if (overrides_.threads > 0) {
-    config_.selfplay.threads = overrides_.threads;
-    config_.arena.arena.threads = overrides_.threads;
-  }
-  if (overrides_.games_in_flight > 0) config_.selfplay.games_in_flight = overrides_.games_in_flight;
-  config_.model.device = overrides_.device;
-  return WorkerSettings(config_);
+  return cluster::ReadRunConfig(config_text, "the config of run " + run_, overrides_, config_);
 }
 
 util::Result<std::unique_ptr<search::Evaluator>> TorchRunLoader::Load(const std::string& path) {
@@ -63,11 +40,6 @@ void AddRedisServerOptions(CLI::App& cmd, RedisArgs& args) {
 void AddRedisOptions(CLI::App& cmd, RedisArgs& args) {
   AddRedisServerOptions(cmd, args);
   Required(cmd.add_option("--run", args.run, "the run's name"))->check(ClusterName());
-}
-
-util::Result<cluster::RedisOptions> RedisOptionsFor(const RedisArgs& args,
-                                                    const std::string& client_name) {
-  return cluster::MakeRedisOptions(args.url, args.auth_file, client_name);
 }
 
 }  // namespace veletas::app

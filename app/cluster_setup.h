@@ -7,37 +7,28 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "cluster/redis_client.h"
+#include "cluster/run_config.h"
 #include "cluster/worker.h"
+#include "config/config.h"
 #include "util/result.h"
 
 namespace veletas::app {
-
-// A worker's overrides of the run's published config.
-struct WorkerOverrides {
-  int threads = 0;          // self-play threads; 0: the run's
-  int games_in_flight = 0;  // per thread; 0: the run's
-  std::string device = "auto";
-};
 
 // Reads a run's published config with the worker's overrides and loads networks with
 // LibTorch (model::TorchEvaluator) for its architecture and the worker's device.
 class TorchRunLoader final : public cluster::RunLoader {
  public:
-  TorchRunLoader(std::string run, WorkerOverrides overrides)
+  TorchRunLoader(std::string run, cluster::WorkerOverrides overrides)
       : run_(std::move(run)), overrides_(std::move(overrides)) {}
   util::Result<cluster::RunSettings> Settings(const std::string& config_text) override;
   util::Result<std::unique_ptr<search::Evaluator>> Load(const std::string& path) override;
 
  private:
   std::string run_;
-  WorkerOverrides overrides_;
-  Config config_;
+  cluster::WorkerOverrides overrides_;
+  config::Config config_;
 };
-
-// The settings a worker takes from a run's config.
-cluster::RunSettings WorkerSettings(const Config& c);
 
 // What reaches a run served through Redis, from the command line.
 struct RedisArgs {
@@ -60,9 +51,5 @@ CLI::Validator ClusterName();
 // `cluster` command; cmd_cluster_admin.cpp). The returned run runs the one parsed (-1 when
 // none of them was).
 CommandRun AddClusterAdmin(CLI::App& cmd);
-
-// cluster::MakeRedisOptions of parsed `args`.
-util::Result<cluster::RedisOptions> RedisOptionsFor(const RedisArgs& args,
-                                                    const std::string& client_name);
 
 }  // namespace veletas::app

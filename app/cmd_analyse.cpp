@@ -1,8 +1,6 @@
 // `veletas analyse`: win rates before and after every move of a game record, the engine's
-// preferred moves, and marks for moves that lost much (app/game_analysis.h).
-#include <fmt/format.h>
-#include <array>
-#include <cstdio>
+// preferred moves, and marks for moves that lost much (play/game_analysis.h, the table in
+// play/analysis_text.h).
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,18 +9,12 @@
 #include "app/cli.h"
 #include "app/command.h"
 #include "app/interactive_player.h"
-#include "play/game_analysis.h"
+#include "play/analysis_text.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
-#include "util/text.h"
 
 namespace veletas::app {
 namespace {
-
-std::string Who(const play::MoveAnalysis& m) {
-  return std::string(m.color == rules::Color::kBlack ? "Black" : "White") +
-         (m.player == 0 ? " (1st)" : " (2nd)");
-}
 
 struct AnalyseOptions {
   PlayerArgs player;
@@ -36,40 +28,6 @@ struct AnalyseOptions {
 util::Result<std::string> RecordText(const AnalyseOptions& o) {
   if (o.file) return util::ReadFile(*o.file);
   return RecordArgument(o.record);
-}
-
-// "200 simulations per sub-decision", "1000 playouts per position" or "500 ms per position".
-std::string BudgetText(const play::SearchBudget& budget, bool uct) {
-  if (budget.time_ms > 0) return std::to_string(budget.time_ms) + " ms per position";
-  return std::to_string(budget.visits) +
-         (uct ? " playouts per position" : " simulations per sub-decision");
-}
-
-void PrintTableHead(const InteractivePlayer& b, int moves, const std::string& budget,
-                    const play::AnalysisOptions& options) {
-  fmt::print("analysis: {} {}x{}, {} moves; engine {}, {}\n", rules::RuleSetName(b.rules), b.size,
-             b.size, moves, b.description, budget);
-  fmt::print("win rates are the mover's; ?? = dropped more than {:.0f}%, ? = more than {:.0f}%\n",
-             100.0 * options.blunder_drop, 100.0 * options.mistake_drop);
-  fmt::print("{:>4}  {:<11} {:<18} {:>7} {:>7} {:>6} {:<3} {:<18} {:>7}\n", "move", "player",
-             "played", "before", "after", "drop", "", "best", "best");
-}
-
-void PrintMoveLine(const play::MoveAnalysis& m) {
-  fmt::print("{:4}  {:<11} {:<18} {:>7} {:>7} {:6.1f} {:<3} {:<18} {:>7}\n", m.index + 1, Who(m),
-             m.move, util::FormatPercent(m.before), util::FormatPercent(m.after), 100.0 * m.drop,
-             m.mark, m.best_move, util::FormatPercent(m.best_win_rate));
-  std::fflush(stdout);
-}
-
-// Blunders and mistakes of each player: [player][0: ??, 1: ?].
-std::array<std::array<int, 2>, 2> CountMarks(const std::vector<play::MoveAnalysis>& moves) {
-  std::array<std::array<int, 2>, 2> marks{};
-  for (const play::MoveAnalysis& m : moves) {
-    if (m.mark == "??") ++marks[m.player][0];
-    if (m.mark == "?") ++marks[m.player][1];
-  }
-  return marks;
 }
 
 nlohmann::json AnalysisJson(const InteractivePlayer& b, const std::string& budget,
@@ -97,7 +55,7 @@ nlohmann::json AnalysisJson(const InteractivePlayer& b, const std::string& budge
                           {"best_win_rate", m.best_win_rate},
                           {"best_pv", m.best_pv}});
   }
-  const auto marks = CountMarks(moves);
+  const auto marks = play::CountMarks(moves);
   for (int p = 0; p < 2; ++p) {
     j["summary"][p == 0 ? "first" : "second"] = {{"blunders", marks[p][0]},
                                                  {"mistakes", marks[p][1]}};
@@ -129,21 +87,19 @@ int RunAnalyse(const AnalyseOptions& o) {
   options.first_move = o.from - 1;
   options.budget =
       o.time_ms > 0 ? play::SearchBudget{0, o.time_ms} : play::SearchBudget{b.visits, 0};
-  const std::string budget = BudgetText(options.budget, b.searcher->IsUct());
-  if (!o.json) PrintTableHead(b, n, budget, options);
+  const std::string budget = play::BudgetText(options.budget, b.searcher->IsUct());
+  if (!o.json) {
+    std::cout << play::AnalysisTableHead(b.rules, b.size, n, b.description, budget, options);
+  }
   const auto moves =
       play::AnalyseGame(game.value(), *b.searcher, options, [&](const play::MoveAnalysis& m) {
-        if (!o.json) PrintMoveLine(m);
+        if (!o.json) std::cout << play::AnalysisTableLine(m) << std::flush;
       });
   if (o.json) {
     std::cout << AnalysisJson(b, budget, options, moves).dump(1) << "\n";
     return 0;
   }
-  const auto marks = CountMarks(moves);
-  for (int p = 0; p < 2; ++p) {
-    fmt::print("{} player: {} blunder(s) ??, {} mistake(s) ?\n", p == 0 ? "first" : "second",
-               marks[p][0], marks[p][1]);
-  }
+  std::cout << play::MarksText(moves);
   return 0;
 }
 

@@ -15,9 +15,9 @@
 #include "app/cli.h"
 #include "app/cluster_setup.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "app/config_network.h"
 #include "cluster/cluster_bench.h"
+#include "config/config.h"
 #include "model/checkpoint_file.h"
 #include "model/model_files.h"
 #include "rules/notation.h"
@@ -27,38 +27,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The worker comparison's setup: the worker loads the network as `veletas worker` does
-// (on the config's device).
-cluster::WorkerBench WorkerBenchOf(const Config& c, const cluster::RedisOptions& redis,
-                                   const std::string& work, double seconds) {
-  cluster::WorkerBench b;
-  b.settings = WorkerSettings(c);
-  // Files as a generation of the pipeline writes them; ten generations' worth of games, so
-  // that the window ends first (the plan lists every game: no 10^9-game plans).
-  b.local_games = 10 * c.pipeline.games_per_generation;
-  // A queue nobody empties must not fill up.
-  b.config_text = c.resolved_yaml;
-  if (c.cluster.redis.empty()) {
-    b.config_text += "cluster:\n  redis: redis://" + redis.endpoint.ToString() +
-                     "\n  max_queued_games: 100000000\n";
-  }
-  b.make_loader = [device = c.model.device](const std::string& run) {
-    WorkerOverrides overrides;
-    overrides.device = device;
-    return std::unique_ptr<cluster::RunLoader>(new TorchRunLoader(run, overrides));
-  };
-  b.redis = redis;
-  b.work = work;
-  b.seconds = seconds;
-  return b;
-}
-
 // Self-play in this process against one worker: the figures, or the exit code of an error.
-int BenchWorker(const Config& c, const cluster::RedisOptions& redis, const std::string& work,
-                const std::string& checkpoint, double seconds, const cluster::IngestFigures& f) {
+int BenchWorker(const config::Config& c, const cluster::RedisOptions& redis,
+                const std::string& work, const std::string& checkpoint, double seconds,
+                const cluster::IngestFigures& f) {
   auto network = LoadConfigNetwork(checkpoint, c);
   if (!network) return CommandError("bench-cluster", network.error_value());
-  cluster::WorkerBench bench = WorkerBenchOf(c, redis, work, seconds);
+  cluster::WorkerBench bench = cluster::WorkerBenchOf(c, redis, work, seconds);
+  // The worker loads the network as `veletas worker` does (on the config's device).
+  bench.make_loader = [device = c.model.device](const std::string& run) {
+    return std::unique_ptr<cluster::RunLoader>(
+        new TorchRunLoader(run, cluster::WorkerOverrides{0, 0, device}));
+  };
   bench.evaluator = network.value().evaluator.get();
   auto bytes = model::ReadCheckpointWithoutOptimizer(checkpoint);
   if (!bytes) {
@@ -83,7 +63,7 @@ struct BenchClusterArgs {
 };
 
 // The network the worker comparison plays: --model, else a fresh one written into `work`.
-util::Result<std::string> BenchCheckpoint(const BenchClusterArgs& args, const Config& c,
+util::Result<std::string> BenchCheckpoint(const BenchClusterArgs& args, const config::Config& c,
                                           const std::string& work) {
   if (args.model) return *args.model;
   const std::string checkpoint = work + "/fresh.ckpt";
@@ -95,18 +75,18 @@ util::Result<std::string> BenchCheckpoint(const BenchClusterArgs& args, const Co
 }
 
 int RunBenchCluster(const BenchClusterArgs& args) {
-  auto loaded = LoadConfig(args.config);
+  auto loaded = config::LoadConfig(args.config);
   if (!loaded) return CommandError("bench-cluster", loaded.error_value());
-  const Config& c = loaded.value();
-  auto redis = RedisOptionsFor(args.redis, "veletas-bench");
+  const config::Config& c = loaded.value();
+  auto redis = cluster::MakeRedisOptions(args.redis.url, args.redis.auth_file, "veletas-bench");
   if (!redis) return CommandError("bench-cluster", redis.error_value());
   const std::string work = args.work.value_or(
       (fs::temp_directory_path() / ("veletas_bench_cluster_" + std::to_string(::getpid())))
           .string());
   fs::remove_all(work);
   fs::create_directories(work);
-  auto f = cluster::MeasureIngest(WorkerSettings(c), redis.value(), work + "/ingest", args.games,
-                                  std::cerr);
+  auto f = cluster::MeasureIngest(cluster::RunSettingsOf(c), redis.value(), work + "/ingest",
+                                  args.games, std::cerr);
   if (!f) {
     std::cerr << "bench-cluster: " << f.error() << "\n";
     return f.exit_code();

@@ -12,8 +12,8 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "app/config_network.h"
+#include "config/config.h"
 #include "model/nn_bench.h"
 #include "rules/notation.h"
 #include "selfplay/selfplay_bench.h"
@@ -24,7 +24,7 @@ namespace {
 // The network of self-play: checkpoint `ckpt` (one read), or without one a fresh network of
 // the config's architecture (the same speed as any weights).
 util::Result<std::unique_ptr<model::TorchEvaluator>> SelfplayNetwork(
-    const std::optional<std::string>& ckpt, const Config& c) {
+    const std::optional<std::string>& ckpt, const config::Config& c) {
   if (!ckpt) return model::TorchEvaluator::Fresh(c.model, 1);
   auto loaded = LoadConfigNetwork(*ckpt, c);
   if (!loaded) return loaded.error_value();
@@ -46,10 +46,10 @@ void AddOverride(CLI::App& cmd, const std::string& name, std::optional<int>& val
 }
 
 // The config with the command line's overrides.
-util::Result<Config> BenchConfig(const BenchSelfplayArgs& args) {
-  auto loaded = LoadConfig(args.config);
+util::Result<config::Config> BenchConfig(const BenchSelfplayArgs& args) {
+  auto loaded = config::LoadConfig(args.config);
   if (!loaded) return loaded.error_value();
-  Config c = loaded.value();
+  config::Config c = loaded.value();
   c.selfplay.threads = args.threads.value_or(c.selfplay.threads);
   c.selfplay.games_in_flight = args.in_flight.value_or(c.selfplay.games_in_flight);
   c.selfplay.leaves_per_search = args.leaves.value_or(c.selfplay.leaves_per_search);
@@ -62,7 +62,7 @@ util::Result<Config> BenchConfig(const BenchSelfplayArgs& args) {
 
 // The network alone: a fresh network of the config's architecture (same speed as any
 // weights) on positions from random games.
-util::Result<std::unique_ptr<model::NnBench>> NetworkAlone(const Config& c) {
+util::Result<std::unique_ptr<model::NnBench>> NetworkAlone(const config::Config& c) {
   model::NnBenchOptions o;
   o.net = c.model;
   o.rules = c.game.rules;
@@ -71,28 +71,10 @@ util::Result<std::unique_ptr<model::NnBench>> NetworkAlone(const Config& c) {
   return model::NnBench::Create(o);
 }
 
-void PrintSetup(const Config& c, const model::NnBench& bench, const selfplay::Measured& m) {
-  fmt::print("bench-selfplay: {}, network {} blocks x {} channels on {} ({} intra-op threads)\n",
-             rules::GameName(c.game.rules, c.game.size), c.model.blocks, c.model.channels,
-             bench.DeviceName(), bench.Threads());
-  fmt::print(
-      "self-play: {} threads x {} games, {} leaves per search, {} {}/{} simulations (full "
-      "p={:.2f}), batch {}, max wait {} us, cache {}\n",
-      c.selfplay.threads, c.selfplay.games_in_flight, c.selfplay.leaves_per_search,
-      c.search.algorithm == search::Algorithm::kGumbel ? "gumbel" : "puct",
-      c.selfplay.full_simulations, c.selfplay.cheap_simulations, c.selfplay.full_search_probability,
-      c.evaluator.max_batch, c.evaluator.max_wait_us, c.evaluator.cache_size);
-  fmt::print(
-      "self-play measured over {:.1f} s after a {:.1f} s warm-up; the network alone {} times in "
-      "between\n\n",
-      m.end.seconds - m.warm.seconds - (m.totals.alone - m.warm_totals.alone), m.warm.seconds,
-      m.totals.rates.size());
-}
-
 int RunBenchSelfplay(const BenchSelfplayArgs& args) {
   auto config = BenchConfig(args);
   if (!config) return CommandError("bench-selfplay", config.error_value());
-  const Config& c = config.value();
+  const config::Config& c = config.value();
   auto bench = NetworkAlone(c);
   if (!bench) return CommandError("bench-selfplay", {bench.error(), util::ErrorKind::kFailure});
   // The network of self-play: the model, or a fresh network.
@@ -105,7 +87,11 @@ int RunBenchSelfplay(const BenchSelfplayArgs& args) {
   auto measured = selfplay::MeasureSelfplay(c.selfplay, c.search, c.evaluator, c.game.rules,
                                             c.game.size, timed, args.seconds);
   if (!measured) return CommandError("bench-selfplay", measured.error_value());
-  PrintSetup(c, *bench.value(), measured.value());
+  const std::string network =
+      fmt::format("{} blocks x {} channels on {} ({} intra-op threads)", c.model.blocks,
+                  c.model.channels, alone.DeviceName(), alone.Threads());
+  std::cout << selfplay::BenchSetupText(rules::GameName(c.game.rules, c.game.size), network,
+                                        c.selfplay, c.search, c.evaluator, measured.value());
   selfplay::PrintFigures(selfplay::ComputeFigures(measured.value(), batch), measured.value().end,
                          batch, std::cout);
   return 0;

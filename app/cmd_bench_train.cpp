@@ -14,7 +14,7 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
+#include "config/config.h"
 #include "rules/notation.h"
 #include "training/train_bench.h"
 
@@ -32,9 +32,9 @@ struct BenchTrainArgs {
 };
 
 int RunBenchTrain(const BenchTrainArgs& args) {
-  auto config = LoadConfig(args.config);
+  auto config = config::LoadConfig(args.config);
   if (!config) return CommandError("bench-train", config.error_value());
-  Config c = config.value();
+  config::Config c = config.value();
   c.training.threads = args.threads.value_or(c.training.threads);
   const double chunk = args.seconds / (2.0 * args.rounds);  // per measurement
   const training::TrainBenchSetup setup{c.training, {c.game.rules, c.game.size, c.model}};

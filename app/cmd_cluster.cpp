@@ -16,7 +16,7 @@ namespace veletas::app {
 namespace {
 
 int Status(const RedisArgs& args) {
-  auto options = RedisOptionsFor(args, "veletas-status");
+  auto options = cluster::MakeRedisOptions(args.url, args.auth_file, "veletas-status");
   if (!options) return CommandError("cluster status", options.error_value());
   options.value().connect_timeout_seconds = 3;
   options.value().command_timeout_seconds = 10;

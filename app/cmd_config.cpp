@@ -4,7 +4,7 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
+#include "config/config.h"
 
 namespace veletas::app {
 namespace {
@@ -15,7 +15,7 @@ struct ConfigOptions {
 };
 
 int RunConfig(const ConfigOptions& o) {
-  auto config = LoadConfig(o.file);
+  auto config = config::LoadConfig(o.file);
   if (!config) {
     std::cerr << config.error() << "\n";
     return 2;

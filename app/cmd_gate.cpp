@@ -12,9 +12,11 @@
 #include "app/arena_models.h"
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "arena/gate.h"
+#include "arena/match_text.h"
+#include "config/config.h"
 #include "rules/notation.h"
+#include "util/progress_line.h"
 
 namespace veletas::app {
 namespace {
@@ -27,33 +29,10 @@ struct GateArgs {
   bool json = false;
 };
 
-// Prints the gate's result (one JSON object with --json).
-void PrintGateResult(const arena::GateResult& r, const arena::ArenaPlayer (&players)[2],
-                     bool json_out) {
-  if (json_out) {
-    nlohmann::json j;
-    j["candidate"] = {{"name", players[0].name}, {"spec", players[0].spec.ToString()}};
-    j["best"] = {{"name", players[1].name}, {"spec", players[1].spec.ToString()}};
-    j["promoted"] = r.promoted;
-    j["resumed"] = r.resumed;
-    j["decision"] = arena::GateDecisionName(r.evidence.decision);
-    j["evidence"] = arena::GateEvidenceToJson(r.evidence);
-    j["match_file"] = r.match_file;
-    std::cout << j.dump(1) << "\n";
-  } else {
-    if (r.resumed) std::cout << "(decided earlier: " << r.match_file << ")\n";
-    std::cout << r.evidence.reason << "\n"
-              << "Elo " << players[0].name << " - " << players[1].name << ": "
-              << arena::FormatElo(r.evidence.elo) << "\n"
-              << "decision: " << arena::GateDecisionName(r.evidence.decision) << "\n"
-              << "wrote " << r.match_file << "\n";
-  }
-}
-
 int RunGate(const GateArgs& args) {
   auto loaded_config = ConfigFromArgs(args.config);
   if (!loaded_config) return UsageError(kCmd, loaded_config.error());
-  const Config& config = loaded_config.value();
+  const config::Config& config = loaded_config.value();
   const rules::RuleSet rs = config.game.rules;
   const int size = config.game.size;
 
@@ -81,10 +60,13 @@ int RunGate(const GateArgs& args) {
        << players[1].name << " (" << players[1].spec.ToString() << "), " << rules::RuleSetName(rs)
        << " " << size << "x" << size << ", " << arena::GateMethodName(gc.method) << ", batches of "
        << config.arena.gate.batch_games << " games\n";
-  ProgressLine progress(kCmd);
-  const auto result = arena::RunGate(
-      players[0], players[1], rs, size, config.arena.gate, config.arena.arena, run_dir, name,
-      [&](const arena::ArenaProgress& p) { progress.Update(p, players[0].name, players[1].name); });
+  util::ProgressLine progress(kCmd);
+  const auto result =
+      arena::RunGate(players[0], players[1], rs, size, config.arena.gate, config.arena.arena,
+                     run_dir, name, [&](const arena::ArenaProgress& p) {
+                       progress.Update(arena::ProgressText(p, players[0].name, players[1].name),
+                                       p.games_done, p.games_total);
+                     });
   progress.Done();
   if (!result) {
     std::cerr << "veletas gate: " << result.error() << "\n";
@@ -92,7 +74,11 @@ int RunGate(const GateArgs& args) {
   }
   const arena::GateResult& r = result.value();
   for (const std::string& note : r.notes) std::cerr << "veletas gate: " << note << "\n";
-  PrintGateResult(r, players, json_out);
+  if (json_out) {
+    std::cout << arena::GateResultJson(r, players[0], players[1]).dump(1) << "\n";
+  } else {
+    std::cout << arena::GateResultText(r, players[0], players[1]);
+  }
   return 0;
 }
 

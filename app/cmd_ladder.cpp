@@ -13,10 +13,12 @@
 #include "app/arena_models.h"
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "arena/ladder.h"
+#include "arena/match_text.h"
 #include "arena/run_ratings.h"
+#include "config/config.h"
 #include "rules/notation.h"
+#include "util/progress_line.h"
 
 namespace veletas::app {
 namespace {
@@ -33,7 +35,7 @@ struct LadderArgs {
 int RunLadder(const LadderArgs& args) {
   auto loaded_config = ConfigFromArgs(args.config);
   if (!loaded_config) return UsageError(kCmd, loaded_config.error());
-  const Config& config = loaded_config.value();
+  const config::Config& config = loaded_config.value();
   const rules::RuleSet rs = config.game.rules;
   const int size = config.game.size;
   const int sims = config.arena.arena.simulations;
@@ -59,14 +61,14 @@ int RunLadder(const LadderArgs& args) {
   info << "ladder round for " << newcomer.value().name << " (" << newcomer.value().spec.ToString()
        << "), " << rules::RuleSetName(rs) << " " << size << "x" << size << "\n";
   std::string current;
-  std::unique_ptr<ProgressLine> progress;
+  std::unique_ptr<util::ProgressLine> progress;  // one per match
   auto on_progress = [&](const std::string& match, const arena::ArenaProgress& p) {
     if (match != current) {
       if (progress) progress->Done();
-      progress = std::make_unique<ProgressLine>(match);
+      progress = std::make_unique<util::ProgressLine>(match);
       current = match;
     }
-    progress->Update(p);
+    progress->Update(arena::ProgressText(p), p.games_done, p.games_total);
   };
   const auto result = arena::RunLadderRound(run_dir, rs, size, newcomer.value(), previous,
                                             config.arena.arena, config.arena.ladder, on_progress);

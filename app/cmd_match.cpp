@@ -12,12 +12,13 @@
 #include "app/arena_models.h"
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "arena/arena.h"
 #include "arena/arena_record.h"
 #include "arena/match_record.h"
-#include "rules/notation.h"
+#include "arena/match_text.h"
+#include "config/config.h"
 #include "util/atomic_file.h"
+#include "util/progress_line.h"
 
 namespace veletas::app {
 namespace {
@@ -36,62 +37,10 @@ struct MatchArgs {
   std::optional<int> threads, parallel, opening_turns;
 };
 
-// The two players of --a and --b (their checkpoints loaded through `models`), named by
-// --a-name/--b-name or after their specs, with distinct names.
-util::Result<std::array<arena::ArenaPlayer, 2>> MatchPlayers(const MatchArgs& args,
-                                                             const Config& config,
-                                                             ArenaModels& models) {
-  std::array<arena::ArenaPlayer, 2> players;
-  for (int i = 0; i < 2; ++i) {
-    const std::string opt = i == 0 ? "--a: " : "--b: ";
-    auto spec = arena::ParsePlayerSpec(i == 0 ? args.a : args.b);
-    if (!spec) return util::Prefixed(spec.error_value(), opt);
-    auto p = ResolvePlayer(spec.value(), models, config.search);
-    if (!p) return util::Prefixed(p.error_value(), opt);
-    players[i] = p.value();
-    if (const auto& name = i == 0 ? args.a_name : args.b_name) players[i].name = *name;
-  }
-  if (players[0].name == players[1].name) {
-    if (args.a_name && args.b_name) {
-      return util::Error{"--a-name and --b-name are both \"" + players[0].name + "\""};
-    }
-    if (!args.a_name) players[0].name += "_a";
-    if (!args.b_name) players[1].name += "_b";
-  }
-  return players;
-}
-
-// The match's name: --name, which must be new in OUT/matches/, or one made from the players
-// with a numeric suffix rather than overwrite an earlier match.
-util::Result<std::string> MatchName(const MatchArgs& args,
-                                    const std::array<arena::ArenaPlayer, 2>& players) {
-  std::error_code ec;
-  if (args.name) {
-    if (std::string e = arena::ValidateMatchName(*args.name); !e.empty()) {
-      return util::Error{"--name: " + e};
-    }
-    if (fs::exists(arena::MatchFilePath(args.out, *args.name), ec)) {
-      return util::Error{arena::MatchFilePath(args.out, *args.name) +
-                         " exists; choose another --name or --out"};
-    }
-    return *args.name;
-  }
-  const std::string base = arena::MakeMatchName("", players[0].name, players[1].name);
-  std::string name = base;
-  for (int k = 2; fs::exists(arena::MatchFilePath(args.out, name), ec); ++k) {
-    name = base + "-" + std::to_string(k);
-  }
-  // Checked now: nothing may fail once the games are played (this command keeps no journal).
-  if (std::string e = arena::ValidateMatchName(name); !e.empty()) {
-    return util::Error{e + "; choose a shorter one with --name"};
-  }
-  return name;
-}
-
 int RunMatch(const MatchArgs& args) {
   auto loaded_config = ConfigFromArgs(args.config);
   if (!loaded_config) return UsageError(kCmd, loaded_config.error());
-  const Config& config = loaded_config.value();
+  const config::Config& config = loaded_config.value();
   arena::ArenaConfig arena_config = config.arena.arena;
   if (args.seed) arena_config.seed = static_cast<uint64_t>(*args.seed);
   arena_config.threads = args.threads.value_or(arena_config.threads);
@@ -101,14 +50,14 @@ int RunMatch(const MatchArgs& args) {
   const int size = config.game.size;
 
   ArenaModels models(rs, size, config.model, config.evaluator);
-  auto resolved = MatchPlayers(args, config, models);
+  auto resolved = MatchPlayers({args.a, args.b}, {args.a_name, args.b_name}, config.search, models);
   if (!resolved) return CommandError(kCmd, resolved.error_value());
   const std::array<arena::ArenaPlayer, 2>& players = resolved.value();
-  if (std::string e = arena::ValidateArena(players[0], players[1], rs, size, arena_config);
-      !e.empty()) {
-    return UsageError(kCmd, e);
+  if (util::Status e = arena::ValidateArena(players[0], players[1], rs, size, arena_config);
+      !e.ok()) {
+    return UsageError(kCmd, e.error());
   }
-  auto named = MatchName(args, players);
+  auto named = arena::NewMatchName(args.out, args.name, players[0].name, players[1].name);
   if (!named) return CommandError(kCmd, named.error_value());
   const std::string& name = named.value();
   const std::string& out_dir = args.out;
@@ -118,17 +67,14 @@ int RunMatch(const MatchArgs& args) {
 
   const bool json_out = args.json;
   std::ostream& info = json_out ? std::cerr : std::cout;
-  info << players[0].name << " (" << players[0].spec.ToString() << ") vs " << players[1].name
-       << " (" << players[1].spec.ToString() << "), " << rules::RuleSetName(rs) << " " << size
-       << "x" << size << ", " << args.games << " games, " << arena_config.games_in_parallel
-       << " in parallel, " << arena_config.threads << " threads, seed " << arena_config.seed
-       << "\n";
+  info << arena::MatchHeadline(players[0], players[1], rs, size, args.games, arena_config);
   const std::string started = arena::UtcTimestamp();
   arena::Arena arena(players[0], players[1], rs, size, arena_config);
-  ProgressLine progress(kCmd);
+  util::ProgressLine progress(kCmd);
   try {
     arena.Play(static_cast<int>(args.games), [&](const arena::ArenaProgress& p) {
-      progress.Update(p, players[0].name, players[1].name);
+      progress.Update(arena::ProgressText(p, players[0].name, players[1].name), p.games_done,
+                      p.games_total);
     });
   } catch (const std::exception& e) {
     progress.Done();
@@ -141,7 +87,7 @@ int RunMatch(const MatchArgs& args) {
   if (util::Status saved = arena::SaveMatch(out_dir, record, arena.Games()); !saved.ok()) {
     // A late failure (a full disk) loses no finished game: the results and records go to
     // standard output instead.
-    std::cout << MatchSummary(arena) << "games:\n";
+    std::cout << arena::MatchSummary(arena) << "games:\n";
     for (const arena::ArenaGame& g : arena.Games()) std::cout << g.record << "\n";
     std::cerr << "veletas match: " << saved.error() << "\n";
     return saved.exit_code();
@@ -149,24 +95,12 @@ int RunMatch(const MatchArgs& args) {
   const std::string match_file = arena::MatchFilePath(out_dir, name);
   const std::string records_file = (fs::path(out_dir) / arena::RecordsFileName(name)).string();
   if (json_out) {
-    nlohmann::json j = arena::MatchRecordToJson(record);
-    j["match_file"] = match_file;
-    j["records_file"] = records_file;
-    j["seconds"] = arena.Stats().seconds;
-    j["turns"] = arena.Stats().turns;
-    j["evaluations"] = arena.Stats().evaluations;
-    j["evaluate_calls"] = arena.Stats().evaluate_calls;
-    // Elo A - B with its 95% interval (arena/elo.h; one end only when a player won every game).
-    const arena::EloEstimate e = arena.Elo();
-    j["elo"] = {{"a_minus_b", e.elo},
-                {"low", e.ci_low},
-                {"high", e.ci_high},
-                {"bound", arena::EloBoundName(e.bound)},
-                {"los", e.los}};
+    const nlohmann::json j = arena::MatchResultJson(record, arena, match_file, records_file);
     // Paths are printed as they are: bytes that are not UTF-8 show as U+FFFD.
     std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    std::cout << MatchSummary(arena) << "wrote " << match_file << " and " << records_file << "\n";
+    std::cout << arena::MatchSummary(arena) << "wrote " << match_file << " and " << records_file
+              << "\n";
   }
   return 0;
 }

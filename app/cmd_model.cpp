@@ -5,7 +5,7 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
+#include "config/config.h"
 #include "model/checkpoint_file.h"
 #include "model/model_files.h"
 #include "rules/notation.h"
@@ -20,12 +20,12 @@ struct InitModelOptions {
 };
 
 int RunInitModel(const InitModelOptions& o) {
-  auto config = LoadConfig(o.config);
+  auto config = config::LoadConfig(o.config);
   if (!config) {
     std::cerr << config.error() << "\n";
     return 2;
   }
-  const Config& c = config.value();
+  const config::Config& c = config.value();
   const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
   if (auto s = model::CreateInitialCheckpoint(o.out, spec, static_cast<uint64_t>(o.seed)); !s) {
     std::cerr << "veletas init-model: " << s.error() << "\n";

@@ -4,8 +4,8 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "app/pipeline_services.h"
+#include "config/config.h"
 #include "pipeline/pipeline.h"
 
 namespace veletas::app {
@@ -17,7 +17,7 @@ struct PipelineArgs {
 };
 
 int RunPipelineCommand(const PipelineArgs& args) {
-  auto config = LoadConfig(args.config);
+  auto config = config::LoadConfig(args.config);
   if (!config) {
     std::cerr << config.error() << "\n";
     return 2;

@@ -39,17 +39,7 @@ int RunRatingsCommand(const RatingsOptions& o) {
     std::cout << r.json.dump(1) << "\n";
     return 0;
   }
-  std::cout << r.matches << " matches";
-  if (!r.skipped.empty()) std::cout << " (" << r.skipped.size() << " files skipped)";
-  std::cout << "; Bradley-Terry ratings, random fixed at 0, prior " << o.prior_games
-            << " virtual game(s) per pair\n\n";
-  arena::PrintLadderTable(r.ladder, std::cout);
-  for (const arena::PlayerRating& p : r.ladder.players) {
-    if (!p.rated) {
-      std::cout << "(unrated: no chain of games links the player to an anchor)\n";
-      break;
-    }
-  }
+  arena::PrintRatings(r, o.prior_games, std::cout);
   std::cout << "\nwrote " << r.json_path;
   if (chart_error.empty()) std::cout << " and " << r.png_path;
   std::cout << "\n";

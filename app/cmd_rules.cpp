@@ -12,6 +12,7 @@
 #include "app/cli.h"
 #include "app/command.h"
 #include "rules/notation.h"
+#include "rules/position_text.h"
 #include "rules/turns.h"
 
 namespace veletas::app {
@@ -33,7 +34,7 @@ void AddRecordArgs(CLI::App& cmd, RecordArgs& args) {
 
 // The position after the record.
 util::Result<Position> PlayRecordArgs(const RecordArgs& args) {
-  const GameConfig game = ResolveGame(args.game);
+  const config::GameConfig game = ResolveGame(args.game);
   auto record = rules::PlayRecord(game.rules, game.size, RecordArgument(args.record));
   if (!record) return record.error_value();
   return record.value().final;
@@ -61,26 +62,6 @@ int RunMoves(const MovesOptions& o) {
   return 0;
 }
 
-std::string DecisionText(const Position& pos) {
-  switch (pos.Pending()) {
-    case rules::Decision::kSetupShooter:
-      return "place a setup shooter";
-    case rules::Decision::kSetupStone:
-      return "place the setup stone";
-    case rules::Decision::kPie:
-      return "swap colours, or decline by placing White's setup";
-    case rules::Decision::kChooseShooter:
-      return "move a shooter (or not), then shoot";
-    case rules::Decision::kDestination:
-      return "move the chosen shooter";
-    case rules::Decision::kShot:
-      return "shoot";
-    case rules::Decision::kGameOver:
-      return "none (game over)";
-  }
-  return "";
-}
-
 struct ShowOptions {
   RecordArgs record;
   bool json = false;
@@ -90,10 +71,8 @@ int RunShow(const ShowOptions& o) {
   auto played = PlayRecordArgs(o.record);
   if (!played) return CommandError("show", played.error_value());
   const Position& pos = played.value();
-  const int black = pos.ClaimCount(rules::Color::kBlack);
-  const int white = pos.ClaimCount(rules::Color::kWhite);
-  const auto winner = pos.Winner();
   if (o.json) {
+    const auto winner = pos.Winner();
     nlohmann::json j;
     j["size"] = pos.Size();
     j["rules"] = rules::RuleSetName(pos.Rules());
@@ -101,7 +80,8 @@ int RunShow(const ShowOptions& o) {
     j["to_move_player"] = pos.ToMovePlayer() == 0 ? "first" : "second";
     j["black_player"] = pos.BlackPlayer() == 0 ? "first" : "second";
     j["decision"] = rules::DecisionName(pos.Pending());
-    j["claimed"] = {{"black", black}, {"white", white}};
+    j["claimed"] = {{"black", pos.ClaimCount(rules::Color::kBlack)},
+                    {"white", pos.ClaimCount(rules::Color::kWhite)}};
     j["claims_to_win"] = pos.ClaimsToWin();
     j["winner"] = winner ? nlohmann::json(rules::ColorName(*winner)) : nlohmann::json(nullptr);
     j["turns_played"] = pos.TurnsPlayed();
@@ -110,18 +90,7 @@ int RunShow(const ShowOptions& o) {
     std::cout << j.dump() << "\n";
     return 0;
   }
-  std::cout << rules::Diagram(pos);
-  std::cout << "rules: " << rules::RuleSetName(pos.Rules()) << ", " << pos.Size() << "x"
-            << pos.Size() << ", " << pos.TurnsPlayed() << " turns played\n";
-  std::cout << "to move: " << (pos.ToMove() == rules::Color::kBlack ? "Black" : "White") << " ("
-            << (pos.ToMovePlayer() == 0 ? "first" : "second") << " player)\n";
-  std::cout << "decision: " << DecisionText(pos) << "\n";
-  std::cout << "claimed: Black " << black << ", White " << white << " (" << pos.ClaimsToWin()
-            << " to win)\n";
-  std::cout << "winner: "
-            << (winner ? (*winner == rules::Color::kBlack ? "Black" : "White") : "none") << "\n";
-  std::cout << "legend: x black stone, o white stone, S shooter, X/O shooter claimed by "
-               "Black/White\n";
+  std::cout << rules::Diagram(pos) << rules::PositionReport(pos);
   return 0;
 }
 

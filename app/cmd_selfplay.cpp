@@ -1,19 +1,17 @@
 // `veletas selfplay`: plays games with a network and writes sample files (resumable).
-#include <unistd.h>
-
 #include <atomic>
 #include <csignal>
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "app/config_network.h"
+#include "config/config.h"
 #include "rules/notation.h"
 #include "selfplay/selfplay_engine.h"
+#include "util/progress_line.h"
 
 namespace veletas::app {
 namespace {
@@ -31,12 +29,12 @@ struct SelfplayArgs {
 };
 
 int RunSelfplayCommand(const SelfplayArgs& args) {
-  auto loaded = LoadConfig(args.config);
+  auto loaded = config::LoadConfig(args.config);
   if (!loaded) {
     std::cerr << loaded.error() << "\n";
     return 2;
   }
-  Config c = loaded.value();
+  config::Config c = loaded.value();
   c.selfplay.threads = args.threads.value_or(c.selfplay.threads);
   if (args.seed) c.selfplay.seed = static_cast<uint64_t>(*args.seed);
   const std::string& ckpt = args.model;
@@ -62,18 +60,11 @@ int RunSelfplayCommand(const SelfplayArgs& args) {
             << " games to " << out << ", " << c.selfplay.threads << " threads x "
             << c.selfplay.games_in_flight << " games, batch " << c.evaluator.max_batch << "\n";
 
-  const bool tty = ::isatty(STDERR_FILENO) != 0;
-  bool progress_shown = false;
+  util::ProgressLine progress("selfplay");
   selfplay::SelfplayHooks hooks;
-  hooks.progress_seconds = tty ? 1.0 : 10.0;
+  hooks.progress_seconds = progress.IntervalSeconds();
   hooks.progress = [&](const selfplay::SelfplayStats& s) {
-    if (tty) {
-      std::fprintf(stderr, "\r%s\033[K", selfplay::FormatProgress(s).c_str());
-    } else {
-      std::fprintf(stderr, "selfplay: %s\n", selfplay::FormatProgress(s).c_str());
-    }
-    std::fflush(stderr);
-    progress_shown = true;
+    progress.Update(selfplay::FormatProgress(s), s.games_finished >= s.games_target);
   };
   hooks.log = [](const std::string& m) { std::cerr << "selfplay: " << m << "\n"; };
   hooks.stop = &g_interrupted;
@@ -84,7 +75,7 @@ int RunSelfplayCommand(const SelfplayArgs& args) {
       selfplay::RunSelfplay(c.selfplay, c.search, c.evaluator, *evaluator, job, hooks);
   std::signal(SIGINT, previous_int);
   std::signal(SIGTERM, previous_term);
-  if (tty && progress_shown) std::fputc('\n', stderr);
+  progress.Done();
   if (!result) {
     std::cerr << "veletas selfplay: " << result.error() << "\n";
     return result.exit_code();

@@ -1,38 +1,19 @@
 // `veletas train`: one generation of learning from self-play samples (training/trainer.h).
-#include <fmt/format.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <string>
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/config.h"
 #include "charts/charts.h"
-#include "selfplay/selfplay_stats.h"
+#include "config/config.h"
+#include "training/train_text.h"
 #include "training/trainer.h"
+#include "util/progress_line.h"
 
 namespace veletas::app {
 namespace {
-
-// One line of progress: on a terminal it rewrites itself; otherwise a log line per
-// metrics window.
-void PrintProgress(const training::TrainProgress& p, bool terminal) {
-  if (!terminal && !p.metrics_line) return;
-  const std::string line = fmt::format(
-      "gen {} step {}/{} (global {}) loss {:.4f} (policy {:.4f} value {:.4f} aux {:.4f}) lr "
-      "{:.3g} {:.0f} samples/s ETA {}",
-      p.generation, p.step, p.steps, p.global_step, p.loss_total, p.loss_policy, p.loss_value,
-      p.loss_aux, p.learning_rate, p.samples_per_second, selfplay::FormatDuration(p.eta_seconds));
-  if (terminal) {
-    fmt::print(stderr, "\r{}\x1b[K{}", line, p.step == p.steps ? "\n" : "");
-  } else {
-    fmt::print(stderr, "{}\n", line);
-  }
-  std::fflush(stderr);
-}
 
 // training_loss.png beside the output checkpoint, from the metrics file; a chart that cannot
 // be drawn is a warning (the checkpoint and metrics are the product).
@@ -52,57 +33,36 @@ struct TrainArgs {
   std::optional<long long> steps, generation;
 };
 
-// Prints what a finished generation did.
-void PrintTrainStats(const training::TrainStats& s, const std::string& out) {
-  if (s.already_done) {
-    std::printf("%s: generation %lld already trained from this input (%lld steps)\n", out.c_str(),
-                static_cast<long long>(s.generation), static_cast<long long>(s.steps));
-    return;
-  }
-  std::printf(
-      "%s: generation %lld, %lld steps (global %lld)%s; loss %.4f (policy %.4f value %.4f aux "
-      "%.4f l2 %.4f); %lld new files, %lld new samples, window %lld of %lld samples; %.0f "
-      "samples/s; %.1f s\n",
-      out.c_str(), static_cast<long long>(s.generation), static_cast<long long>(s.steps),
-      static_cast<long long>(s.global_steps),
-      s.resumed ? (" resumed at step " + std::to_string(s.resumed_from_step)).c_str() : "",
-      s.loss_total, s.loss_policy, s.loss_value, s.loss_aux, s.loss_l2,
-      static_cast<long long>(s.new_files), static_cast<long long>(s.new_samples),
-      static_cast<long long>(s.window_samples), static_cast<long long>(s.total_samples),
-      s.loop_samples_per_second, s.seconds);
-  if (!s.skipped.empty()) {
-    std::printf("%zu sample file(s) skipped (see above)\n", s.skipped.size());
-  }
-}
-
 int RunTrain(const TrainArgs& args) {
-  auto config = LoadConfig(args.config);
+  auto config = config::LoadConfig(args.config);
   if (!config) {
     std::cerr << "veletas train: " << config.error() << "\n";
     return 2;
   }
-  const Config& c = config.value();
+  const config::Config& c = config.value();
 
-  training::TrainRequest request;
-  request.config = c.training;
-  request.spec = model::ModelSpec{c.game.rules, c.game.size, c.model};
-  request.device = c.model.device;
-  request.input_checkpoint = args.model;
-  request.data = args.data;
-  request.output_checkpoint = args.out;
+  training::TrainRequest request =
+      training::MakeTrainRequest(c.training, model::ModelSpec{c.game.rules, c.game.size, c.model},
+                                 c.model.device, args.model, args.data, args.out);
   request.generation = args.generation.value_or(-1);
   request.steps = args.steps.value_or(-1);
   request.metrics_path = args.metrics;
-  const bool terminal = ::isatty(::fileno(stderr)) != 0;
-  request.progress = [terminal](const training::TrainProgress& p) { PrintProgress(p, terminal); };
-  request.log = [](const std::string& note) { std::cerr << "veletas train: " << note << "\n"; };
+  util::ProgressLine progress;
+  request.progress = [&progress](const training::TrainProgress& p) {
+    progress.Update(training::TrainProgressText(p), p.step >= p.steps);
+  };
+  request.log = [&progress](const std::string& note) {
+    progress.Clear();
+    std::cerr << "veletas train: " << note << "\n";
+  };
 
   const training::TrainResult result = training::TrainGeneration(request);
+  progress.Done();
   if (!result.ok()) {
     std::cerr << "veletas train: " << result.error << "\n";
     return result.status == training::TrainStatus::kBadInput ? 2 : 1;
   }
-  PrintTrainStats(result.stats, args.out);
+  std::cout << training::TrainStatsText(result.stats, args.out);
   if (result.stats.already_done) return 0;
   DrawLosses(request);
   return 0;

@@ -2,7 +2,6 @@
 // (cluster/worker.h, docs/CLUSTER.md).
 #include <atomic>
 #include <csignal>
-#include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <memory>
@@ -21,18 +20,6 @@ namespace {
 std::atomic<bool> g_stop{false};
 
 extern "C" void OnStop(int) { g_stop = true; }
-
-// $XDG_STATE_HOME/veletas/worker-<run> (~/.local/state when unset), else ./veletas-worker-<run>.
-std::string DefaultWorkerDir(const std::string& run) {
-  const std::string leaf = "veletas/worker-" + run;
-  if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && *state) {
-    return std::string(state) + "/" + leaf;
-  }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home) {
-    return std::string(home) + "/.local/state/" + leaf;
-  }
-  return "veletas-worker-" + run;
-}
 
 void LogLine(const std::string& line) {
   static std::mutex mutex;
@@ -65,17 +52,17 @@ util::Result<cluster::WorkerReport> RunUntilStopped(const cluster::WorkerOptions
 
 int RunWorkerCommand(const WorkerArgs& args) {
   const std::string& run = args.redis.run;
-  auto redis = RedisOptionsFor(args.redis, "veletas-worker");
+  auto redis = cluster::MakeRedisOptions(args.redis.url, args.redis.auth_file, "veletas-worker");
   if (!redis) return CommandError("worker", redis.error_value());
   cluster::WorkerOptions options;
   options.run = run;
-  options.dir = args.dir.value_or(DefaultWorkerDir(run));
+  options.dir = args.dir.value_or(cluster::DefaultWorkerDir(run));
   options.id = args.id;
   options.redis = redis.value();
   options.log = LogLine;
   options.stop = &g_stop;
-  TorchRunLoader loader(
-      run, WorkerOverrides{args.threads.value_or(0), args.in_flight.value_or(0), args.device});
+  TorchRunLoader loader(run, cluster::WorkerOverrides{args.threads.value_or(0),
+                                                      args.in_flight.value_or(0), args.device});
   LogLine("worker for run " + run + " at redis " + options.redis.endpoint.ToString() +
           ", directory " + options.dir);
   auto report = RunUntilStopped(options, loader);

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "app/config.h"
+#include "config/config.h"
 #include "model/torch_evaluator.h"
 #include "util/result.h"
 
@@ -17,6 +17,7 @@ namespace veletas::app {
 // the config's device and thread count, with its metadata. Errors: bad input when the
 // checkpoint is missing, truncated, corrupt or does not fit the config (naming both files),
 // a failure when the device cannot run it.
-util::Result<model::LoadedEvaluator> LoadConfigNetwork(const std::string& ckpt, const Config& c);
+util::Result<model::LoadedEvaluator> LoadConfigNetwork(const std::string& ckpt,
+                                                       const config::Config& c);
 
 }  // namespace veletas::app

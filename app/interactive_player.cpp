@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "app/config.h"
+#include "config/config.h"
 #include "model/shipped_networks.h"
 #include "model/torch_evaluator.h"
 #include "rules/notation.h"
@@ -17,9 +17,9 @@ constexpr int kDefaultUctPlayouts = 1000;
 // `b` plays the checkpoint `ckpt` with MCTS: the game of --rules/--size when given (else the
 // checkpoint's), the checkpoint's own architecture.
 util::Status LoadNetwork(InteractivePlayer& b, const std::string& ckpt, const PlayerArgs& args,
-                         const Config& config, int simulations) {
+                         const config::Config& config, int simulations) {
   model::ModelRequirement need;
-  const GameConfig game = ResolveGame(args.config.game, config.game);
+  const config::GameConfig game = ResolveGame(args.config.game, config.game);
   if (args.config.game.rules) need.rules = game.rules;
   if (args.config.game.size) need.size = game.size;
   need.source = "--rules/--size";
@@ -97,8 +97,8 @@ util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const Pla
   // Settings: the config file (if any; else standard 10x10), then the options.
   auto loaded = ConfigFromArgs(ConfigArgs{args.config.config, {}, args.config.precision});
   if (!loaded) return loaded.error_value();
-  const Config& config = loaded.value();
-  const GameConfig game = ResolveGame(args.config.game, config.game);
+  const config::Config& config = loaded.value();
+  const config::GameConfig game = ResolveGame(args.config.game, config.game);
   const int simulations = args.simulations.value_or(config.search.simulations);
   b->seed = args.seed
                 ? static_cast<uint64_t>(*args.seed)

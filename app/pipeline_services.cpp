@@ -5,12 +5,12 @@
 #include <utility>
 
 #include "app/arena_models.h"
-#include "app/cluster_games.h"
 #include "app/config_network.h"
 #include "arena/run_ratings.h"
 #include "charts/charts.h"
+#include "cluster/pipeline_games.h"
 #include "model/model_files.h"
-#include "training/trainer.h"
+#include "training/train_text.h"
 
 namespace veletas::app {
 namespace {
@@ -18,7 +18,7 @@ namespace {
 // The arena networks of a gate or ladder round: app::ArenaModels.
 class TorchArenaNetworks final : public pipeline::ArenaNetworks {
  public:
-  explicit TorchArenaNetworks(const Config& c)
+  explicit TorchArenaNetworks(const config::Config& c)
       : models_(c.game.rules, c.game.size, c.model, c.evaluator) {}
   util::Result<search::Evaluator*> Get(const std::string& checkpoint) override {
     auto m = models_.Get(checkpoint);
@@ -66,13 +66,9 @@ std::unique_ptr<pipeline::ArenaNetworks> TorchNetworks::ForArena() {
 }
 
 util::Result<pipeline::TrainSummary> TorchNetworks::Train(const pipeline::TrainJob& job) {
-  training::TrainRequest req;
-  req.config = c_.training;
-  req.spec = model::ModelSpec{c_.game.rules, c_.game.size, c_.model};
-  req.device = c_.model.device;
-  req.input_checkpoint = job.input_checkpoint;
-  req.data = job.data;
-  req.output_checkpoint = job.output_checkpoint;
+  training::TrainRequest req = training::MakeTrainRequest(
+      c_.training, model::ModelSpec{c_.game.rules, c_.game.size, c_.model}, c_.model.device,
+      job.input_checkpoint, job.data, job.output_checkpoint);
   req.generation = job.generation;
   req.metrics_path = job.metrics_path;
   if (job.progress) {
@@ -114,12 +110,17 @@ void ConsoleReporter::Error(const std::string& message) {
   std::cerr << message << "\n";
 }
 
-PipelineServicesOfApp::PipelineServicesOfApp(const Config& config, pipeline::Reporter& reporter,
+PipelineServicesOfApp::PipelineServicesOfApp(const config::Config& config,
+                                             pipeline::Reporter& reporter,
                                              const std::string& run_dir)
     : networks(config), services{networks, reporter, clock, {}, RateForPipeline} {
-  services.start_cluster = [&config, run_dir](const std::function<void(const std::string&)>& log)
+  services.start_cluster = [this, &config,
+                            run_dir](const std::function<void(const std::string&)>& log)
       -> util::Result<std::unique_ptr<pipeline::RemotePlay>> {
-    auto games = ClusterGames::Start(config, run_dir, log);
+    auto load = [this](const std::string& checkpoint) {
+      return networks.LoadForSelfplay(checkpoint);
+    };
+    auto games = cluster::PipelineGames::Start(config, run_dir, log, load);
     if (!games) return games.error_value();
     return std::unique_ptr<pipeline::RemotePlay>(std::move(games.value()));
   };

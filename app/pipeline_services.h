@@ -1,16 +1,17 @@
 // The app's side of the pipeline's seams (pipeline/pipeline.h): the networks on LibTorch
 // (checkpoints, self-play and arena evaluators, training), the console (a status line on
-// stderr, summary lines on stdout), the cluster over Redis and the run's ratings.
+// stderr, summary lines on stdout), the cluster over Redis (cluster::PipelineGames) and the
+// run's ratings.
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "app/config.h"
-#include "app/status_line.h"
+#include "config/config.h"
 #include "pipeline/networks.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/reporter.h"
+#include "util/progress_line.h"
 
 namespace veletas::app {
 
@@ -18,7 +19,7 @@ namespace veletas::app {
 // settings.
 class TorchNetworks final : public pipeline::Networks {
  public:
-  explicit TorchNetworks(const Config& config) : c_(config) {}
+  explicit TorchNetworks(const config::Config& config) : c_(config) {}
   util::Status CreateInitial(const std::string& checkpoint, int64_t seed) override;
   util::Result<std::unique_ptr<search::Evaluator>> LoadForSelfplay(
       const std::string& checkpoint) override;
@@ -26,7 +27,7 @@ class TorchNetworks final : public pipeline::Networks {
   util::Result<pipeline::TrainSummary> Train(const pipeline::TrainJob& job) override;
 
  private:
-  const Config& c_;
+  const config::Config& c_;
 };
 
 // Progress on a status line (stderr), lines on stdout.
@@ -34,18 +35,18 @@ class ConsoleReporter final : public pipeline::Reporter {
  public:
   void Progress(const std::string& text) override { status_.Update(text); }
   void Line(const std::string& line) override;
-  double ProgressSeconds() const override { return status_.IsTerminal() ? 1.0 : 10.0; }
+  double ProgressSeconds() const override { return status_.IntervalSeconds(); }
   // Prints "<prefix><message>" to stderr after ending the status line.
   void Error(const std::string& message);
 
  private:
-  StatusLine status_;
+  util::ProgressLine status_;
 };
 
 // The services of a `veletas pipeline` run of `config`: the networks above, `reporter`, the
-// process's clocks, ClusterGames for a cluster run, RateRun for the ratings.
+// process's clocks, cluster::PipelineGames for a cluster run, RateRun for the ratings.
 struct PipelineServicesOfApp {
-  PipelineServicesOfApp(const Config& config, pipeline::Reporter& reporter,
+  PipelineServicesOfApp(const config::Config& config, pipeline::Reporter& reporter,
                         const std::string& run_dir);
   TorchNetworks networks;
   pipeline::SystemClock clock;

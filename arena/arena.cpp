@@ -1,5 +1,5 @@
 // The arena's match loop: games started with their players and openings, stepped together
-// (batched neural searches, UCT turns on worker threads, random moves), finished in order.
+// (batched neural searches, UCT turns on threads of their own, random moves), finished in order.
 #include "arena/arena.h"
 
 #include <algorithm>
@@ -142,9 +142,9 @@ struct Arena::Round {
   const std::function<void(const ArenaGame&)>& on_game;
   std::vector<ArenaGame> finished;
   std::vector<search::Evaluator*> evaluators;  // distinct, A's first
-  // Declared before the workers, so that the workers are joined before slots go away.
+  // Declared before the UCT threads, so that they are joined before slots go away.
   std::vector<std::unique_ptr<Slot>> active;
-  std::unique_ptr<Workers> workers;
+  std::unique_ptr<UctThreads> uct_threads;
   int sync_pending = 0;
   std::vector<search::Mcts*> searches;
   search::BatchBuffers buffers;
@@ -164,7 +164,7 @@ std::vector<ArenaGame> Arena::Run(const std::vector<int>& indices, int total, in
     }
   }
   if (a_.spec.kind == PlayerKind::kUct || b_.spec.kind == PlayerKind::kUct) {
-    r.workers = std::make_unique<Workers>(config_.threads);
+    r.uct_threads = std::make_unique<UctThreads>(config_.threads);
   }
   while ((r.next < indices.size() || !r.active.empty()) && !(stop_ != nullptr && stop_->load())) {
     FillSlots(r);
@@ -200,7 +200,7 @@ void Arena::FillSlots(Round& r) {
 }
 
 void Arena::MoveIdleGames(Round& r) {
-  // Random players move at once, UCT players go to the workers, neural players start a
+  // Random players move at once, UCT players go to the UCT threads, neural players start a
   // search for the pending sub-decision.
   for (auto& s : r.active) {
     while (s->state == Slot::State::kIdle && !s->pos.IsTerminal()) {
@@ -210,10 +210,10 @@ void Arena::MoveIdleGames(Round& r) {
         s->partial = rules::Turn{};
         s->mcts[s->side]->SetPosition(s->pos);
         ContinueTurn(*s);
-      } else if (r.workers && (s->side == 0 ? a_ : b_).spec.kind == PlayerKind::kUct) {
+      } else if (r.uct_threads && (s->side == 0 ? a_ : b_).spec.kind == PlayerKind::kUct) {
         s->state = Slot::State::kSync;
         ++r.sync_pending;
-        r.workers->Submit(s.get());
+        r.uct_threads->Submit(s.get());
       } else {
         const rules::Position before = s->pos;
         const rules::Turn t = s->sync[s->side]->ChooseTurn(s->pos).turn;
@@ -276,7 +276,7 @@ void Arena::AdvanceSearches(Round& r) {
 void Arena::ApplyUctTurns(Round& r, bool wait) {
   if (r.sync_pending == 0) return;
   r.done.clear();
-  r.workers->TakeDone(r.done, wait);
+  r.uct_threads->TakeDone(r.done, wait);
   for (Slot* s : r.done) {
     const rules::Position before = s->pos;
     rules::ApplyTurn(s->pos, s->sync_turn);

@@ -19,7 +19,7 @@
 // searches of all neural players whose turn it is are stepped together (search/mcts.h step
 // API); each round collects their leaves (config leaves_per_batch per search) and evaluates
 // them with one Evaluate call per distinct evaluator (A and B sharing an evaluator share the
-// call). UCT players choose on worker threads meanwhile; random players choose at once.
+// call). UCT players choose on threads of their own meanwhile; random players choose at once.
 //
 // Determinism: a game depends only on the seed, its index and the evaluators' outputs (not
 // on how many games run in parallel or how threads are scheduled), as long as the
@@ -67,12 +67,12 @@ ArenaPlayer MakeGenerationPlayer(long long generation, const std::string& checkp
 // spec.kind is not kMcts.
 ArenaPlayer MakeBaselinePlayer(const PlayerSpec& spec);
 
-// "" when the match can be played, else what is wrong (names empty, equal or not valid as
-// file names (util::ValidateName), a checkpoint path that is not UTF-8, an MCTS player
-// without an evaluator, budgets, the config's ranges: games_in_parallel >= 1, threads >= 1,
+// OK when the match can be played, else a bad-input error saying what is wrong (names empty, equal
+// or not valid as file names (util::ValidateName), a checkpoint path that is not UTF-8, an MCTS
+// player without an evaluator, budgets, the config's ranges: games_in_parallel >= 1, threads >= 1,
 // opening_turns in [0, 20], size and rules supported).
-std::string ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
-                          int size, const ArenaConfig& config);
+util::Status ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
+                           int size, const ArenaConfig& config);
 
 // One finished game, from A's point of view.
 struct ArenaGame {
@@ -112,7 +112,7 @@ uint64_t ArenaPlayerSeed(uint64_t seed, int game, int side);
 // A match in progress: games are appended by Play, in index order.
 class Arena {
  public:
-  // Precondition: ValidateArena(a, b, rules, size, config) is "".
+  // Precondition: ValidateArena(a, b, rules, size, config) is OK.
   Arena(ArenaPlayer a, ArenaPlayer b, rules::RuleSet rules, int size, const ArenaConfig& config);
   ~Arena();
   Arena(const Arena&) = delete;
@@ -157,9 +157,9 @@ class Arena {
   const std::vector<rules::Turn>& Opening(int pair) { return openings_.Get(pair); }
 
  private:
-  struct Slot;    // a game in flight (arena/arena_slot.h)
-  class Workers;  // the threads of UCT players (arena/arena_slot.h)
-  struct Round;   // the state of one Run call (arena.cpp)
+  struct Slot;       // a game in flight (arena/arena_slot.h)
+  class UctThreads;  // the threads of UCT players (arena/arena_slot.h)
+  struct Round;      // the state of one Run call (arena.cpp)
   // Plays (or takes from restored_) the games of `indices` and returns them in index order;
   // progress counts from the given wins up to `total` games.
   std::vector<ArenaGame> Run(const std::vector<int>& indices, int total, int a_wins, int b_wins,

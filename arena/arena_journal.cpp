@@ -47,18 +47,16 @@ util::Result<ArenaGame> ParseGameLine(std::string_view line, rules::RuleSet rs, 
   if (!parsed || !parsed.value().is_object()) return R::Error("not a JSON object (a torn write?)");
   const nlohmann::json& j = parsed.value();
   ArenaGame g;
-  try {
-    g.index = util::JsonInteger<int>(j, "index");
-    g.a_first = j.at("a_first").get<bool>();
-    const std::string colour = j.at("a_colour").get<std::string>();
-    if (colour != "black" && colour != "white") return R::Error("bad a_colour");
-    g.a_colour = colour == "black" ? rules::Color::kBlack : rules::Color::kWhite;
-    g.a_won = j.at("a_won").get<bool>();
-    g.turns = util::JsonInteger<int>(j, "turns");
-    g.record = j.at("record").get<std::string>();
-  } catch (const std::exception& e) {
-    return R::Error(std::string("bad fields: ") + e.what());
-  }
+  util::JsonFields f(j, "");
+  g.index = f.Integer<int>("index");
+  g.a_first = f.Bool("a_first");
+  const std::string colour = f.String("a_colour");
+  g.a_won = f.Bool("a_won");
+  g.turns = f.Integer<int>("turns");
+  g.record = f.String("record");
+  if (!f.ok()) return R::Error("bad fields: " + f.error());
+  if (colour != "black" && colour != "white") return R::Error("bad a_colour");
+  g.a_colour = colour == "black" ? rules::Color::kBlack : rules::Color::kWhite;
   if (util::Status valid = ValidateArenaGame(g, rs, size); !valid.ok()) return valid.error_value();
   return g;
 }

@@ -105,7 +105,7 @@ class MatchJournal {
 // Used by the gate and the ladder. Not thread-safe.
 class JournaledMatch {
  public:
-  // Precondition: ValidateArena(a, b, rules, size, config) is "". With `remote`, the games
+  // Precondition: ValidateArena(a, b, rules, size, config) is OK. With `remote`, the games
   // are played there (RemoteGames) instead of in this process.
   JournaledMatch(std::string run_dir, std::string name, const ArenaPlayer& a, const ArenaPlayer& b,
                  rules::RuleSet rules, int size, const ArenaConfig& config,

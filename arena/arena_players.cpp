@@ -28,47 +28,47 @@ ArenaPlayer MakeBaselinePlayer(const PlayerSpec& spec) {
   return p;
 }
 
-std::string ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
-                          int size, const ArenaConfig& config) {
+util::Status ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
+                           int size, const ArenaConfig& config) {
+  using S = util::Status;
   if (!rules::IsSupportedSize(size)) {
-    return "board size " + std::to_string(size) + " is not supported (7, 9 or 10)";
+    return S::Error("board size " + std::to_string(size) + " is not supported (7, 9 or 10)");
   }
   if (rules != rules::RuleSet::kStandard && rules != rules::RuleSet::kClassic) {
-    return "unknown rule set";
+    return S::Error("unknown rule set");
   }
   for (const ArenaPlayer* p : {&a, &b}) {
     const std::string who = p == &a ? "player A" : "player B";
-    if (p->name.empty()) return who + " has no name";
+    if (p->name.empty()) return S::Error(who + " has no name");
     // Names become file names and JSON strings, specs JSON strings (match records).
-    if (util::Status s = util::ValidateName(p->name, who + " name"); !s.ok()) return s.error();
+    if (util::Status s = util::ValidateName(p->name, who + " name"); !s.ok()) return s;
     if (util::Status utf8 = util::CheckUtf8Path(p->spec.checkpoint, who + " checkpoint");
         !utf8.ok()) {
-      return utf8.error();
+      return utf8;
     }
     switch (p->spec.kind) {
       case PlayerKind::kRandom:
         break;
       case PlayerKind::kUct:
         if (p->spec.budget < 1 || p->spec.budget > kMaxUctPlayouts) {
-          return who + " (" + p->name + "): playouts must be in [1, " +
-                 std::to_string(kMaxUctPlayouts) + "]";
+          return S::Error(who + " (" + p->name + "): playouts must be in [1, " +
+                          std::to_string(kMaxUctPlayouts) + "]");
         }
         break;
       case PlayerKind::kMcts:
-        if (p->evaluator == nullptr) return who + " (" + p->name + "): no evaluator";
+        if (p->evaluator == nullptr) return S::Error(who + " (" + p->name + "): no evaluator");
         if (p->spec.budget < 1 || p->spec.budget > kMaxMctsSimulations) {
-          return who + " (" + p->name + "): simulations must be in [1, " +
-                 std::to_string(kMaxMctsSimulations) + "]";
+          return S::Error(who + " (" + p->name + "): simulations must be in [1, " +
+                          std::to_string(kMaxMctsSimulations) + "]");
         }
         if (p->search.leaves_per_batch < 1) {
-          return who + " (" + p->name + "): leaves_per_batch must be >= 1";
+          return S::Error(who + " (" + p->name + "): leaves_per_batch must be >= 1");
         }
         break;
     }
   }
-  if (a.name == b.name) return "both players are named \"" + a.name + "\"";
-  if (util::Status valid = config.Validate(); !valid) return valid.error();
-  return "";
+  if (a.name == b.name) return S::Error("both players are named \"" + a.name + "\"");
+  return config.Validate();
 }
 
 uint64_t ArenaPlayerSeed(uint64_t seed, int game, int side) {

@@ -59,8 +59,8 @@ MatchRecord MakeMatchRecord(const std::string& name, const Arena& arena,
 
 util::Status SaveMatch(const std::string& run_dir, const MatchRecord& record,
                        const std::vector<ArenaGame>& games) {
-  if (std::string e = ValidateMatchName(record.name); !e.empty()) {
-    return util::Status::Error(MatchFilePath(run_dir, record.name) + ": " + e);
+  if (util::Status e = ValidateMatchName(record.name); !e.ok()) {
+    return util::Prefixed(e.error_value(), MatchFilePath(run_dir, record.name) + ": ");
   }
   if (util::Status dir = util::CreateDirectories(MatchesDir(run_dir)); !dir.ok()) return dir;
   std::string text;

@@ -44,10 +44,10 @@ struct Arena::Slot {
 };
 
 // Worker threads choosing the turns of UCT players.
-class Arena::Workers {
+class Arena::UctThreads {
  public:
-  explicit Workers(int n);
-  ~Workers();
+  explicit UctThreads(int n);
+  ~UctThreads();
   // Queues `slot`, whose side to move is a UCT player, for its turn (slot->sync_turn).
   void Submit(Slot* slot);
   // Moves the finished slots into `out`; with `wait`, first waits for at least one.

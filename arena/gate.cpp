@@ -14,13 +14,15 @@ util::Result<GateResult> RunGate(const ArenaPlayer& candidate, const ArenaPlayer
                                  const std::string& match_name, const ArenaProgressFn& progress,
                                  RemoteGames* remote) {
   using R = util::Result<GateResult>;
-  if (std::string e = ValidateArena(candidate, best, rules, size, arena_config); !e.empty()) {
-    return R::Error("gate: " + e);
+  if (util::Status e = ValidateArena(candidate, best, rules, size, arena_config); !e.ok()) {
+    return util::Prefixed(e.error_value(), "gate: ");
   }
   if (util::Status valid = settings.Validate(); !valid) return R::Error("gate: " + valid.error());
   const std::string name =
       match_name.empty() ? MakeMatchName("gate_", candidate.name, best.name) : match_name;
-  if (std::string e = ValidateMatchName(name); !e.empty()) return R::Error("gate: " + e);
+  if (util::Status e = ValidateMatchName(name); !e.ok()) {
+    return util::Prefixed(e.error_value(), "gate: ");
+  }
   GateResult out;
   out.match_file = MatchFilePath(run_dir, name);
 

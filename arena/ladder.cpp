@@ -38,7 +38,6 @@ util::Result<bool> PlayLadderMatch(const std::string& run_dir, rules::RuleSet ru
                                    const ArenaPlayer& b, int games, const ArenaConfig& base,
                                    const LadderProgressFn& progress, RemoteGames* remote,
                                    std::vector<LadderMatchReport>& reports) {
-  using R = util::Result<bool>;
   LadderMatchReport report;
   report.name = name;
   report.a = a.name;
@@ -56,8 +55,8 @@ util::Result<bool> PlayLadderMatch(const std::string& run_dir, rules::RuleSet ru
   }
   ArenaConfig config = base;
   config.seed = base.seed ^ util::Checksum64(name);
-  if (std::string e = ValidateArena(a, b, rules, size, config); !e.empty()) {
-    return R::Error("ladder match " + name + ": " + e);
+  if (util::Status e = ValidateArena(a, b, rules, size, config); !e.ok()) {
+    return util::Prefixed(e.error_value(), "ladder match " + name + ": ");
   }
   JournaledMatch match(run_dir, name, a, b, rules, size, config, remote);
   const Arena& arena = match.arena();

@@ -20,9 +20,8 @@ int MatchRecord::AWins() const {
       std::count_if(games.begin(), games.end(), [](const MatchGame& g) { return g.a_won; }));
 }
 
-std::string ValidateMatchName(const std::string& name) {
-  const util::Status ok = util::ValidateName(name, "match name");
-  return ok.ok() ? "" : ok.error();
+util::Status ValidateMatchName(const std::string& name) {
+  return util::ValidateName(name, "match name");
 }
 
 std::string MatchesDir(const std::string& run_dir) {
@@ -65,11 +64,11 @@ json MatchRecordToJson(const MatchRecord& m) {
 
 namespace {
 
-MatchPlayer ReadPlayer(JsonFields& parent, const std::string& key) {
+MatchPlayer ReadPlayer(util::JsonFields& parent, const std::string& key) {
   MatchPlayer p;
   const json* obj = parent.Object(key);
   if (obj == nullptr) return p;
-  JsonFields f(*obj, parent.Name(key));
+  util::JsonFields f(*obj, parent.Name(key));
   p.name = f.String("name");
   p.spec = f.String("spec");
   if (f.ok() && p.name.empty()) f.Fail(f.Name("name") + ": empty");
@@ -79,7 +78,7 @@ MatchPlayer ReadPlayer(JsonFields& parent, const std::string& key) {
 }
 
 // The record's header: format, version, name, rules, size, times.
-void ReadHeader(JsonFields& f, MatchRecord& m) {
+void ReadHeader(util::JsonFields& f, MatchRecord& m) {
   const std::string format = f.String("format");
   if (f.ok() && format != "veletas-match") {
     f.Fail("format: expected \"veletas-match\", got \"" + format + "\"");
@@ -91,7 +90,7 @@ void ReadHeader(JsonFields& f, MatchRecord& m) {
   }
   m.name = f.String("name");
   if (f.ok()) {
-    if (std::string e = ValidateMatchName(m.name); !e.empty()) f.Fail("name: " + e);
+    if (util::Status e = ValidateMatchName(m.name); !e.ok()) f.Fail("name: " + e.error());
   }
   const std::string rules_name = f.String("rules");
   if (f.ok()) {
@@ -108,7 +107,7 @@ void ReadHeader(JsonFields& f, MatchRecord& m) {
 }
 
 // One entry of "results" (its errors go to `r`).
-MatchGame ReadGame(JsonFields& r) {
+MatchGame ReadGame(util::JsonFields& r) {
   MatchGame g;
   const std::string seat = r.String("a_seat");
   if (r.ok() && seat != "first" && seat != "second") {
@@ -136,7 +135,7 @@ MatchGame ReadGame(JsonFields& r) {
 }
 
 // The games listed in "results", which must be `games` with `a_wins` won by A.
-void ReadResults(JsonFields& f, MatchRecord& m, long long games, long long a_wins) {
+void ReadResults(util::JsonFields& f, MatchRecord& m, long long games, long long a_wins) {
   const json* results = f.Array("results");
   if (results == nullptr) return;
   if (f.ok() && static_cast<long long>(results->size()) != games) {
@@ -144,7 +143,7 @@ void ReadResults(JsonFields& f, MatchRecord& m, long long games, long long a_win
            std::to_string(games));
   }
   for (size_t i = 0; i < results->size() && f.ok(); ++i) {
-    JsonFields r((*results)[i], "results[" + std::to_string(i) + "]");
+    util::JsonFields r((*results)[i], "results[" + std::to_string(i) + "]");
     MatchGame g = ReadGame(r);
     if (!r.ok()) f.Fail(r.error());
     m.games.push_back(std::move(g));
@@ -160,10 +159,10 @@ void ReadResults(JsonFields& f, MatchRecord& m, long long games, long long a_win
 util::Result<MatchRecord> MatchRecordFromJson(const json& j, const std::string& source) {
   using R = util::Result<MatchRecord>;
   MatchRecord m;
-  JsonFields f(j, "");
+  util::JsonFields f(j, "");
   ReadHeader(f, m);
   if (const json* players = f.Object("players")) {
-    JsonFields pf(*players, "players");
+    util::JsonFields pf(*players, "players");
     m.a = ReadPlayer(pf, "a");
     m.b = ReadPlayer(pf, "b");
     if (pf.ok() && m.a.name == m.b.name) {
@@ -195,8 +194,8 @@ util::Result<MatchRecord> MatchRecordFromJson(const json& j, const std::string& 
 
 util::Status WriteMatchRecord(const std::string& run_dir, const MatchRecord& match) {
   const std::string path = MatchFilePath(run_dir, match.name);
-  if (std::string e = ValidateMatchName(match.name); !e.empty()) {
-    return util::Status::Error(path + ": " + e);
+  if (util::Status e = ValidateMatchName(match.name); !e.ok()) {
+    return util::Prefixed(e.error_value(), path + ": ");
   }
   if (util::Status dir = util::CreateDirectories(MatchesDir(run_dir)); !dir.ok()) return dir;
   return util::WriteFileAtomic(path, MatchRecordToJson(match).dump(1) + "\n");

@@ -52,8 +52,9 @@ struct MatchRecord {
   EloEstimate Elo() const { return EstimateElo(AWins(), BWins()); }
 };
 
-// "" when `name` is a valid match name, else why not.
-std::string ValidateMatchName(const std::string& name);
+// OK when `name` is a valid match name (util::ValidateName), else a bad-input error saying
+// why not.
+util::Status ValidateMatchName(const std::string& name);
 
 // RUN_DIR/matches and RUN_DIR/matches/<name>.json.
 std::string MatchesDir(const std::string& run_dir);

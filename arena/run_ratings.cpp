@@ -131,4 +131,18 @@ void PrintLadderRound(const LadderRoundResult& r, const std::string& run_dir, bo
   out << "(`veletas ratings " << run_dir << "` writes ratings.json and ratings.png)\n";
 }
 
+void PrintRatings(const RunRatings& r, double prior_games, std::ostream& out) {
+  out << r.matches << " matches";
+  if (!r.skipped.empty()) out << " (" << r.skipped.size() << " files skipped)";
+  out << "; Bradley-Terry ratings, random fixed at 0, prior " << prior_games
+      << " virtual game(s) per pair\n\n";
+  PrintLadderTable(r.ladder, out);
+  for (const PlayerRating& p : r.ladder.players) {
+    if (!p.rated) {
+      out << "(unrated: no chain of games links the player to an anchor)\n";
+      break;
+    }
+  }
+}
+
 }  // namespace veletas::arena

@@ -34,6 +34,11 @@ util::Result<RunRatings> RateRun(const std::string& run_dir, double prior_games,
 // The ladder as a table: player, Elo, 95% CI, games, score.
 void PrintLadderTable(const Ladder& ladder, std::ostream& out);
 
+// The ratings of a run as `veletas ratings` prints them: the matches rated (and files
+// skipped), the model and its prior of `prior_games` virtual games per pair, the ladder
+// table, and a note when a player is unrated.
+void PrintRatings(const RunRatings& r, double prior_games, std::ostream& out);
+
 // A ladder round (RunLadderRound) as `veletas ladder` prints it: one line per match, then
 // the run's ladder and a hint to rate `run_dir`; with `json`, one JSON object instead.
 void PrintLadderRound(const LadderRoundResult& round, const std::string& run_dir, bool json,

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arena/json_util.h"
+#include "util/json.h"
 
 namespace veletas::arena {
 
@@ -153,7 +154,7 @@ json GateEvidenceToJson(const GateEvidence& e) {
 
 util::Result<GateEvidence> GateEvidenceFromJson(const json& j) {
   using R = util::Result<GateEvidence>;
-  JsonFields f(j, "gate");
+  util::JsonFields f(j, "gate");
   GateEvidence e;
   const std::string method = f.String("method");
   if (f.ok() && method != "sprt" && method != "fixed_games") {
@@ -169,7 +170,7 @@ util::Result<GateEvidence> GateEvidenceFromJson(const json& j) {
   }
   if (e.method == GateMethod::kSprt) {
     if (const json* s = f.Object("sprt")) {
-      JsonFields g(*s, "gate.sprt");
+      util::JsonFields g(*s, "gate.sprt");
       e.sprt.elo0 = g.Real("elo0", -2000, 2000);
       e.sprt.elo1 = g.Real("elo1", -2000, 2000);
       e.sprt.alpha = g.Real("alpha", 0, 1);
@@ -181,7 +182,7 @@ util::Result<GateEvidence> GateEvidenceFromJson(const json& j) {
       if (!g.ok()) f.Fail(g.error());
     }
   } else if (const json* s = f.Object("fixed")) {
-    JsonFields g(*s, "gate.fixed");
+    util::JsonFields g(*s, "gate.fixed");
     e.planned_games = static_cast<int>(g.Int("planned_games", 1, 1 << 30));
     e.threshold = g.Real("threshold", 0, 1);
     e.wins_needed = static_cast<int>(g.Int("wins_needed", 0, 1 << 30));

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "cluster/networks.h"
 #include "rules/notation.h"
@@ -33,25 +34,28 @@ nlohmann::json PlayerJson(const TaskPlayer& p) {
 
 util::Result<TaskPlayer> ParsePlayer(const nlohmann::json& j) {
   using R = util::Result<TaskPlayer>;
+  util::JsonFields f(j, "");
   TaskPlayer p;
-  p.name = j.at("name").get<std::string>();
-  const std::string kind = j.at("kind").get<std::string>();
-  p.kind = kind == "mcts"  ? arena::PlayerKind::kMcts
+  p.name = f.String("name");
+  const std::string kind = f.String("kind");
+  p.budget = f.Integer<int>("budget");
+  const bool mcts = kind == "mcts";
+  if (mcts) {
+    p.network = f.String("network");
+    p.generation = f.Integer<long long>("generation");
+  }
+  if (!f.ok()) return R::Error(f.error());
+  p.kind = mcts            ? arena::PlayerKind::kMcts
            : kind == "uct" ? arena::PlayerKind::kUct
                            : arena::PlayerKind::kRandom;
   if (kind != "mcts" && kind != "uct" && kind != "random") return R::Error("unknown player kind");
-  p.budget = util::JsonInteger<int>(j, "budget");
   const int max =
       p.kind == arena::PlayerKind::kUct ? arena::kMaxUctPlayouts : arena::kMaxMctsSimulations;
   if (p.kind != arena::PlayerKind::kRandom && (p.budget < 1 || p.budget > max)) {
     return R::Error("player budget out of range");
   }
   if (p.name.empty() || p.name.size() > 200) return R::Error("bad player name");
-  if (p.kind == arena::PlayerKind::kMcts) {
-    p.network = j.at("network").get<std::string>();
-    p.generation = util::JsonInteger<long long>(j, "generation");
-    if (!IsNetworkId(p.network)) return R::Error("bad network id");
-  }
+  if (mcts && !IsNetworkId(p.network)) return R::Error("bad network id");
   return p;
 }
 
@@ -77,26 +81,28 @@ util::Result<ArenaTask> DecodeTask(std::string_view json) {
   const nlohmann::json& j = parsed.value();
   if (!j.is_object()) return R::Error("task: not a JSON object");
   ArenaTask t;
-  try {
-    t.match = j.at("match").get<std::string>();
-    const std::string rs = j.at("rules").get<std::string>();
-    if (rs != "standard" && rs != "classic") return R::Error("task: unknown rules \"" + rs + "\"");
-    t.rules = rs == "classic" ? rules::RuleSet::kClassic : rules::RuleSet::kStandard;
-    t.size = util::JsonInteger<int>(j, "size");
-    t.seed = util::JsonInteger<uint64_t>(j, "seed");
-    t.opening_turns = util::JsonInteger<int>(j, "opening_turns");
-    for (auto [field, player] : {std::pair{"a", &t.a}, std::pair{"b", &t.b}}) {
-      auto p = ParsePlayer(j.at(field));
-      if (!p) return R::Error(std::string("task: player ") + field + ": " + p.error());
-      *player = p.value();
-    }
-    const nlohmann::json& games = j.at("games");
-    if (!games.is_array() || games.size() > kMaxTaskGames) return R::Error("task: bad game count");
-    for (const nlohmann::json& g : games)
-      t.games.push_back(util::JsonIntegerValue<int>(g, "games"));
-  } catch (const std::exception& e) {
-    return R::Error(std::string("task: bad fields: ") + e.what());
+  util::JsonFields f(j, "");
+  t.match = f.String("match");
+  const std::string rs = f.String("rules");
+  t.size = f.Integer<int>("size");
+  t.seed = f.Integer<uint64_t>("seed");
+  t.opening_turns = f.Integer<int>("opening_turns");
+  const nlohmann::json* a = f.Object("a");
+  const nlohmann::json* b = f.Object("b");
+  const nlohmann::json* games = f.Array("games");
+  if (!f.ok()) return R::Error("task: bad fields: " + f.error());
+  if (rs != "standard" && rs != "classic") return R::Error("task: unknown rules \"" + rs + "\"");
+  t.rules = rs == "classic" ? rules::RuleSet::kClassic : rules::RuleSet::kStandard;
+  for (auto [field, object, player] : {std::tuple{"a", a, &t.a}, std::tuple{"b", b, &t.b}}) {
+    auto p = ParsePlayer(*object);
+    if (!p) return R::Error(std::string("task: player ") + field + ": " + p.error());
+    *player = p.value();
   }
+  if (games->size() > kMaxTaskGames) return R::Error("task: bad game count");
+  for (size_t i = 0; i < games->size() && f.ok(); ++i) {
+    t.games.push_back(f.IntegerOf<int>((*games)[i], "games[" + std::to_string(i) + "]"));
+  }
+  if (!f.ok()) return R::Error("task: bad fields: " + f.error());
   if (!rules::IsSupportedSize(t.size)) return R::Error("task: unsupported board size");
   if (t.opening_turns < 0 || t.opening_turns > 20)
     return R::Error("task: opening_turns out of range");

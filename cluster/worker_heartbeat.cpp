@@ -24,7 +24,7 @@ util::Status Worker::Heartbeat() {
   }
   nlohmann::json j;
   j["worker"] = id_;
-  j["host"] = HostName();
+  j["host"] = HostNameForIds();
   j["pid"] = static_cast<long long>(::getpid());
   j["state"] = task_               ? "arena task"
                : queue_full_       ? "paused (queue full)"

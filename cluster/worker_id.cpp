@@ -21,7 +21,7 @@ uint64_t RandomWord() {
   return (static_cast<uint64_t>(device()) << 32) ^ device();
 }
 
-std::string HostName() {
+std::string HostNameForIds() {
   const std::string raw = util::HostName();
   std::string out;
   for (size_t i = 0; i < raw.size() && out.size() < 40; ++i) {
@@ -44,7 +44,7 @@ util::Result<std::string> WorkerId(const std::string& dir, const std::string& gi
     char suffix[16];
     std::snprintf(suffix, sizeof suffix, "%06llx",
                   static_cast<unsigned long long>(RandomWord() & 0xFFFFFF));
-    id = HostName() + "-" + suffix;
+    id = HostNameForIds() + "-" + suffix;
   }
   if (util::Status s = util::ValidateName(id, "worker id", cluster::kMaxNameLength); !s.ok())
     return s.error_value();

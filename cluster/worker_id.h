@@ -12,8 +12,8 @@ namespace veletas::cluster {
 // A random 64-bit word from the system's random device (distinct on every call and start).
 uint64_t RandomWord();
 
-// The host name, reduced to the characters a worker id may hold ("worker" when unknown).
-std::string HostName();
+// util::HostName reduced to the characters a worker id may hold ("worker" when unknown).
+std::string HostNameForIds();
 
 // The worker's id: `given`, else DIR/worker_id, else a new one (host name and a random
 // suffix); saved in DIR/worker_id. Errors: an unreadable file, an id that ValidateName

@@ -74,10 +74,10 @@ util::Status Worker::StartTask(const StreamEntry& entry) {
   arena::ArenaConfig config = settings_->arena;
   config.seed = run->task.seed;
   config.opening_turns = run->task.opening_turns;
-  if (std::string e =
+  if (util::Status e =
           arena::ValidateArena(players[0], players[1], run->task.rules, run->task.size, config);
-      !e.empty()) {
-    return DropTask(entry.id, e);
+      !e.ok()) {
+    return DropTask(entry.id, e.error());
   }
   Log("worker " + id_ + ": task " + entry.id + ": " + run->task.match + ", " +
       std::to_string(run->task.games.size()) + " games");

@@ -39,27 +39,28 @@ std::string ArchText(const NetConfig& a) {
 
 }  // namespace
 
-std::string DescribeMismatch(const CheckpointMeta& meta, const ModelRequirement& need) {
+Status MetaFits(const CheckpointMeta& meta, const ModelRequirement& need) {
   if (need.rules && meta.rules != *need.rules) {
-    return std::string("rules mismatch: checkpoint is for ") + rules::RuleSetName(meta.rules) +
-           " rules, expected " + rules::RuleSetName(*need.rules);
+    return Status::Error(std::string("rules mismatch: checkpoint is for ") +
+                         rules::RuleSetName(meta.rules) + " rules, expected " +
+                         rules::RuleSetName(*need.rules));
   }
   if (need.size && meta.size != *need.size) {
-    return "board size mismatch: checkpoint is for " + std::to_string(meta.size) + "x" +
-           std::to_string(meta.size) + ", expected " + std::to_string(*need.size) + "x" +
-           std::to_string(*need.size);
+    return Status::Error("board size mismatch: checkpoint is for " + std::to_string(meta.size) +
+                         "x" + std::to_string(meta.size) + ", expected " +
+                         std::to_string(*need.size) + "x" + std::to_string(*need.size));
   }
   if (need.arch && !meta.arch.SameArchitecture(*need.arch)) {
-    return "architecture mismatch: checkpoint has " + ArchText(meta.arch) + ", expected " +
-           ArchText(*need.arch);
+    return Status::Error("architecture mismatch: checkpoint has " + ArchText(meta.arch) +
+                         ", expected " + ArchText(*need.arch));
   }
   if (meta.feature_version != kFeatureVersion || meta.input_planes != kNumPlanes) {
-    return "input features mismatch: checkpoint uses feature version " +
-           std::to_string(meta.feature_version) + " with " + std::to_string(meta.input_planes) +
-           " planes, this build uses version " + std::to_string(kFeatureVersion) + " with " +
-           std::to_string(kNumPlanes);
+    return Status::Error("input features mismatch: checkpoint uses feature version " +
+                         std::to_string(meta.feature_version) + " with " +
+                         std::to_string(meta.input_planes) + " planes, this build uses version " +
+                         std::to_string(kFeatureVersion) + " with " + std::to_string(kNumPlanes));
   }
-  return "";
+  return Ok();
 }
 
 std::string MetaToJson(const CheckpointMeta& meta) {
@@ -84,34 +85,36 @@ util::Result<CheckpointMeta> MetaFromJson(const std::string& text, const std::st
   using R = util::Result<CheckpointMeta>;
   const util::Result<nlohmann::json> parsed = util::ParseJson(text, source + ": metadata");
   if (!parsed) return parsed.error_value();
-  try {
-    const nlohmann::json& j = parsed.value();
-    CheckpointMeta m;
-    m.format_version = util::JsonInteger<uint32_t>(j, "format_version");
-    const auto rs = rules::ParseRuleSet(j.at("rules").get<std::string>());
-    if (!rs) return R::Error(source + ": metadata: unknown rule set");
-    m.rules = *rs;
-    m.size = util::JsonInteger<int>(j, "size");
-    if (!rules::IsSupportedSize(m.size)) return R::Error(source + ": metadata: bad board size");
-    m.arch.blocks = util::JsonInteger<int>(j, "blocks");
-    m.arch.channels = util::JsonInteger<int>(j, "channels");
-    m.arch.head_channels = util::JsonInteger<int>(j, "head_channels");
-    m.arch.value_hidden = util::JsonInteger<int>(j, "value_hidden");
-    if (m.arch.blocks < 1 || m.arch.blocks > 40 || m.arch.channels < 1 || m.arch.channels > 512 ||
-        m.arch.head_channels < 1 || m.arch.head_channels > 256 || m.arch.value_hidden < 1 ||
-        m.arch.value_hidden > 1024) {
-      return R::Error(source + ": metadata: bad architecture " + ArchText(m.arch));
-    }
-    m.feature_version = util::JsonInteger<int>(j, "feature_version");
-    m.input_planes = util::JsonInteger<int>(j, "input_planes");
-    m.generation = util::JsonInteger<int64_t>(j, "generation");
-    m.training_steps = util::JsonInteger<int64_t>(j, "training_steps");
-    m.optimizer = j.at("optimizer").get<std::string>();
-    m.extra = j.at("extra").get<std::map<std::string, std::string>>();
-    return m;
-  } catch (const std::exception& e) {
-    return R::Error(source + ": metadata: " + e.what());
+  util::JsonFields f(parsed.value(), "");
+  CheckpointMeta m;
+  m.format_version = f.Integer<uint32_t>("format_version");
+  const std::string rule_set = f.String("rules");
+  m.size = f.Integer<int>("size");
+  m.arch.blocks = f.Integer<int>("blocks");
+  m.arch.channels = f.Integer<int>("channels");
+  m.arch.head_channels = f.Integer<int>("head_channels");
+  m.arch.value_hidden = f.Integer<int>("value_hidden");
+  m.feature_version = f.Integer<int>("feature_version");
+  m.input_planes = f.Integer<int>("input_planes");
+  m.generation = f.Integer<int64_t>("generation");
+  m.training_steps = f.Integer<int64_t>("training_steps");
+  m.optimizer = f.String("optimizer");
+  if (const nlohmann::json* extra = f.Object("extra"); extra != nullptr) {
+    util::JsonFields e(*extra, "extra");
+    for (const auto& [key, value] : extra->items()) m.extra[key] = e.String(key);
+    if (!e.ok()) f.Fail(e.error());
   }
+  if (!f.ok()) return R::Error(source + ": metadata: " + f.error());
+  const auto rs = rules::ParseRuleSet(rule_set);
+  if (!rs) return R::Error(source + ": metadata: unknown rule set");
+  m.rules = *rs;
+  if (!rules::IsSupportedSize(m.size)) return R::Error(source + ": metadata: bad board size");
+  if (m.arch.blocks < 1 || m.arch.blocks > 40 || m.arch.channels < 1 || m.arch.channels > 512 ||
+      m.arch.head_channels < 1 || m.arch.head_channels > 256 || m.arch.value_hidden < 1 ||
+      m.arch.value_hidden > 1024) {
+    return R::Error(source + ": metadata: bad architecture " + ArchText(m.arch));
+  }
+  return m;
 }
 
 Status WriteCheckpointFile(const std::string& path, const CheckpointSections& sections) {
@@ -219,10 +222,11 @@ util::Result<CheckpointFile> ReadCheckpoint(const std::string& path) {
 }
 
 Status CheckFits(const CheckpointFile& file, const ModelRequirement& need) {
-  const std::string why = DescribeMismatch(file.meta, need);
-  if (why.empty()) return Ok();
-  return Status::Error(file.path + (need.source.empty() ? "" : " does not fit " + need.source) +
-                       ": " + why);
+  const Status fits = MetaFits(file.meta, need);
+  if (fits.ok()) return fits;
+  return util::Prefixed(
+      fits.error_value(),
+      file.path + (need.source.empty() ? "" : " does not fit " + need.source) + ": ");
 }
 
 util::Result<std::map<std::string, StoredTensor>> ParseTensorTable(std::string_view section,

@@ -67,10 +67,10 @@ struct ModelRequirement {
   std::string source;
 };
 
-// Empty when `meta` fits `need` and this build's features; otherwise what differs, e.g.
-// "architecture mismatch: checkpoint has 6 blocks x 64 channels (heads 32, value 128),
-// expected 4 blocks x 48 channels (heads 32, value 128)".
-std::string DescribeMismatch(const CheckpointMeta& meta, const ModelRequirement& need);
+// OK when `meta` fits `need` and this build's features; otherwise a bad-input error saying
+// what differs, e.g. "architecture mismatch: checkpoint has 6 blocks x 64 channels (heads
+// 32, value 128), expected 4 blocks x 48 channels (heads 32, value 128)".
+Status MetaFits(const CheckpointMeta& meta, const ModelRequirement& need);
 
 // One tensor of the network tensors section: u32 count, then per tensor: u32 name length,
 // name, u8 dtype (0 float32, 1 int64), u32 rank (at most 8), i64 dims..., u64 byte count
@@ -125,7 +125,7 @@ struct CheckpointFile {
 // input naming the file (missing, unreadable, truncated, corrupt). Thread-safe.
 util::Result<CheckpointFile> ReadCheckpoint(const std::string& path);
 
-// OK when `file` fits `need` (DescribeMismatch); else a bad-input error "<path> does not
+// OK when `file` fits `need` (MetaFits); else a bad-input error "<path> does not
 // fit <need.source>: <what differs>" ("<path>: <what differs>" without a source).
 Status CheckFits(const CheckpointFile& file, const ModelRequirement& need);
 

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <cstdlib>
 #include <filesystem>
-#include <stdexcept>
 
 #include "model/checkpoint_file.h"
 #include "rules/notation.h"
@@ -24,77 +23,65 @@ using Json = nlohmann::json;
 
 constexpr uint64_t kMaxCardBytes = uint64_t{1} << 20;
 
-std::string StringField(const Json& j, const char* key) {
-  const Json& v = j.at(key);
-  if (!v.is_string()) {
-    throw std::invalid_argument(std::string(key) + ": expected a string, got " +
-                                util::JsonExcerpt(v));
-  }
-  return v.get<std::string>();
-}
-
-// A finite number, or nullopt for null (one-sided Elo bounds).
-std::optional<double> OptionalNumber(const Json& j, const char* key) {
-  if (j.at(key).is_null()) return std::nullopt;
-  return util::JsonNumber(j, key);
-}
-
-NetworkResult ParseResult(const Json& r, size_t index) {
-  const std::string at = "results[" + std::to_string(index) + "].";
-  try {
-    NetworkResult out;
-    out.opponent = StringField(r, "opponent");
-    out.games = util::JsonInteger<int>(r, "games");
-    out.wins = util::JsonInteger<int>(r, "wins");
-    out.losses = util::JsonInteger<int>(r, "losses");
-    out.elo = OptionalNumber(r, "elo");
-    out.elo_low = OptionalNumber(r, "elo_low");
-    out.elo_high = OptionalNumber(r, "elo_high");
-    if (out.wins < 0 || out.losses < 0 || out.wins + out.losses != out.games) {
-      throw std::invalid_argument("wins + losses must be games (" + std::to_string(out.games) +
-                                  "), got " + std::to_string(out.wins) + " + " +
-                                  std::to_string(out.losses));
+util::Status ParseResult(const Json& r, size_t index, NetworkResult& out) {
+  util::JsonFields f(r, "results[" + std::to_string(index) + "]");
+  out.opponent = f.String("opponent");
+  out.games = f.Integer<int>("games");
+  out.wins = f.Integer<int>("wins");
+  out.losses = f.Integer<int>("losses");
+  if (r.is_object()) {
+    for (const char* key : {"elo", "elo_low", "elo_high"}) {
+      if (f.ok() && !r.contains(key)) f.Fail(f.Name(key) + ": missing (a number or null)");
     }
-    return out;
-  } catch (const std::exception& e) {
-    throw std::invalid_argument(at + e.what());
   }
+  if (f.Has("elo")) out.elo = f.Number("elo");
+  if (f.Has("elo_low")) out.elo_low = f.Number("elo_low");
+  if (f.Has("elo_high")) out.elo_high = f.Number("elo_high");
+  if (f.ok() && (out.wins < 0 || out.losses < 0 || out.wins + out.losses != out.games)) {
+    f.Fail(f.Name("wins") + " + losses must be games (" + std::to_string(out.games) + "), got " +
+           std::to_string(out.wins) + " + " + std::to_string(out.losses));
+  }
+  return f.status();
 }
 
-void ParseCardFields(const Json& j, NetworkCard& card) {
-  const std::string format = StringField(j, "format");
-  if (format != kNetworkCardFormat) {
-    throw std::invalid_argument("format: expected \"" + std::string(kNetworkCardFormat) +
-                                "\", got \"" + format + "\"");
+util::Status ParseCardFields(const Json& j, NetworkCard& card) {
+  util::JsonFields f(j, "");
+  const std::string format = f.String("format");
+  if (f.ok() && format != kNetworkCardFormat) {
+    f.Fail("format: expected \"" + std::string(kNetworkCardFormat) + "\", got \"" + format + "\"");
   }
-  card.name = StringField(j, "name");
-  const std::string rules_name = StringField(j, "rules");
+  card.name = f.String("name");
+  const std::string rules_name = f.String("rules");
   const auto rs = rules::ParseRuleSet(rules_name);
-  if (!rs) throw std::invalid_argument("rules: expected standard or classic, got " + rules_name);
-  card.rules = *rs;
-  card.size = util::JsonInteger<int>(j, "size");
-  if (card.size != 7 && card.size != 9 && card.size != 10) {
-    throw std::invalid_argument("size: expected 7, 9 or 10, got " + std::to_string(card.size));
+  if (f.ok() && !rs) f.Fail("rules: expected standard or classic, got " + rules_name);
+  if (rs) card.rules = *rs;
+  card.size = f.Integer<int>("size");
+  if (f.ok() && card.size != 7 && card.size != 9 && card.size != 10) {
+    f.Fail("size: expected 7, 9 or 10, got " + std::to_string(card.size));
   }
-  card.generation = util::JsonInteger<int64_t>(j, "generation");
-  card.config = StringField(j, "config");
-  card.command = StringField(j, "command");
-  card.commit = StringField(j, "commit");
-  card.cpu_minutes = util::JsonNumber(j, "cpu_minutes");
-  const Json& files = j.at("files");
-  if (!files.is_object()) throw std::invalid_argument("files: expected an object");
-  for (const auto& [file, digest] : files.items()) {
+  card.generation = f.Integer<int64_t>("generation");
+  card.config = f.String("config");
+  card.command = f.String("command");
+  card.commit = f.String("commit");
+  card.cpu_minutes = f.Number("cpu_minutes");
+  const Json* files = f.Object("files");
+  const Json* results = f.Array("results");
+  if (!f.ok()) return f.status();
+  for (const auto& [file, digest] : files->items()) {
     if (!digest.is_string() || digest.get<std::string>().size() != 64) {
-      throw std::invalid_argument("files." + file + ": expected a SHA-256 in hex (64 characters)");
+      return util::Status::Error("files." + file + ": expected a SHA-256 in hex (64 characters)");
     }
     if (file.empty() || file.find('/') != std::string::npos || file.front() == '.') {
-      throw std::invalid_argument("files: \"" + file + "\" is not a file name of the folder");
+      return util::Status::Error("files: \"" + file + "\" is not a file name of the folder");
     }
     card.files[file] = digest.get<std::string>();
   }
-  const Json& results = j.at("results");
-  if (!results.is_array()) throw std::invalid_argument("results: expected an array");
-  for (size_t i = 0; i < results.size(); ++i) card.results.push_back(ParseResult(results[i], i));
+  for (size_t i = 0; i < results->size(); ++i) {
+    NetworkResult r;
+    if (auto s = ParseResult((*results)[i], i, r); !s) return s;
+    card.results.push_back(std::move(r));
+  }
+  return util::Ok();
 }
 
 std::string FormatEloPart(const NetworkResult& r) {
@@ -164,12 +151,8 @@ Result<NetworkCard> ParseNetworkCard(std::string_view json, const std::string& s
   const Json& j = parsed.value();
   if (!j.is_object()) return Result<NetworkCard>::Error(source + ": expected a JSON object");
   NetworkCard card;
-  try {
-    ParseCardFields(j, card);
-  } catch (const Json::out_of_range& e) {
-    return Result<NetworkCard>::Error(source + ": a required key is missing (" + e.what() + ")");
-  } catch (const std::exception& e) {
-    return Result<NetworkCard>::Error(source + ": " + e.what());
+  if (auto s = ParseCardFields(j, card); !s) {
+    return Result<NetworkCard>::Error(source + ": " + s.error());
   }
   return card;
 }

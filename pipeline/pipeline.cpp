@@ -11,11 +11,11 @@
 #include "pipeline/pipeline_run.h"
 #include "pipeline/pipeline_state.h"
 #include "rules/notation.h"
-#include "selfplay/selfplay_stats.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/names.h"
 #include "util/run_dir.h"
+#include "util/text.h"
 
 namespace veletas::pipeline {
 
@@ -32,7 +32,7 @@ double SystemClock::CpuSeconds() {
 
 namespace internal {
 
-using selfplay::FormatDuration;
+using util::FormatDuration;
 
 std::string Numbered(const std::string& prefix, long long n) {
   return fmt::format("{}{:04}", prefix, n);

@@ -12,10 +12,11 @@
 #include "pipeline/promotion.h"
 #include "selfplay/selfplay_config.h"
 #include "selfplay/selfplay_stats.h"
+#include "util/text.h"
 
 namespace veletas::pipeline::internal {
 
-using selfplay::FormatDuration;
+using util::FormatDuration;
 
 std::vector<std::pair<long long, std::string>> Pipeline::Bests() const {
   std::vector<long long> bests{0};

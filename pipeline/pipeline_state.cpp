@@ -40,36 +40,37 @@ nlohmann::json ToJson(const GenerationSummary& g) {
           {"iteration_seconds", g.iteration_seconds}};
 }
 
-GenerationSummary FromJson(const nlohmann::json& j) {
+// The generation summary of `j` (named `path` in errors); an error goes to `parent`.
+GenerationSummary FromJson(const nlohmann::json& j, const std::string& path,
+                           util::JsonFields& parent) {
+  util::JsonFields f(j, path);
   GenerationSummary g;
-  g.generation = util::JsonInteger<int64_t>(j, "generation");
-  g.selfplay_games = util::JsonInteger<int64_t>(j, "selfplay_games");
-  g.selfplay_samples = util::JsonInteger<int64_t>(j, "selfplay_samples");
-  g.selfplay_seconds = util::JsonNumber(j, "selfplay_seconds");
-  g.selfplay_network_evaluations =
-      j.contains("selfplay_network_evaluations")
-          ? util::JsonInteger<int64_t>(j, "selfplay_network_evaluations")
-          : 0;
-  g.train_steps = util::JsonInteger<int64_t>(j, "train_steps");
-  g.loss_total = util::JsonNumber(j, "loss_total");
-  g.loss_policy = util::JsonNumber(j, "loss_policy");
-  g.loss_value = util::JsonNumber(j, "loss_value");
-  g.train_seconds = util::JsonNumber(j, "train_seconds");
-  g.gated_against = util::JsonInteger<int64_t>(j, "gated_against");
-  g.promoted = j.at("promoted").get<bool>();
-  g.gate_games = util::JsonInteger<int>(j, "gate_games");
-  g.gate_wins = util::JsonInteger<int>(j, "gate_wins");
-  g.gate_reason = j.at("gate_reason").get<std::string>();
-  g.gate_seconds = util::JsonNumber(j, "gate_seconds");
-  g.ladder_seconds = util::JsonNumber(j, "ladder_seconds");
-  g.iteration_seconds = util::JsonNumber(j, "iteration_seconds");
+  g.generation = f.Integer<int64_t>("generation");
+  g.selfplay_games = f.Integer<int64_t>("selfplay_games");
+  g.selfplay_samples = f.Integer<int64_t>("selfplay_samples");
+  g.selfplay_seconds = f.Number("selfplay_seconds");
+  g.selfplay_network_evaluations = f.IntegerOr<int64_t>("selfplay_network_evaluations", 0);
+  g.train_steps = f.Integer<int64_t>("train_steps");
+  g.loss_total = f.Number("loss_total");
+  g.loss_policy = f.Number("loss_policy");
+  g.loss_value = f.Number("loss_value");
+  g.train_seconds = f.Number("train_seconds");
+  g.gated_against = f.Integer<int64_t>("gated_against");
+  g.promoted = f.Bool("promoted");
+  g.gate_games = f.Integer<int>("gate_games");
+  g.gate_wins = f.Integer<int>("gate_wins");
+  g.gate_reason = f.String("gate_reason");
+  g.gate_seconds = f.Number("gate_seconds");
+  g.ladder_seconds = f.Number("ladder_seconds");
+  g.iteration_seconds = f.Number("iteration_seconds");
   // Added later: optional, so that earlier runs resume.
-  g.swap_rate = j.value("swap_rate", 0.0);
-  g.resign_threshold = j.value("resign_threshold", -1.0);
-  g.train_samples = j.value("train_samples", int64_t{0});
-  g.gate_evaluations = j.value("gate_evaluations", uint64_t{0});
-  g.ladder_evaluations = j.value("ladder_evaluations", uint64_t{0});
-  g.cpu_seconds = j.value("cpu_seconds", 0.0);
+  g.swap_rate = f.NumberOr("swap_rate", 0.0);
+  g.resign_threshold = f.NumberOr("resign_threshold", -1.0);
+  g.train_samples = f.IntegerOr<int64_t>("train_samples", 0);
+  g.gate_evaluations = f.IntegerOr<uint64_t>("gate_evaluations", 0);
+  g.ladder_evaluations = f.IntegerOr<uint64_t>("ladder_evaluations", 0);
+  g.cpu_seconds = f.NumberOr("cpu_seconds", 0.0);
+  if (!f.ok()) parent.Fail(f.error());
   return g;
 }
 
@@ -131,41 +132,46 @@ util::Result<PipelineState> PipelineStateFromText(std::string_view text, const s
   using R = util::Result<PipelineState>;
   const util::Result<nlohmann::json> parsed = util::ParseJson(text, path);
   if (!parsed) return parsed.error_value();
-  try {
-    const nlohmann::json& j = parsed.value();
-    if (j.at("format").get<std::string>() != "veletas-pipeline-state" ||
-        util::JsonInteger<int>(j, "version") != 1) {
-      return R::Error(path + ": not a version 1 pipeline state");
-    }
-    PipelineState s;
-    s.iteration = util::JsonInteger<int64_t>(j, "iteration");
-    const std::string stage = j.at("stage").get<std::string>();
-    bool known = false;
-    for (int i = 0; i < 5; ++i) {
-      if (stage == kStageNames[i]) {
-        s.stage = static_cast<PipelineStage>(i);
-        known = true;
-      }
-    }
-    if (!known) return R::Error(path + ": unknown stage \"" + stage + "\"");
-    s.best_generation = util::JsonInteger<int64_t>(j, "best_generation");
-    s.elapsed_seconds = util::JsonNumber(j, "elapsed_seconds");
-    s.finished_reason = j.at("finished_reason").get<std::string>();
-    for (const nlohmann::json& g : j.at("generations")) s.generations.push_back(FromJson(g));
-    for (const nlohmann::json& g : j.at("rated_generations")) {
-      s.rated_generations.push_back(util::JsonIntegerValue<long long>(g, "rated_generations"));
-    }
-    s.cpu_seconds = j.value("cpu_seconds", 0.0);
-    s.resign_threshold = j.value("resign_threshold", -1.0);
-    s.resign_calibrated = j.value("resign_calibrated", false);
-    if (s.iteration < 0 || s.best_generation < 0 || s.best_generation > s.iteration + 1 ||
-        s.elapsed_seconds < 0) {
-      return R::Error(path + ": inconsistent values");
-    }
-    return s;
-  } catch (const std::exception& e) {
-    return R::Error(path + ": corrupt pipeline state: " + e.what());
+  util::JsonFields f(parsed.value(), "");
+  const std::string format = f.String("format");
+  const int version = f.Integer<int>("version");
+  if (f.ok() && (format != "veletas-pipeline-state" || version != 1)) {
+    return R::Error(path + ": not a version 1 pipeline state");
   }
+  PipelineState s;
+  s.iteration = f.Integer<int64_t>("iteration");
+  const std::string stage = f.String("stage");
+  s.best_generation = f.Integer<int64_t>("best_generation");
+  s.elapsed_seconds = f.Number("elapsed_seconds");
+  s.finished_reason = f.String("finished_reason");
+  if (const nlohmann::json* gens = f.Array("generations"); gens != nullptr) {
+    for (size_t i = 0; i < gens->size() && f.ok(); ++i) {
+      s.generations.push_back(FromJson((*gens)[i], "generations[" + std::to_string(i) + "]", f));
+    }
+  }
+  if (const nlohmann::json* rated = f.Array("rated_generations"); rated != nullptr) {
+    for (size_t i = 0; i < rated->size() && f.ok(); ++i) {
+      s.rated_generations.push_back(
+          f.IntegerOf<long long>((*rated)[i], "rated_generations[" + std::to_string(i) + "]"));
+    }
+  }
+  s.cpu_seconds = f.NumberOr("cpu_seconds", 0.0);
+  s.resign_threshold = f.NumberOr("resign_threshold", -1.0);
+  s.resign_calibrated = f.BoolOr("resign_calibrated", false);
+  if (!f.ok()) return R::Error(path + ": corrupt pipeline state: " + f.error());
+  bool known = false;
+  for (int i = 0; i < 5; ++i) {
+    if (stage == kStageNames[i]) {
+      s.stage = static_cast<PipelineStage>(i);
+      known = true;
+    }
+  }
+  if (!known) return R::Error(path + ": unknown stage \"" + stage + "\"");
+  if (s.iteration < 0 || s.best_generation < 0 || s.best_generation > s.iteration + 1 ||
+      s.elapsed_seconds < 0) {
+    return R::Error(path + ": inconsistent values");
+  }
+  return s;
 }
 
 util::Status WritePipelineState(const std::string& path, const PipelineState& s) {

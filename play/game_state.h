@@ -7,6 +7,7 @@
 
 #include "rules/notation.h"
 #include "rules/position.h"
+#include "rules/position_text.h"
 #include "rules/turns.h"
 
 namespace veletas::play {
@@ -56,10 +57,7 @@ class GameState {
   std::vector<rules::Turn> turns_;
 };
 
-// "Black" or "White".
-inline const char* ColorWord(rules::Color c) {
-  return c == rules::Color::kBlack ? "Black" : "White";
-}
+using rules::ColorWord;
 
 // Two lines about `pos` below its diagram: game, turn, who is to move and what to decide
 // (or the winner), and the claims, e.g.

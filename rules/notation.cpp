@@ -64,9 +64,10 @@ std::string ReachError(const Position& pos, int from, int to, const char* verb) 
          WhyUnreachable(pos, from, to) + ")";
 }
 
-// "" when the setup shooters `squares` may go where they are listed (empty squares; the
-// interior under the standard rules; never adjacent under the classic rules), else why not.
-std::string CheckSetupSquares(const Position& before, const std::vector<int>& squares) {
+// OK when the setup shooters `squares` may go where they are listed (empty squares; the
+// interior under the standard rules; never adjacent under the classic rules), else a
+// bad-input error saying why not.
+util::Status CheckSetupSquares(const Position& before, const std::vector<int>& squares) {
   const int n = before.Size();
   const Geometry& g = before.Geo();
   const bool standard = before.Rules() == RuleSet::kStandard;
@@ -74,10 +75,10 @@ std::string CheckSetupSquares(const Position& before, const std::vector<int>& sq
     const int sq = squares[i];
     const std::string name = SquareName(n, sq);
     if (before.Occupied().Test(sq)) {
-      return name + " is not empty (" + PieceName(before, sq) + ")";
+      return util::Status::Error(name + " is not empty (" + PieceName(before, sq) + ")");
     }
     if (standard && !g.interior.Test(sq)) {
-      return name + " is on the perimeter, where no setup shooter may go";
+      return util::Status::Error(name + " is on the perimeter, where no setup shooter may go");
     }
     if (!standard) {
       Bitboard others = before.AllShooters();
@@ -86,12 +87,13 @@ std::string CheckSetupSquares(const Position& before, const std::vector<int>& sq
       }
       const Bitboard touching = g.king[sq] & others;
       if (touching.Any()) {
-        return name + " touches the shooter on " + SquareName(n, touching.Lsb()) +
-               ": setup shooters may not be adjacent";
+        return util::Status::Error(name + " touches the shooter on " +
+                                   SquareName(n, touching.Lsb()) +
+                                   ": setup shooters may not be adjacent");
       }
     }
   }
-  return "";
+  return util::Ok();
 }
 
 util::Result<Turn> ParseSetup(const Position& before, std::string_view text) {
@@ -130,9 +132,7 @@ util::Result<Turn> ParseSetup(const Position& before, std::string_view text) {
                                      (quota > 1 ? "s" : "") + " in the setup, got " +
                                      std::to_string(squares.size()));
   }
-  if (std::string bad = CheckSetupSquares(before, squares); !bad.empty()) {
-    return util::Result<Turn>::Error(bad);
-  }
+  if (util::Status bad = CheckSetupSquares(before, squares); !bad.ok()) return bad.error_value();
   g.SortInSetupOrder(squares.data(), static_cast<int>(squares.size()));
   Turn turn;
   Position p = before;

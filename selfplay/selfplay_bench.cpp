@@ -152,4 +152,22 @@ void PrintFigures(const Figures& f, const SelfplayStats& end, int batch, std::os
   }
 }
 
+std::string BenchSetupText(const std::string& game, const std::string& network,
+                           const SelfplayConfig& config, const search::SearchConfig& search,
+                           const search::BatchingConfig& batching, const Measured& m) {
+  return fmt::format("bench-selfplay: {}, network {}\n", game, network) +
+         fmt::format(
+             "self-play: {} threads x {} games, {} leaves per search, {} {}/{} simulations (full "
+             "p={:.2f}), batch {}, max wait {} us, cache {}\n",
+             config.threads, config.games_in_flight, config.leaves_per_search,
+             search.algorithm == search::Algorithm::kGumbel ? "gumbel" : "puct",
+             config.full_simulations, config.cheap_simulations, config.full_search_probability,
+             batching.max_batch, batching.max_wait_us, batching.cache_size) +
+         fmt::format(
+             "self-play measured over {:.1f} s after a {:.1f} s warm-up; the network alone {} "
+             "times in between\n\n",
+             m.end.seconds - m.warm.seconds - (m.totals.alone - m.warm_totals.alone),
+             m.warm.seconds, m.totals.rates.size());
+}
+
 }  // namespace veletas::selfplay

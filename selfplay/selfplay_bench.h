@@ -93,4 +93,11 @@ Figures ComputeFigures(const Measured& m, int batch);
 // how busy the network was, batch fill, cache hits and games per hour.
 void PrintFigures(const Figures& f, const SelfplayStats& end, int batch, std::ostream& out);
 
+// The setup lines `veletas bench-selfplay` prints before the figures: the game and the
+// `network` (its size and device, in words), the self-play, search and batching settings,
+// and how long self-play and the network alone were measured (from `m`).
+std::string BenchSetupText(const std::string& game, const std::string& network,
+                           const SelfplayConfig& config, const search::SearchConfig& search,
+                           const search::BatchingConfig& batching, const Measured& m);
+
 }  // namespace veletas::selfplay

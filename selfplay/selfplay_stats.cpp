@@ -51,28 +51,20 @@ std::optional<float> CalibrateResignThreshold(const std::vector<ResignObservatio
   return best;
 }
 
-std::string FormatDuration(double seconds) {
-  if (seconds < 0) return "?";
-  const long long s = static_cast<long long>(seconds + 0.5);
-  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, s / 60 % 60);
-  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
-  return fmt::format("{}s", s);
-}
-
 std::string FormatProgress(const SelfplayStats& s) {
   return fmt::format(
       "{}/{} games  {:.2f} games/s  {:.1f} turns/game  {:.0f} evals/s  batch {:.1f}/{} ({:.0f}%)  "
       "cache {:.1f}%  ETA {}",
       static_cast<long long>(s.games_finished), static_cast<long long>(s.games_target),
       s.GamesPerSecond(), s.MeanTurns(), s.EvaluationsPerSecond(), s.MeanBatchSize(), s.max_batch,
-      100.0 * s.MeanBatchFill(), 100.0 * s.CacheHitRate(), FormatDuration(s.EtaSeconds()));
+      100.0 * s.MeanBatchFill(), 100.0 * s.CacheHitRate(), util::FormatDuration(s.EtaSeconds()));
 }
 
 std::string FormatSummary(const SelfplayStats& s) {
   const auto ll = [](int64_t v) { return static_cast<long long>(v); };
   std::string out;
   out += fmt::format("games           {} in {} ({:.1f} games/h)", ll(s.games_finished),
-                     FormatDuration(s.seconds), s.GamesPerHour());
+                     util::FormatDuration(s.seconds), s.GamesPerHour());
   if (s.games_resumed > 0) out += fmt::format(", {} more resumed from files", ll(s.games_resumed));
   out += "\n";
   out += fmt::format("samples         {} ({:.1f} per game), {} files written\n", ll(s.samples),

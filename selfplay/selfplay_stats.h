@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "selfplay/selfplay_game.h"
+#include "util/progress_line.h"
 
 namespace veletas::selfplay {
 
@@ -94,7 +95,8 @@ struct SelfplayStats {
   }
   // Seconds left at the current rate; negative when unknown.
   double EtaSeconds() const {
-    return games_finished > 0 ? (games_target - games_finished) / GamesPerSecond() : -1.0;
+    return util::EtaSeconds(static_cast<double>(games_finished), static_cast<double>(games_target),
+                            seconds);
   }
 };
 
@@ -103,7 +105,5 @@ struct SelfplayStats {
 std::string FormatProgress(const SelfplayStats& s);
 // The multi-line end-of-run summary (trailing newline included).
 std::string FormatSummary(const SelfplayStats& s);
-// "1h02m", "3m20s", "12s"; "?" when negative.
-std::string FormatDuration(double seconds);
 
 }  // namespace veletas::selfplay

@@ -30,29 +30,26 @@ util::Result<CallPlan> CallPlanFromJson(const std::string& text, const std::stri
   const util::Result<nlohmann::json> parsed =
       util::ParseJson(text, source + ": training call plan");
   if (!parsed) return parsed.error_value();
-  try {
-    const nlohmann::json& j = parsed.value();
-    CallPlan p;
-    p.input_fingerprint = j.at("input_fingerprint").get<std::string>();
-    p.generation = util::JsonInteger<int64_t>(j, "generation");
-    p.start_step = util::JsonInteger<int64_t>(j, "start_step");
-    p.steps = util::JsonInteger<int64_t>(j, "steps");
-    p.steps_done = util::JsonInteger<int64_t>(j, "steps_done");
-    p.first_batch = util::JsonInteger<int64_t>(j, "first_batch");
-    p.seed = util::JsonInteger<uint64_t>(j, "seed");
-    p.metrics_offset = util::JsonInteger<int64_t>(j, "metrics_offset");
-    p.new_files = util::JsonInteger<int64_t>(j, "new_files");
-    p.new_samples = util::JsonInteger<int64_t>(j, "new_samples");
-    p.window_samples = util::JsonInteger<int64_t>(j, "window_samples");
-    p.complete = j.at("complete").get<bool>();
-    if (p.steps < 0 || p.steps_done < 0 || p.steps_done > p.steps || p.start_step < 0 ||
-        p.first_batch < 0 || p.metrics_offset < 0) {
-      return R::Error(source + ": training call plan is inconsistent");
-    }
-    return p;
-  } catch (const std::exception& e) {
-    return R::Error(source + ": training call plan: " + e.what());
+  util::JsonFields f(parsed.value(), "");
+  CallPlan p;
+  p.input_fingerprint = f.String("input_fingerprint");
+  p.generation = f.Integer<int64_t>("generation");
+  p.start_step = f.Integer<int64_t>("start_step");
+  p.steps = f.Integer<int64_t>("steps");
+  p.steps_done = f.Integer<int64_t>("steps_done");
+  p.first_batch = f.Integer<int64_t>("first_batch");
+  p.seed = f.Integer<uint64_t>("seed");
+  p.metrics_offset = f.Integer<int64_t>("metrics_offset");
+  p.new_files = f.Integer<int64_t>("new_files");
+  p.new_samples = f.Integer<int64_t>("new_samples");
+  p.window_samples = f.Integer<int64_t>("window_samples");
+  p.complete = f.Bool("complete");
+  if (!f.ok()) return R::Error(source + ": training call plan: " + f.error());
+  if (p.steps < 0 || p.steps_done < 0 || p.steps_done > p.steps || p.start_step < 0 ||
+      p.first_batch < 0 || p.metrics_offset < 0) {
+    return R::Error(source + ": training call plan is inconsistent");
   }
+  return p;
 }
 
 int64_t PlanSteps(const TrainingConfig& c, int64_t new_samples, int64_t steps_override,

@@ -77,31 +77,28 @@ util::Result<std::vector<MetricsLine>> MetricsFromText(std::string_view all,
     const std::string where = path + ":" + std::to_string(number);
     const util::Result<nlohmann::json> parsed = util::ParseJson(text, where);
     if (!parsed) return parsed.error_value();
-    try {
-      const nlohmann::json& j = parsed.value();
-      MetricsLine m;
-      m.generation = util::JsonInteger<int64_t>(j, "generation");
-      m.step = util::JsonInteger<int64_t>(j, "step");
-      m.steps = util::JsonInteger<int64_t>(j, "steps");
-      m.loss_total = util::JsonNumber(j, "loss_total");
-      m.loss_policy = util::JsonNumber(j, "loss_policy");
-      m.loss_value = util::JsonNumber(j, "loss_value");
-      m.loss_aux = util::JsonNumber(j, "loss_aux");
-      m.loss_l2 = util::JsonNumber(j, "loss_l2");
-      m.policy_entropy = util::JsonNumber(j, "policy_entropy");
-      m.policy_target_entropy = util::JsonNumber(j, "policy_target_entropy");
-      m.value_accuracy = util::JsonNumber(j, "value_accuracy");
-      m.loss_value_setup = j.value("loss_value_setup", -1.0);  // absent before 2026-12
-      m.loss_value_early = j.value("loss_value_early", -1.0);
-      m.loss_value_late = j.value("loss_value_late", -1.0);
-      m.learning_rate = util::JsonNumber(j, "learning_rate");
-      m.samples_per_second = util::JsonNumber(j, "samples_per_second");
-      m.window_samples = util::JsonInteger<int64_t>(j, "window_samples");
-      m.time = util::JsonNumber(j, "time");
-      lines.push_back(m);
-    } catch (const std::exception& e) {
-      return R::Error(where + ": bad metrics line: " + e.what());
-    }
+    util::JsonFields f(parsed.value(), "");
+    MetricsLine m;
+    m.generation = f.Integer<int64_t>("generation");
+    m.step = f.Integer<int64_t>("step");
+    m.steps = f.Integer<int64_t>("steps");
+    m.loss_total = f.Number("loss_total");
+    m.loss_policy = f.Number("loss_policy");
+    m.loss_value = f.Number("loss_value");
+    m.loss_aux = f.Number("loss_aux");
+    m.loss_l2 = f.Number("loss_l2");
+    m.policy_entropy = f.Number("policy_entropy");
+    m.policy_target_entropy = f.Number("policy_target_entropy");
+    m.value_accuracy = f.Number("value_accuracy");
+    m.loss_value_setup = f.NumberOr("loss_value_setup", -1.0);  // absent before 2026-12
+    m.loss_value_early = f.NumberOr("loss_value_early", -1.0);
+    m.loss_value_late = f.NumberOr("loss_value_late", -1.0);
+    m.learning_rate = f.Number("learning_rate");
+    m.samples_per_second = f.Number("samples_per_second");
+    m.window_samples = f.Integer<int64_t>("window_samples");
+    m.time = f.Number("time");
+    if (!f.ok()) return R::Error(where + ": bad metrics line: " + f.error());
+    lines.push_back(m);
   }
   return lines;
 }

@@ -40,30 +40,35 @@ util::Result<DataState> DataStateFromJson(const std::string& text, const std::st
   const util::Result<nlohmann::json> parsed =
       util::ParseJson(text, source + ": training data state");
   if (!parsed) return parsed.error_value();
-  try {
-    const nlohmann::json& j = parsed.value();
-    DataState s;
-    s.total_samples = util::JsonInteger<int64_t>(j, "total_samples");
-    s.batches_drawn = util::JsonInteger<int64_t>(j, "batches_drawn");
-    s.samples_consumed = util::JsonInteger<int64_t>(j, "samples_consumed");
-    s.reuse_credit = util::JsonNumber(j, "reuse_credit");
-    int64_t sum = 0;
-    for (const auto& f : j.at("files")) {
-      IngestedFile file{f.at(0).get<std::string>(),
-                        util::JsonIntegerValue<int64_t>(f.at(1), "files")};
-      if (file.samples < 0) return R::Error(source + ": training data state: negative count");
-      sum += file.samples;
-      s.files.push_back(std::move(file));
+  util::JsonFields f(parsed.value(), "");
+  DataState s;
+  s.total_samples = f.Integer<int64_t>("total_samples");
+  s.batches_drawn = f.Integer<int64_t>("batches_drawn");
+  s.samples_consumed = f.Integer<int64_t>("samples_consumed");
+  s.reuse_credit = f.Number("reuse_credit");
+  const nlohmann::json* files = f.Array("files");
+  for (size_t i = 0; files != nullptr && i < files->size() && f.ok(); ++i) {
+    // Each file is [path, samples].
+    const nlohmann::json& e = (*files)[i];
+    const std::string name = "files[" + std::to_string(i) + "]";
+    if (!e.is_array() || e.size() != 2 || !e[0].is_string()) {
+      f.Fail(name + ": expected [path, samples], got " + util::JsonExcerpt(e));
+      break;
     }
-    if (sum != s.total_samples || s.batches_drawn < 0 || s.samples_consumed < 0) {
-      return R::Error(source + ": training data state is inconsistent (file counts sum to " +
-                      std::to_string(sum) + ", total says " + std::to_string(s.total_samples) +
-                      ")");
-    }
-    return s;
-  } catch (const std::exception& e) {
-    return R::Error(source + ": training data state: " + e.what());
+    s.files.push_back({e[0].get<std::string>(), f.IntegerOf<int64_t>(e[1], name + "[1]")});
   }
+  if (!f.ok()) return R::Error(source + ": training data state: " + f.error());
+  int64_t sum = 0;
+  for (const IngestedFile& file : s.files) {
+    if (file.samples < 0 || __builtin_add_overflow(sum, file.samples, &sum)) {
+      return R::Error(source + ": training data state: a negative or too large count");
+    }
+  }
+  if (sum != s.total_samples || s.batches_drawn < 0 || s.samples_consumed < 0) {
+    return R::Error(source + ": training data state is inconsistent (file counts sum to " +
+                    std::to_string(sum) + ", total says " + std::to_string(s.total_samples) + ")");
+  }
+  return s;
 }
 
 bool NaturalLess(const std::string& a, const std::string& b) {
@@ -142,19 +147,21 @@ util::Result<std::vector<std::string>> ListSampleFiles(const std::vector<std::st
 
 namespace {
 
-std::string CheckGame(const std::string& path, const data::SampleFile& f, rules::RuleSet rs,
-                      int size) {
-  if (f.rules == rs && f.size == size) return "";
-  return path + ": sample file is for " + rules::RuleSetName(f.rules) + " " +
-         std::to_string(f.size) + "x" + std::to_string(f.size) + ", the model is for " +
-         rules::RuleSetName(rs) + " " + std::to_string(size) + "x" + std::to_string(size);
+// OK when the sample file `f` (at `path`) is of the game `rs` on `size`, else a bad-input
+// error naming both games.
+util::Status CheckGame(const std::string& path, const data::SampleFile& f, rules::RuleSet rs,
+                       int size) {
+  if (f.rules == rs && f.size == size) return util::Ok();
+  return util::Status::Error(path + ": sample file is for " + rules::RuleSetName(f.rules) + " " +
+                             std::to_string(f.size) + "x" + std::to_string(f.size) +
+                             ", the model is for " + rules::RuleSetName(rs) + " " +
+                             std::to_string(size) + "x" + std::to_string(size));
 }
 
 }  // namespace
 
 util::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::string>& listed,
                                        rules::RuleSet rs, int size, int64_t keep_samples) {
-  using R = util::Result<IngestReport>;
   std::set<std::string> known;
   for (const IngestedFile& f : state.files) known.insert(f.path);
   IngestReport report;
@@ -172,8 +179,8 @@ util::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::
       report.skipped.push_back(file.error());
       continue;
     }
-    if (std::string why = CheckGame(path, file.value(), rs, size); !why.empty()) {
-      return R::Error(why);
+    if (util::Status fits = CheckGame(path, file.value(), rs, size); !fits.ok()) {
+      return fits.error_value();
     }
     const auto n = static_cast<int64_t>(file.value().samples.size());
     added.push_back({path, n});
@@ -198,7 +205,6 @@ util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t wi
                                               rules::RuleSet rs, int size,
                                               std::map<std::string, data::SampleFile> loaded,
                                               std::vector<std::string>& skipped) {
-  using R = util::Result<ReplayWindow>;
   // The newest files that cover `window` samples, by their ingested counts.
   size_t first = state.files.size();
   int64_t covered = 0;
@@ -223,7 +229,9 @@ util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t wi
         continue;
       }
       file = std::move(read.value());
-      if (std::string why = CheckGame(f.path, file, rs, size); !why.empty()) return R::Error(why);
+      if (util::Status fits = CheckGame(f.path, file, rs, size); !fits.ok()) {
+        return fits.error_value();
+      }
     }
     auto& samples = file.samples;
     // The oldest file may be only partly inside the window: keep its newest samples.

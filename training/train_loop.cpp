@@ -13,6 +13,7 @@
 #include "training/lr_schedule.h"
 #include "training/metrics.h"
 #include "util/clock.h"
+#include "util/progress_line.h"
 
 namespace veletas::training {
 namespace {
@@ -368,8 +369,9 @@ void Loop::Report(int64_t done, int64_t global, double lr, bool metrics) {
   p.learning_rate = lr;
   p.samples_per_second = static_cast<double>(report_acc_.steps * c_.batch_size) /
                          util::SecondsSince(report_acc_.since);
-  const double per_step = util::SecondsSince(loop_start_) / static_cast<double>(done - first_step_);
-  p.eta_seconds = per_step * static_cast<double>(plan_.steps - done);
+  p.eta_seconds = util::EtaSeconds(static_cast<double>(done - first_step_),
+                                   static_cast<double>(plan_.steps - first_step_),
+                                   util::SecondsSince(loop_start_));
   p.metrics_line = metrics;
   r_.progress(p);
   report_acc_.Reset(device_);

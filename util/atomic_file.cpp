@@ -18,18 +18,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Writes all of `data` to `fd`; "" or strerror of the failure.
-std::string WriteAll(int fd, std::string_view data) {
+// Writes all of `data` to `fd`; a failure says why (strerror), prefixed by `what`.
+Status WriteAll(int fd, std::string_view data, const std::string& what) {
   size_t done = 0;
   while (done < data.size()) {
     const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return std::strerror(errno);
+      return Status::Failure(what + std::strerror(errno));
     }
     done += static_cast<size_t>(n);
   }
-  return "";
+  return Ok();
 }
 
 // The directory holding `path` ("." for a bare file name).
@@ -133,10 +133,10 @@ Status WriteFileAtomicMode(const std::string& path, std::string_view data, mode_
   const std::string tmp = TemporaryPath(path);
   const int fd = CreateExclusive(tmp, mode);
   if (fd < 0) return Status::Failure(path + ": cannot create " + tmp + ": " + std::strerror(errno));
-  if (const std::string err = WriteAll(fd, data); !err.empty()) {
+  if (Status written = WriteAll(fd, data, path + ": write failed: "); !written.ok()) {
     ::close(fd);
     ::unlink(tmp.c_str());
-    return Status::Failure(path + ": write failed: " + err);
+    return written;
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     const std::string err = std::strerror(errno);
@@ -170,9 +170,9 @@ Status AppendFile(const std::string& path, std::string_view data) {
   if (fd < 0) {
     return Status::Failure(path + ": cannot open for appending: " + std::strerror(errno));
   }
-  if (const std::string err = WriteAll(fd, data); !err.empty()) {
+  if (Status written = WriteAll(fd, data, path + ": append failed: "); !written.ok()) {
     ::close(fd);
-    return Status::Failure(path + ": append failed: " + err);
+    return written;
   }
   if (::fdatasync(fd) != 0) {
     CloseQuietly(fd);

@@ -2,7 +2,7 @@
 
 namespace veletas::util {
 
-std::string CheckJsonDepth(std::string_view text, int max_depth) {
+Status CheckJsonDepth(std::string_view text, int max_depth) {
   int depth = 0;
   bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -19,14 +19,14 @@ std::string CheckJsonDepth(std::string_view text, int max_depth) {
       in_string = true;
     } else if (c == '[' || c == '{') {
       if (++depth > max_depth) {
-        return "arrays and objects nest deeper than " + std::to_string(max_depth) +
-               " levels (at byte " + std::to_string(i) + ")";
+        return Status::Error("arrays and objects nest deeper than " + std::to_string(max_depth) +
+                             " levels (at byte " + std::to_string(i) + ")");
       }
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
   }
-  return "";
+  return Ok();
 }
 
 }  // namespace veletas::util

@@ -12,4 +12,18 @@ std::string FormatPercent(double fraction) {
   return buf;
 }
 
+std::string FormatDuration(double seconds) {
+  if (!(seconds >= 0)) return "?";
+  const long long s = static_cast<long long>(seconds + 0.5);
+  char buf[64];
+  if (s >= 3600) {
+    std::snprintf(buf, sizeof buf, "%lldh%02lldm", s / 3600, s / 60 % 60);
+  } else if (s >= 60) {
+    std::snprintf(buf, sizeof buf, "%lldm%02llds", s / 60, s % 60);
+  } else {
+    std::snprintf(buf, sizeof buf, "%llds", s);
+  }
+  return buf;
+}
+
 }  // namespace veletas::util

@@ -1,4 +1,5 @@
-// Small text formats shared by every layer (no fmt: the WebAssembly build compiles util).
+// Small text formats shared by every layer (no fmt: the WebAssembly build compiles util):
+// percentages and durations.
 #pragma once
 
 #include <string>
@@ -10,5 +11,9 @@ double Percent(double part, double whole);
 
 // A fraction as a percentage with one decimal: 0.573 -> "57.3%".
 std::string FormatPercent(double fraction);
+
+// A duration for people: "1h02m", "3m07s", "12s" (rounded to the second); "?" when negative
+// (unknown). The one duration format of the project.
+std::string FormatDuration(double seconds);
 
 }  // namespace veletas::util

@@ -124,15 +124,18 @@ TEST(PlayerSpec, BadSpecsNameTheSpecAndWhatWasExpected) {
 TEST(Arena, ValidateRefusesUnplayableMatches) {
   search::UniformEvaluator uniform;
   const ArenaConfig c = Config(4, 1);
-  EXPECT_EQ(ValidateArena(Baseline("random"), Baseline("uct:5"), kStd, 7, c), "");
-  EXPECT_NE(ValidateArena(Baseline("uct:5"), Baseline("uct:5"), kStd, 7, c).find("both"),
-            std::string::npos);
+  EXPECT_TRUE(ValidateArena(Baseline("random"), Baseline("uct:5"), kStd, 7, c).ok());
+  const util::Status same = ValidateArena(Baseline("uct:5"), Baseline("uct:5"), kStd, 7, c);
+  ASSERT_FALSE(same.ok());
+  EXPECT_NE(same.error().find("both"), std::string::npos) << same.error();
+  EXPECT_EQ(same.exit_code(), 2);
   ArenaPlayer n = Neural("gen_1", uniform, 8);
   n.evaluator = nullptr;
-  EXPECT_NE(ValidateArena(n, Baseline("random"), kStd, 7, c).find("no evaluator"),
-            std::string::npos);
-  EXPECT_NE(ValidateArena(Baseline("random"), Baseline("uct:5"), kStd, 8, c), "");
-  EXPECT_NE(ValidateArena(Baseline("random"), Baseline("uct:5"), kStd, 7, Config(0, 1)), "");
+  const util::Status no_evaluator = ValidateArena(n, Baseline("random"), kStd, 7, c);
+  ASSERT_FALSE(no_evaluator.ok());
+  EXPECT_NE(no_evaluator.error().find("no evaluator"), std::string::npos);
+  EXPECT_FALSE(ValidateArena(Baseline("random"), Baseline("uct:5"), kStd, 8, c).ok());
+  EXPECT_FALSE(ValidateArena(Baseline("random"), Baseline("uct:5"), kStd, 7, Config(0, 1)).ok());
 }
 
 // --- Seats and colours ---

@@ -197,11 +197,13 @@ TEST_F(MatchRecordTest, FieldValidation) {
 }
 
 TEST_F(MatchRecordTest, NamesAndMissingDirectory) {
-  EXPECT_EQ(ValidateMatchName("gen_3-vs-random.r2"), "");
-  EXPECT_NE(ValidateMatchName(""), "");
-  EXPECT_NE(ValidateMatchName("../escape"), "");
-  EXPECT_NE(ValidateMatchName("a b"), "");
-  EXPECT_NE(ValidateMatchName(".hidden"), "");
+  EXPECT_TRUE(ValidateMatchName("gen_3-vs-random.r2").ok());
+  for (const char* bad : {"", "../escape", "a b", ".hidden"}) {
+    const util::Status s = ValidateMatchName(bad);
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.error().find("match name"), std::string::npos) << s.error();
+    EXPECT_EQ(s.exit_code(), 2);
+  }
   EXPECT_FALSE(WriteMatchRecord(dir_, Sample("bad/name")).ok());
   const RunMatches run = LoadRunMatches(dir_);
   EXPECT_FALSE(run.dir_exists);

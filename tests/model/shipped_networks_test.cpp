@@ -196,12 +196,13 @@ TEST(ShippedNetworks, BadCardsNameTheKey) {
   };
   const std::vector<Case> cases = {
       {[](nlohmann::json& c) { c["format"] = "veletas-network-card v9"; }, "format: expected"},
-      {[](nlohmann::json& c) { c.erase("commit"); }, "a required key is missing"},
+      {[](nlohmann::json& c) { c.erase("commit"); }, "commit: missing (expected a string)"},
       {[](nlohmann::json& c) { c["files"].erase("model.onnx"); }, "model.onnx is not listed"},
       {[](nlohmann::json& c) { c["files"]["../x"] = std::string(64, '0'); }, "is not a file name"},
       {[](nlohmann::json& c) { c["results"][0]["wins"] = 151; }, "results[0].wins + losses"},
       {[](nlohmann::json& c) { c["name"] = "other"; }, "is not the folder's name"},
       {[](nlohmann::json& c) { c["size"] = 8; }, "size: expected 7, 9 or 10"},
+      {[](nlohmann::json& c) { c["results"][0].erase("elo_low"); }, "results[0].elo_low: missing"},
   };
   for (const Case& k : cases) {
     nlohmann::json changed = card;

@@ -1,4 +1,5 @@
-// The JSON nesting bound (util/json_text.h, util/json.h) and the checks of names and paths
+// The JSON nesting bound (util/json_text.h, util/json.h), the JSON field reader and the
+// checks of names and paths
 // (util/names.h).
 #include <gtest/gtest.h>
 
@@ -17,17 +18,19 @@ std::string Nested(int depth, const std::string& inside = "") {
 }
 
 TEST(JsonDepth, NestingUpToTheBoundIsAcceptedAndDeeperIsNot) {
-  EXPECT_EQ(CheckJsonDepth(Nested(64)), "");
-  EXPECT_EQ(CheckJsonDepth(Nested(65)),
-            "arrays and objects nest deeper than 64 levels (at byte 64)");
-  EXPECT_EQ(CheckJsonDepth("{\"a\": [1, {\"b\": []}]}", 4), "");
-  EXPECT_NE(CheckJsonDepth("{\"a\": [1, {\"b\": []}]}", 3), "");
+  EXPECT_TRUE(CheckJsonDepth(Nested(64)).ok());
+  const Status deep = CheckJsonDepth(Nested(65));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_EQ(deep.error(), "arrays and objects nest deeper than 64 levels (at byte 64)");
+  EXPECT_EQ(deep.exit_code(), 2);
+  EXPECT_TRUE(CheckJsonDepth("{\"a\": [1, {\"b\": []}]}", 4).ok());
+  EXPECT_FALSE(CheckJsonDepth("{\"a\": [1, {\"b\": []}]}", 3).ok());
 }
 
 TEST(JsonDepth, BracketsInsideStringsDoNotCount) {
   const std::string brackets =
       "[\"" + std::string(1000, '[') + "\\\"" + std::string(1000, '{') + "\"]";
-  EXPECT_EQ(CheckJsonDepth(brackets), "");
+  EXPECT_TRUE(CheckJsonDepth(brackets).ok());
   EXPECT_TRUE(ParseJson(brackets, "x.json").ok());
 }
 
@@ -74,6 +77,70 @@ TEST(JsonValueOr, GarbageGivesTheFallback) {
   EXPECT_EQ(JsonValueOr<double>(j.value(), "nan", 1.0), 1.0);
   EXPECT_EQ(JsonValueOr<std::string>(j.value(), "missing", "-"), "-");
   EXPECT_EQ(JsonValueOr<long long>(nlohmann::json::array(), "pid", 4), 4);
+}
+
+nlohmann::json Parsed(const std::string& text) {
+  auto j = ParseJson(text, "test");
+  EXPECT_TRUE(j.ok());
+  return j.ok() ? j.value() : nlohmann::json();
+}
+
+TEST(JsonFields, ReadsTypedFieldsWithinTheirRanges) {
+  const nlohmann::json j =
+      Parsed(R"({"n": 7, "u": 18446744073709551615, "x": 2.5, "s": "a", "b": true, "l": []})");
+  JsonFields f(j, "");
+  EXPECT_EQ(f.Integer<int>("n"), 7);
+  EXPECT_EQ(f.Integer<uint64_t>("u"), 18446744073709551615ULL);
+  EXPECT_EQ(f.Int("n", 1, 10), 7);
+  EXPECT_EQ(f.Number("x"), 2.5);
+  EXPECT_EQ(f.Real("x", 0, 3), 2.5);
+  EXPECT_EQ(f.String("s"), "a");
+  EXPECT_TRUE(f.Bool("b"));
+  EXPECT_NE(f.Array("l"), nullptr);
+  EXPECT_EQ(f.NumberOr("absent", -1.0), -1.0);
+  EXPECT_EQ(f.IntegerOr<int>("n", 0), 7);
+  EXPECT_TRUE(f.ok()) << f.error();
+  EXPECT_TRUE(f.status().ok());
+}
+
+// Each wrong field gives an error naming the key by its path and what was expected.
+TEST(JsonFields, TheFirstErrorNamesTheKeyAndWhatWasExpected) {
+  const nlohmann::json j = Parsed(R"({"big": 1e300, "neg": -1, "s": 3, "n": 12, "t": "x"})");
+  auto first_error = [&](auto read) {
+    JsonFields f(j, "gate");
+    read(f);
+    f.String("neg");  // a later error does not replace the first
+    return f.error();
+  };
+  EXPECT_EQ(first_error([](JsonFields& f) { f.Integer<int>("big"); }),
+            "gate.big: expected an integer in [-2147483648, 2147483647], got 1e+300");
+  EXPECT_EQ(first_error([](JsonFields& f) { f.Integer<unsigned>("neg"); }),
+            "gate.neg: expected an integer in [0, 4294967295], got -1");
+  EXPECT_EQ(first_error([](JsonFields& f) { f.Int("n", 1, 10); }),
+            "gate.n: 12 is out of range [1, 10]");
+  EXPECT_EQ(first_error([](JsonFields& f) { f.String("s"); }), "gate.s: expected a string, got 3");
+  EXPECT_EQ(first_error([](JsonFields& f) { f.Number("missing"); }),
+            "gate.missing: missing (expected a number)");
+  EXPECT_EQ(first_error([](JsonFields& f) { f.Bool("n"); }),
+            "gate.n: expected true or false, got 12");
+  EXPECT_EQ(first_error([](JsonFields& f) { f.NumberOr("t", 0); }),
+            "gate.t: expected a finite number, got \"x\"");
+  JsonFields not_object(nlohmann::json::array(), "");
+  EXPECT_EQ(not_object.error(), "top level: expected a JSON object, got array");
+  const Status s = not_object.status("f.json: ");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), "f.json: top level: expected a JSON object, got array");
+  EXPECT_EQ(s.exit_code(), 2);
+}
+
+TEST(JsonFields, ArrayElementsAreNamedByTheirIndex) {
+  const nlohmann::json j = Parsed(R"({"games": [1, 2.5]})");
+  JsonFields f(j, "");
+  const nlohmann::json* games = f.Array("games");
+  ASSERT_NE(games, nullptr);
+  EXPECT_EQ(f.IntegerOf<int>((*games)[0], "games[0]"), 1);
+  EXPECT_EQ(f.IntegerOf<int>((*games)[1], "games[1]"), 0);
+  EXPECT_EQ(f.error(), "games[1]: expected an integer in [-2147483648, 2147483647], got 2.5");
 }
 
 TEST(Names, PlainNamesAreAcceptedAndPathsAreNot) {

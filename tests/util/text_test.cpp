@@ -1,4 +1,4 @@
-// util/text.h: the one percentage format of the project.
+// util/text.h: the one percentage and the one duration format of the project.
 #include <gtest/gtest.h>
 
 #include "util/text.h"
@@ -19,6 +19,21 @@ TEST(Percent, FormatsAFractionWithOneDecimal) {
   EXPECT_EQ(FormatPercent(1.0), "100.0%");
   EXPECT_EQ(FormatPercent(0.0), "0.0%");
   EXPECT_EQ(FormatPercent(0.9996f), "100.0%");
+}
+
+TEST(FormatDuration, SecondsMinutesAndHours) {
+  EXPECT_EQ(FormatDuration(0), "0s");
+  EXPECT_EQ(FormatDuration(12.4), "12s");
+  EXPECT_EQ(FormatDuration(59.6), "1m00s");  // rounded to the second
+  EXPECT_EQ(FormatDuration(187), "3m07s");
+  EXPECT_EQ(FormatDuration(3600), "1h00m");
+  EXPECT_EQ(FormatDuration(3720 + 59), "1h02m");
+  EXPECT_EQ(FormatDuration(100 * 3600.0), "100h00m");
+}
+
+TEST(FormatDuration, UnknownIsAQuestionMark) {
+  EXPECT_EQ(FormatDuration(-1), "?");
+  EXPECT_EQ(FormatDuration(-0.001), "?");
 }
 
 }  // namespace

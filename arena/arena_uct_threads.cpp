@@ -2,11 +2,11 @@
 
 namespace veletas::arena {
 
-Arena::Workers::Workers(int n) {
+Arena::UctThreads::UctThreads(int n) {
   for (int i = 0; i < n; ++i) threads_.emplace_back([this] { Loop(); });
 }
 
-Arena::Workers::~Workers() {
+Arena::UctThreads::~UctThreads() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
@@ -15,7 +15,7 @@ Arena::Workers::~Workers() {
   for (std::thread& t : threads_) t.join();
 }
 
-void Arena::Workers::Submit(Slot* slot) {
+void Arena::UctThreads::Submit(Slot* slot) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(slot);
@@ -23,7 +23,7 @@ void Arena::Workers::Submit(Slot* slot) {
   work_cv_.notify_one();
 }
 
-void Arena::Workers::TakeDone(std::vector<Slot*>& out, bool wait) {
+void Arena::UctThreads::TakeDone(std::vector<Slot*>& out, bool wait) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (wait) done_cv_.wait(lock, [&] { return !done_.empty() || error_; });
   if (error_) std::rethrow_exception(error_);
@@ -31,7 +31,7 @@ void Arena::Workers::TakeDone(std::vector<Slot*>& out, bool wait) {
   done_.clear();
 }
 
-void Arena::Workers::Loop() {
+void Arena::UctThreads::Loop() {
   for (;;) {
     Slot* slot = nullptr;
     {

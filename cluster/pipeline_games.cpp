@@ -1,5 +1,4 @@
-#include "app/cluster_games.h"
-#include "util/names.h"
+#include "cluster/pipeline_games.h"
 
 #include <fmt/format.h>
 #include <atomic>
@@ -7,24 +6,23 @@
 #include <filesystem>
 #include <random>
 
-#include "app/cluster_setup.h"
-#include "app/status_line.h"
 #include "cluster/keys.h"
 #include "model/checkpoint_file.h"
-#include "model/torch_evaluator.h"
 #include "selfplay/selfplay_engine.h"
+#include "util/names.h"
+#include "util/text.h"
 
-namespace veletas::app {
+namespace veletas::cluster {
 namespace {
 
 namespace fs = std::filesystem;
 
 // Self-play in this process for a collection: the best network, endless, games to `sink`.
-util::Status LocalSelfplay(const Config& c, const std::string& checkpoint,
+util::Status LocalSelfplay(const config::Config& c, const PipelineGames::LoadNetwork& load,
+                           const std::string& checkpoint,
                            const std::function<util::Status(selfplay::FinishedGame&&)>& sink,
                            const std::atomic<bool>& stop) {
-  const model::ModelSpec spec{c.game.rules, c.game.size, c.model};
-  auto evaluator = model::TorchEvaluator::Load(checkpoint, spec, c.model);
+  auto evaluator = load(checkpoint);
   if (!evaluator) return evaluator.error_value();
   selfplay::SelfplayJob job;
   job.rules = c.game.rules;
@@ -40,7 +38,7 @@ util::Status LocalSelfplay(const Config& c, const std::string& checkpoint,
   return util::Ok();
 }
 
-std::string Counts(const cluster::IngestCounters& n) {
+std::string Counts(const IngestCounters& n) {
   std::string s = std::to_string(n.duplicates) + " duplicates, " + std::to_string(n.stale) +
                   " stale, " + std::to_string(n.rejected) + " rejected";
   std::string reasons;
@@ -52,21 +50,20 @@ std::string Counts(const cluster::IngestCounters& n) {
 
 }  // namespace
 
-util::Result<std::unique_ptr<ClusterGames>> ClusterGames::Start(const Config& c,
-                                                                const std::string& run_dir,
-                                                                Log log) {
-  auto redis = cluster::MakeRedisOptions(c.cluster.redis, c.cluster.auth_file, "veletas-learner");
+util::Result<std::unique_ptr<PipelineGames>> PipelineGames::Start(const config::Config& c,
+                                                                  const std::string& run_dir,
+                                                                  Log log, LoadNetwork load) {
+  auto redis = MakeRedisOptions(c.cluster.redis, c.cluster.auth_file, "veletas-learner");
   if (!redis) return util::Prefixed(redis.error_value(), c.source + ": cluster: ");
   std::error_code ec;
   const std::string run = !c.cluster.run.empty()
                               ? c.cluster.run
                               : fs::weakly_canonical(run_dir, ec).filename().string();
-  if (util::Status s = util::ValidateName(run, "cluster run name", cluster::kMaxNameLength);
-      !s.ok()) {
+  if (util::Status s = util::ValidateName(run, "cluster run name", kMaxNameLength); !s.ok()) {
     return util::Prefixed(s.error_value(), "set cluster.run in " + c.source + ": ");
   }
-  std::unique_ptr<ClusterGames> games(new ClusterGames(c, std::move(log)));
-  cluster::LearnerOptions o;
+  std::unique_ptr<PipelineGames> games(new PipelineGames(c, std::move(log), std::move(load)));
+  LearnerOptions o;
   o.redis = redis.value();
   o.run = run;
   o.cluster = c.cluster;
@@ -74,7 +71,7 @@ util::Result<std::unique_ptr<ClusterGames>> ClusterGames::Start(const Config& c,
   o.run_dir = run_dir;
   o.log = games->log_;
   o.network_bytes = model::ReadCheckpointWithoutOptimizer;
-  auto learner = cluster::Learner::Start(o);
+  auto learner = Learner::Start(o);
   if (!learner) return learner.error_value();
   games->learner_ = std::move(learner.value());
   games->log_("  cluster: serving run \"" + run + "\" at redis " + o.redis.endpoint.ToString() +
@@ -82,14 +79,14 @@ util::Result<std::unique_ptr<ClusterGames>> ClusterGames::Start(const Config& c,
   return games;
 }
 
-util::Status ClusterGames::NewBest(long long generation, const std::string& checkpoint) {
+util::Status PipelineGames::NewBest(long long generation, const std::string& checkpoint) {
   auto id = learner_->Publish(checkpoint, generation, true);
   if (!id) return id.error_value();
   return util::Ok();
 }
 
-util::Result<ClusterGames::SelfplayResult> ClusterGames::Selfplay(const SelfplayRequest& r) {
-  cluster::CollectRequest req;
+util::Result<PipelineGames::SelfplayResult> PipelineGames::Selfplay(const SelfplayRequest& r) {
+  CollectRequest req;
   for (size_t i = 0; i < r.bests.size(); ++i) {
     if (static_cast<int>(i) > c_.cluster.accept_previous_networks) break;
     auto id = learner_->Publish(r.bests[i].second, r.bests[i].first, i == 0);
@@ -110,17 +107,17 @@ util::Result<ClusterGames::SelfplayResult> ClusterGames::Selfplay(const Selfplay
     const std::string best = r.bests.front().second;
     req.local = [this, best](const std::function<util::Status(selfplay::FinishedGame &&)>& sink,
                              const std::atomic<bool>& stop) {
-      return LocalSelfplay(c_, best, sink, stop);
+      return LocalSelfplay(c_, load_, best, sink, stop);
     };
   }
-  req.progress = [&](const cluster::CollectProgress& p) {
+  req.progress = [&](const CollectProgress& p) {
     if (!r.progress) return;
     r.progress(fmt::format("{}/{} games from {} workers ({} local), {} rejected", p.games, p.target,
                            p.workers, p.local_games, learner_->Totals().rejected));
   };
   auto report = learner_->CollectSelfplay(req);
   if (!report) return report.error_value();
-  const cluster::CollectReport& rep = report.value();
+  const CollectReport& rep = report.value();
   for (const std::string& note : rep.notes) log_("  self-play: " + note);
   SelfplayResult out;
   out.games = rep.totals.games;
@@ -136,8 +133,8 @@ util::Result<ClusterGames::SelfplayResult> ClusterGames::Selfplay(const Selfplay
       workers.empty() ? "" : " (" + workers + ")", out.samples, Counts(rep.totals.counters),
       rep.totals.seconds > 0 ? static_cast<double>(out.games - out.resumed) / rep.totals.seconds
                              : 0.0,
-      FormatDuration(rep.totals.seconds));
+      util::FormatDuration(rep.totals.seconds));
   return out;
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::cluster

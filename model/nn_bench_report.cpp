@@ -1,0 +1,88 @@
+#include "model/nn_bench_report.h"
+
+#include <cstdio>
+#include <map>
+
+#include "model/model_files.h"
+#include "rules/notation.h"
+
+namespace veletas::model {
+namespace {
+
+// `x` with two decimals ("1.25").
+std::string Fixed2(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", x);
+  return buf;
+}
+
+void PrintEvaluationTable(NnBench& b, const std::vector<std::string>& precisions, int max_batch) {
+  std::vector<std::string> actual;
+  for (const std::string& p : precisions) {
+    auto set = b.SetPrecision(p);
+    actual.push_back(set ? set.value() : "unavailable");
+  }
+  const double flops = b.FlopsPerEvaluation();
+  std::printf(
+      "\nevaluation (encode + forward + legal softmax), %.2f MFLOP per evaluation;\n"
+      "peak = threads x max cpu MHz x ops/cycle (fp32 64, bf16 128, int8 256 with "
+      "AVX-512), from the instruction set, not measured\n",
+      flops / 1e6);
+  std::printf("%8s %10s %12s %10s %9s %9s %8s %7s\n", "batch", "precision", "positions/s",
+              "ms/call", "x fp32", "x torch", "GFLOP/s", "%peak");
+  for (int batch = 1; batch <= max_batch; batch *= 2) {
+    std::map<std::string, double> rate;
+    for (size_t i = 0; i < precisions.size(); ++i) {
+      if (actual[i] != precisions[i] || !b.SetPrecision(precisions[i])) continue;
+      rate[actual[i]] = b.EvalRate(batch);
+    }
+    for (const auto& [name, r] : rate) {
+      const double gflops = r * flops / 1e9;
+      const double peak = PeakGflops(name == "torch" ? "fp32" : name, b.Threads());
+      auto ratio = [&](const char* to) {
+        return rate.count(to) ? Fixed2(r / rate.at(to)) : std::string("-");
+      };
+      char share[32] = "-";
+      if (peak > 0) std::snprintf(share, sizeof share, "%.0f%%", 100 * gflops / peak);
+      std::printf("%8d %10s %12.0f %10.3f %9s %9s %8.1f %7s\n", batch, name.c_str(), r,
+                  1000.0 * batch / r, ratio("fp32").c_str(), ratio("torch").c_str(), gflops, share);
+    }
+    std::fflush(stdout);
+  }
+  for (size_t i = 0; i < precisions.size(); ++i) {
+    if (actual[i] != precisions[i]) {
+      std::printf("%s: not measured (runs as %s on this machine)\n", precisions[i].c_str(),
+                  actual[i].c_str());
+    }
+  }
+}
+
+void PrintTrainingTable(NnBench& b, int max_batch) {
+  std::printf(
+      "\ntraining (encode + forward + losses + backward + SGD step)\n%8s %14s %12s "
+      "%16s %12s\n",
+      "batch", "samples/s", "ms/step", "bf16 autocast/s", "x fp32");
+  for (int batch : {32, 128, 256}) {
+    if (batch > max_batch) break;
+    const double rate = b.TrainRate(batch);
+    const double bf16 = b.TrainRate(batch, /*bf16_autocast=*/true);
+    std::printf("%8d %14.0f %12.3f %16.0f %12.2f\n", batch, rate, 1000.0 * batch / rate, bf16,
+                bf16 / rate);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+void PrintNnBench(NnBench& b, const NnBenchOptions& o, const std::vector<std::string>& precisions,
+                  int max_batch) {
+  std::printf("network: %d blocks x %d channels (heads %d, value %d), %lld parameters\n",
+              o.net.blocks, o.net.channels, o.net.head_channels, o.net.value_hidden,
+              static_cast<long long>(ParameterCount(o.net)));
+  std::printf("game: %s %dx%d; device: %s; intra-op threads: %d\n", rules::RuleSetName(o.rules),
+              o.size, o.size, b.DeviceName().c_str(), b.Threads());
+  PrintEvaluationTable(b, precisions, max_batch);
+  PrintTrainingTable(b, max_batch);
+}
+
+}  // namespace veletas::model
