@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "model/features.h"
+#include "model/fold_weights.h"
 #include "rules/notation.h"
 
 namespace veletas::model {
@@ -20,21 +21,18 @@ std::string ScriptName(const std::string& name) {
   return s;
 }
 
-// "self.<prefix>_conv_weight, self.<prefix>_bn_weight, ..." for a ConvBn named `prefix`.
-std::string ConvBnArgs(const std::string& prefix) {
+// "torch.conv2d(<x>, self.<prefix>_weight, self.<prefix>_bias, ...)": a convolution whose
+// batch norm is folded into its weight and bias (FoldConvBn), "same" padding.
+std::string Conv(const std::string& x, const std::string& prefix, int pad) {
   const std::string p = "self." + ScriptName(prefix);
-  return p + "_conv_weight, " + p + "_bn_weight, " + p + "_bn_bias, " + p + "_bn_running_mean, " +
-         p + "_bn_running_var";
+  const std::string pd = std::to_string(pad);
+  return "torch.conv2d(" + x + ", " + p + "_weight, " + p + "_bias, [1, 1], [" + pd + ", " + pd +
+         "], [1, 1], 1)";
 }
 
 std::string ScriptSource(const NetConfig& arch) {
   std::ostringstream s;
-  s << "def conv_bn(self, x: Tensor, w: Tensor, g: Tensor, b: Tensor, rm: Tensor, rv: Tensor,"
-       " pad: int) -> Tensor:\n"
-       "    y = torch.conv2d(x, w, None, [1, 1], [pad, pad], [1, 1], 1)\n"
-       "    return torch.batch_norm(y, g, b, rm, rv, False, 0.1, 1e-05, False)\n"
-       "\n"
-       "def pool(self, x: Tensor, mask: Tensor) -> Tensor:\n"
+  s << "def pool(self, x: Tensor, mask: Tensor) -> Tensor:\n"
        "    area = mask.sum([1, 2, 3]).unsqueeze(1)\n"
        "    mean = x.sum([2, 3]) / area\n"
        "    mx = x.amax([2, 3])\n"
@@ -43,47 +41,63 @@ std::string ScriptSource(const NetConfig& arch) {
        "\n"
        "def forward(self, x: Tensor) -> Tuple[Tensor, Tensor, Tensor]:\n"
        "    mask = x.narrow(1, "
-    << kPlaneMask
-    << ", 1)\n"
-       "    t = torch.relu(self.conv_bn(x, "
-    << ConvBnArgs("stem") << ", 1)) * mask\n";
+    << kPlaneMask << ", 1)\n"
+    << "    t = torch.relu(" << Conv("x", "stem", 1) << ") * mask\n";
   for (int i = 0; i < arch.blocks; ++i) {
     const std::string b = "block" + std::to_string(i);
-    s << "    h = torch.relu(self.conv_bn(t, " << ConvBnArgs(b + ".a") << ", 1)) * mask\n"
-      << "    t = torch.relu(t + self.conv_bn(h, " << ConvBnArgs(b + ".b") << ", 1)) * mask\n";
+    s << "    h = torch.relu(" << Conv("t", b + ".a", 1) << ") * mask\n"
+      << "    t = torch.relu(t + " << Conv("h", b + ".b", 1) << ") * mask\n";
   }
-  s << "    p = torch.relu(self.conv_bn(t, " << ConvBnArgs("policy_conv") << ", 0)) * mask\n"
-    << "    squares = torch.conv2d(p, self.policy_out_weight, self.policy_out_bias, [1, 1], "
-       "[0, 0], [1, 1], 1).flatten(1)\n"
+  s << "    p = torch.relu(" << Conv("t", "policy_conv", 0) << ") * mask\n"
+    << "    squares = " << Conv("p", "policy_out", 0) << ".flatten(1)\n"
     << "    pass_logit = torch.addmm(self.pass_fc_bias, self.pool(p, mask), "
        "self.pass_fc_weight.t())\n"
     << "    policy = torch.cat([squares, pass_logit], 1)\n"
-    << "    v = torch.relu(self.conv_bn(t, " << ConvBnArgs("value_conv") << ", 0)) * mask\n"
+    << "    v = torch.relu(" << Conv("t", "value_conv", 0) << ") * mask\n"
     << "    v = torch.relu(torch.addmm(self.value_fc1_bias, self.pool(v, mask), "
        "self.value_fc1_weight.t()))\n"
     << "    value = torch.tanh(torch.addmm(self.value_fc2_bias, v, self.value_fc2_weight.t()))"
        ".squeeze(1)\n"
-    << "    a = torch.relu(self.conv_bn(t, " << ConvBnArgs("aux_conv") << ", 0)) * mask\n"
-    << "    aux = torch.conv2d(a, self.aux_out_weight, self.aux_out_bias, [1, 1], [0, 0], "
-       "[1, 1], 1)\n"
+    << "    a = torch.relu(" << Conv("t", "aux_conv", 0) << ") * mask\n"
+    << "    aux = " << Conv("a", "aux_out", 0) << "\n"
     << "    return policy, value, aux\n";
   return s.str();
+}
+
+torch::Tensor ToTensor(const std::vector<float>& v, c10::IntArrayRef shape) {
+  return torch::tensor(v, torch::kFloat).reshape(shape).clone();
 }
 
 }  // namespace
 
 torch::jit::Module BuildScriptModule(const VeletasNet& net) {
+  torch::NoGradGuard no_grad;
   torch::jit::Module module("VeletasNet");
-  std::set<std::string> seen;
-  for (const auto& p : net->named_parameters(/*recurse=*/true)) {
-    const std::string name = ScriptName(p.key());
-    TORCH_CHECK(seen.insert(name).second, "duplicate export name ", name);
-    module.register_parameter(name, p.value().detach().to(torch::kCPU).clone(), false);
+  auto add = [&](const std::string& name, const torch::Tensor& t) {
+    module.register_parameter(ScriptName(name), t.detach().to(torch::kCPU).clone(), false);
+  };
+  auto add_folded = [&](const std::string& name, const ConvBn& layer) {
+    const FoldedConv f = FoldConvBn(layer);
+    add(name + "_weight", ToTensor(f.weight, {f.out, f.in, f.kernel, f.kernel}));
+    add(name + "_bias", ToTensor(f.bias, {f.out}));
+  };
+  add_folded("stem", net->stem);
+  for (size_t i = 0; i < net->blocks.size(); ++i) {
+    add_folded("block" + std::to_string(i) + ".a", net->blocks[i]->a);
+    add_folded("block" + std::to_string(i) + ".b", net->blocks[i]->b);
   }
-  for (const auto& b : net->named_buffers(/*recurse=*/true)) {
-    const std::string name = ScriptName(b.key());
-    TORCH_CHECK(seen.insert(name).second, "duplicate export name ", name);
-    module.register_buffer(name, b.value().detach().to(torch::kCPU).clone());
+  add_folded("policy_conv", net->policy_conv);
+  add_folded("value_conv", net->value_conv);
+  add_folded("aux_conv", net->aux_conv);
+  const std::pair<const char*, const torch::nn::Module*> plain[] = {
+      {"policy_out", net->policy_out.get()},
+      {"aux_out", net->aux_out.get()},
+      {"pass_fc", net->pass_fc.get()},
+      {"value_fc1", net->value_fc1.get()},
+      {"value_fc2", net->value_fc2.get()}};
+  for (const auto& [name, layer] : plain) {
+    for (const auto& p : layer->named_parameters())
+      add(std::string(name) + "_" + p.key(), p.value());
   }
   module.define(ScriptSource(net->arch()));
   module.eval();
@@ -112,7 +126,8 @@ std::string DescribeExport(const CheckpointMeta& meta) {
   j["extra"] = meta.extra;
   j["usage"] =
       "module = torch.jit.load('model.pt'); policy_logits, value, aux_logits = module(x). "
-      "Run in eval mode under torch.no_grad(); batch norm uses stored running statistics.";
+      "Run in eval mode under torch.no_grad(). Each batch norm is folded into the convolution "
+      "before it (running statistics; the graph has convolutions with bias, ReLU, additions).";
   j["input"] = {
       {"name", "x"},
       {"dtype", "float32"},

@@ -13,8 +13,11 @@
 namespace veletas::model {
 
 // A torch::jit::Module computing `net`'s eval-mode forward pass from its own copy of the
-// parameters and batch-norm statistics, defined in TorchScript source (no code of this
-// project is needed to load or run it). forward(x) takes [B, kNumPlanes, M, M] float32 and
+// weights, each batch norm folded into its convolution as the native inference path folds
+// it (FoldConvBn, model/fold_weights.h): convolutions with bias, ReLU, residual additions,
+// the board mask; no batch-norm operation. Defined in TorchScript source (no code of this
+// project is needed to load or run it). Agrees with `net` within float rounding (the export
+// tests allow 1e-4). forward(x) takes [B, kNumPlanes, M, M] float32 and
 // returns (policy logits [B, M*M+1], value [B], aux logits [B, 3, M, M]) as VeletasNet.
 torch::jit::Module BuildScriptModule(const VeletasNet& net);
 

@@ -9,7 +9,10 @@ std::vector<float> ToVector(const torch::Tensor& t) {
   return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
 }
 
-FoldedConv Fold(const ConvBn& layer) {
+}  // namespace
+
+FoldedConv FoldConvBn(const ConvBn& layer) {
+  torch::NoGradGuard no_grad;
   const torch::Tensor w = layer->conv->weight.detach().to(torch::kCPU, torch::kDouble);
   const MaskedBatchNorm& bn = layer->bn;
   const torch::Tensor gamma = bn->weight.detach().to(torch::kCPU, torch::kDouble);
@@ -26,6 +29,8 @@ FoldedConv Fold(const ConvBn& layer) {
   return out;
 }
 
+namespace {
+
 FoldedConv Stack(const FoldedConv& a, const FoldedConv& b) {
   FoldedConv out = a;
   out.out = a.out + b.out;
@@ -40,12 +45,12 @@ InferenceWeights FoldWeights(const VeletasNet& net) {
   torch::NoGradGuard no_grad;
   InferenceWeights w;
   w.arch = net->arch();
-  w.stem = Fold(net->stem);
+  w.stem = FoldConvBn(net->stem);
   for (const ResidualBlock& block : net->blocks) {
-    w.trunk.push_back(Fold(block->a));
-    w.trunk.push_back(Fold(block->b));
+    w.trunk.push_back(FoldConvBn(block->a));
+    w.trunk.push_back(FoldConvBn(block->b));
   }
-  w.heads = Stack(Fold(net->policy_conv), Fold(net->value_conv));
+  w.heads = Stack(FoldConvBn(net->policy_conv), FoldConvBn(net->value_conv));
   w.policy_w = ToVector(net->policy_out->weight);
   w.policy_b = ToVector(net->policy_out->bias)[0];
   w.pass_w = ToVector(net->pass_fc->weight);

@@ -13,4 +13,8 @@ namespace veletas::model {
 // into one 1x1 convolution.
 InferenceWeights FoldWeights(const VeletasNet& net);
 
+// One convolution with its batch norm folded as above (in double, rounded to float once):
+// the inference engine's and the exported graph's (model/export.h) layers.
+FoldedConv FoldConvBn(const ConvBn& layer);
+
 }  // namespace veletas::model

@@ -5,11 +5,13 @@ usage: /usr/bin/python3 scripts/bench_web.py [--build DIR] [--config FILE ...] [
 
 For each config (default configs/quick-7x7.yaml): a fresh network of its architecture is
 created and exported as a user would (veletas init-model, veletas export,
-scripts/export_onnx.py); the page (DIR/web-page, in headless Chromium, served by
-python3 -m http.server) measures evaluations per second through its whole path (encoding
-in WebAssembly, onnxruntime-web's wasm build on one thread, legal softmax) at batch 1, 8
-and 32, and `veletas bench-nn --threads 1` measures LibTorch on the same architecture,
-size and positions. Then the search with a zero-cost evaluator: the page's
+scripts/export_onnx.py); the page (DIR/web-page, in headless Chromium) measures evaluations
+per second through its whole path (encoding in WebAssembly, onnxruntime-web's wasm build,
+legal softmax) at batch 1, 8 and 32, twice: served by python3 -m http.server (not
+cross-origin isolated: one thread) and by scripts/serve_web.py (cross-origin isolated: as
+many threads as the browser reports cores, at most 8). `veletas bench-nn --precisions fp32
+torch` measures the native fp32 inference engine and LibTorch on the same architecture,
+size and positions with 1 thread and with the page's thread count. Then the search with a zero-cost evaluator: the page's
 search::BenchTree against `veletas bench-search`'s first table (same positions, 800
 simulations, 8 leaves per batch). Last, the page's download size (raw and gzip -9).
 
@@ -38,11 +40,12 @@ def run(command, **kw):
     return r.stdout
 
 
-def page(build, root, scenario, args, out):
+def page(build, root, scenario, args, out, server="plain"):
     run(["node", os.path.join(ROOT, "tests/web/page_driver.mjs"),
          "--puppeteer", os.path.join(build, "web-test-npm"),
          "--chromium", shutil.which("chromium") or "/usr/bin/chromium",
-         "--root", root, "--scenario", scenario, "--out", out, "--args", json.dumps(args)])
+         "--root", root, "--scenario", scenario, "--out", out, "--args", json.dumps(args),
+         "--server", server])
     with open(os.path.join(out, "result.json")) as f:
         result = json.load(f)
     if result.get("failure") or result.get("console_errors"):
@@ -51,17 +54,18 @@ def page(build, root, scenario, args, out):
     return result
 
 
-def native_eval_rates(veletas, config, seconds):
-    text = run([veletas, "bench-nn", "--config", config, "--threads", "1", "--max-batch", "32",
-                "--seconds", str(seconds)])
+def native_eval_rates(veletas, config, seconds, threads):
+    """{(batch, precision): positions/s} of bench-nn (fp32 engine, LibTorch), its header."""
+    text = run([veletas, "bench-nn", "--config", config, "--threads", str(threads),
+                "--max-batch", "32", "--seconds", str(seconds), "--precisions", "fp32", "torch"])
     rates = {}
-    section = text.split("evaluation", 1)[1].split("training", 1)[0]
+    section = text.split("\nevaluation", 1)[1].split("\ntraining", 1)[0]
     for line in section.splitlines():
-        m = re.match(r"\s*(\d+)\s+(\d+)\s", line)
+        m = re.match(r"\s*(\d+)\s+(fp32|torch)\s+(\d+)\s", line)
         if m:
-            rates[int(m.group(1))] = float(m.group(2))
-    header = text.splitlines()[0]
-    return rates, header
+            rates[(int(m.group(1)), m.group(2))] = float(m.group(3))
+    header = [l for l in text.splitlines() if l.startswith("network: ") and "blocks" in l]
+    return rates, header[0] if header else text.splitlines()[0]
 
 
 def native_tree_rates(veletas):
@@ -115,18 +119,26 @@ def main():
             run([veletas, "init-model", "--config", config, "--out", os.path.join(tmp, "g0.ckpt")])
             run([veletas, "export", "--model", os.path.join(tmp, "g0.ckpt"), "--out", model])
             run(["/usr/bin/python3", os.path.join(ROOT, "scripts/export_onnx.py"), model])
-            web = page(build, root, "bench", {"batches": [1, 8, 32], "seconds": args.seconds},
-                       os.path.join(tmp, "out"))
-            native, header = native_eval_rates(veletas, config, args.seconds)
-            print("%s: %s" % (os.path.relpath(config, ROOT), header))
-            print("  page: %s, onnxruntime-web (wasm, 1 thread); native: LibTorch, 1 thread"
-                  % web.get("user_agent", "?"))
-            print("  %6s %16s %16s %8s" % ("batch", "page evals/s", "native evals/s", "ratio"))
-            for e in web["evals"]:
-                b = e["batch"]
-                n = native.get(b, float("nan"))
-                print("  %6d %16.0f %16.0f %8.2f" % (b, e["positions_per_second"], n,
-                                                     e["positions_per_second"] / n))
+            bench = {"batches": [1, 8, 32], "seconds": args.seconds}
+            for server in ("plain", "isolated"):
+                web = page(build, root, "bench", bench, os.path.join(tmp, "out"), server)
+                threads = web["engine"]["threads"]
+                if (server == "isolated") != bool(web["engine"]["isolated"]):
+                    raise SystemExit("bench_web: served %s, the page says: %s"
+                                     % (server, web["engine"]["status"]))
+                native, header = native_eval_rates(veletas, config, args.seconds, threads)
+                print("%s: %s" % (os.path.relpath(config, ROOT), header))
+                print("  page: %s, onnxruntime-web (wasm), %s; native: %d thread(s)"
+                      % (web.get("user_agent", "?"), web["engine"]["status"], threads))
+                print("  %6s %8s %14s %14s %14s %10s %10s" % (
+                    "batch", "threads", "page evals/s", "fp32 evals/s", "torch evals/s",
+                    "page/fp32", "page/torch"))
+                for e in web["evals"]:
+                    b, p = e["batch"], e["positions_per_second"]
+                    f = native.get((b, "fp32"), float("nan"))
+                    t = native.get((b, "torch"), float("nan"))
+                    print("  %6d %8d %14.0f %14.0f %14.0f %10.2f %10.2f" % (
+                        b, threads, p, f, t, p / f, p / t))
         tree = [{"rules": "standard", "size": s, "algorithm": a, "simulations": 800,
                  "positions": 20, "leaves": 8} for s in (7, 10) for a in ("puct", "gumbel")]
         web = page(build, root, "bench", {"batches": [], "tree": tree}, os.path.join(tmp, "out"))

@@ -7,7 +7,9 @@ usage: /usr/bin/python3 scripts/export_onnx.py DIR [--out FILE] [--opset N]
 Loads the TorchScript module with torch.jit.load (no code of this project needed), exports
 it with torch.onnx.export (input and output names as listed in model.json; the batch axis
 and the canvas side are dynamic), validates the file with onnx.checker (full check, with
-shape inference) and checks its inputs and outputs against model.json. Default output:
+shape inference) and checks its inputs and outputs against model.json, and that the graph
+has no BatchNormalization node (veletas export folds each batch norm into its convolution,
+as the native inference path does); prints the graph's operators by count. Default output:
 DIR/model.onnx.
 
 --reference CASE.json OUT.json: runs the TorchScript module (LibTorch) on the inputs of
@@ -73,7 +75,22 @@ def check(path, input_name, output_names, planes):
     if len(dims) != 4 or dims[1].dim_value != planes or not dims[0].dim_param:
         return "input shape is %s, expected [batch, %d, canvas, canvas]" % (
             [d.dim_param or d.dim_value for d in dims], planes)
+    bn = sum(1 for n in model.graph.node if n.op_type == "BatchNormalization")
+    if bn:
+        return ("the graph has %d BatchNormalization node(s): model.pt is from a veletas that "
+                "did not fold batch norm; export it again with veletas export" % bn)
     return None
+
+
+def op_counts(path):
+    """"Conv 13, Relu 13, ...": the graph's operators by count, most frequent first."""
+    import collections
+
+    import onnx
+
+    counts = collections.Counter(n.op_type for n in onnx.load(path).graph.node)
+    return ", ".join("%s %d" % (op, c) for op, c in sorted(counts.items(),
+                                                           key=lambda kv: (-kv[1], kv[0])))
 
 
 def reference(module, case_path, out_path):
@@ -118,6 +135,7 @@ def main():
         return 1
     print("wrote %s (opset %d, input %s [batch, %d, canvas, canvas], outputs %s); "
           "onnx.checker: ok" % (out, args.opset, input_name, planes, ", ".join(output_names)))
+    print("graph (batch norm folded by veletas export): %s" % op_counts(out))
     if args.reference:
         n = reference(module, args.reference[0], args.reference[1])
         print("wrote TorchScript outputs for %d batch(es) to %s" % (n, args.reference[1]))

@@ -61,13 +61,16 @@ class Browser : public ::testing::Test {
 
   // Runs `scenario` of page_driver.mjs with `args`; its result. Fails the test when the
   // driver fails or the page logged an error.
-  json Run(const std::string& scenario, const json& args, const std::string& tag = "") {
+  // `server`: "plain" (python3 -m http.server) or "isolated" (scripts/serve_web.py: COOP and
+  // COEP headers, so the page is cross-origin isolated).
+  json Run(const std::string& scenario, const json& args, const std::string& tag = "",
+           const std::string& server = "plain") {
     const std::string out = artifacts_ + (tag.empty() ? "" : "/" + tag);
     const std::string command =
         "node " + Quote(std::string(VELETAS_SOURCE_DIR) + "/tests/web/page_driver.mjs") +
         " --puppeteer " + Quote(VELETAS_PUPPETEER_DIR) + " --chromium " + Quote(VELETAS_CHROMIUM) +
         " --root " + Quote(root_.Str()) + " --scenario " + scenario + " --out " + Quote(out) +
-        " --args " + Quote(args.dump());
+        " --server " + server + " --args " + Quote(args.dump());
     const test_support::CommandOutput o = RunCommand(command, root_);
     EXPECT_EQ(o.code, 0) << o.err << o.out;
     const json r = json::parse(ReadAll(out + "/result.json"), nullptr, false);
@@ -118,6 +121,8 @@ class Browser : public ::testing::Test {
     }
   }
 
+  json ExpectNetworkMatchesLibTorch(const std::string& server, bool padded);
+
   TempDir root_;
   std::string artifacts_;
 };
@@ -126,26 +131,38 @@ class Browser : public ::testing::Test {
 // feature encoding) gives LibTorch's outputs on positions of every kind of sub-decision:
 // the same positions and planes as natively, the raw outputs of the TorchScript module
 // (export_onnx.py --reference) and the C++ TorchEvaluator's legal softmax and value, all
-// within 1e-4; also on a larger canvas (the board padded).
-TEST_F(Browser, NetworkMatchesLibTorch) {
+// within 1e-4, on the model's canvas and, if `padded`, a larger one (the board padded into a
+// 9x9 canvas), the page served by `server` (see Run). Returns the page's engine report of
+// the last run: {threads, isolated, status}.
+json Browser::ExpectNetworkMatchesLibTorch(const std::string& server, bool padded) {
   const auto meta = model::ReadCheckpointMeta(kFixture + "/g0.ckpt");
-  ASSERT_TRUE(meta.ok()) << meta.error();
+  EXPECT_TRUE(meta.ok()) << meta.error();
+  if (!meta.ok()) return json();
   const model::ModelSpec spec{meta.value().rules, meta.value().size, meta.value().arch};
   model::NetConfig runtime;
   runtime.threads = 1;
   runtime.inference_precision = "torch";  // the exported graph is LibTorch's
   auto evaluator = model::TorchEvaluator::Load(kFixture + "/g0.ckpt", spec, runtime);
-  ASSERT_TRUE(evaluator.ok()) << evaluator.error();
+  EXPECT_TRUE(evaluator.ok()) << evaluator.error();
+  if (!evaluator.ok()) return json();
+  json engine;
   const std::string rules = rules::RuleSetName(spec.rules);
-  for (int canvas : {spec.size, 9}) {
+  std::vector<int> canvases = {spec.size};
+  if (padded) canvases.push_back(9);
+  for (int canvas : canvases) {
     const int count = canvas == spec.size ? 48 : 12;
     const json r = Run(
         "network",
         {{"rules", rules}, {"size", spec.size}, {"count", count}, {"seed", 11}, {"canvas", canvas}},
-        "canvas" + std::to_string(canvas));
-    ASSERT_TRUE(r.contains("hashes"));
+        server + "-canvas" + std::to_string(canvas), server);
+    engine = r.value("engine", json());
+    if (!r.contains("hashes")) {
+      ADD_FAILURE() << "no network outputs from the page";
+      return engine;
+    }
     const auto positions = model::SamplePositions(spec.rules, spec.size, count, 11);
-    ASSERT_EQ(r["hashes"].size(), positions.size());
+    EXPECT_EQ(r["hashes"].size(), positions.size());
+    if (r["hashes"].size() != positions.size()) return engine;
     for (size_t i = 0; i < positions.size(); ++i) {
       char hex[17];
       std::snprintf(hex, sizeof hex, "%016llx",
@@ -166,12 +183,14 @@ TEST_F(Browser, NetworkMatchesLibTorch) {
                                   root_.File("again.onnx") + " --reference " +
                                   root_.File("case.json") + " " + root_.File("ref.json"),
                               root_);
-    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_EQ(o.code, 0) << o.err;
+    if (o.code != 0) return engine;
     const json ref = json::parse(ReadAll(root_.File("ref.json")))["batches"][0];
     for (const char* name : {"policy_logits", "value", "aux_logits"}) {
       const auto web = r[name].get<std::vector<double>>();
       const auto lib = ref[name].get<std::vector<double>>();
-      ASSERT_EQ(web.size(), lib.size()) << name;
+      EXPECT_EQ(web.size(), lib.size()) << name;
+      if (web.size() != lib.size()) continue;
       double worst = 0;
       for (size_t i = 0; i < web.size(); ++i) worst = std::max(worst, std::abs(web[i] - lib[i]));
       EXPECT_LE(worst, 1e-4) << name;
@@ -194,6 +213,34 @@ TEST_F(Browser, NetworkMatchesLibTorch) {
       std::cout << "legal softmax and value: max |page - TorchEvaluator| " << worst << "\n";
     }
   }
+  return engine;
+}
+
+// Served as the README's plain way (python3 -m http.server), the page is not cross-origin
+// isolated and says so; its network runs on one thread and matches LibTorch.
+TEST_F(Browser, NetworkMatchesLibTorch) {
+  const json engine = ExpectNetworkMatchesLibTorch("plain", true);
+  EXPECT_EQ(engine.value("isolated", true), false) << engine;
+  EXPECT_EQ(engine.value("threads", 0), 1) << engine;
+  EXPECT_NE(
+      engine.value("status", "").find("onnxruntime-web on 1 thread (not cross-origin isolated"),
+      std::string::npos)
+      << engine;
+}
+
+// Served by scripts/serve_web.py (COOP/COEP headers) the page is cross-origin isolated, runs
+// the network on more than one thread (the browser's cores, at most 8; the test machines
+// have at least 2), says so, and still matches LibTorch.
+TEST_F(Browser, NetworkRunsMultiThreadedWhenCrossOriginIsolated) {
+  const json engine = ExpectNetworkMatchesLibTorch("isolated", false);
+  EXPECT_EQ(engine.value("isolated", false), true) << engine;
+  EXPECT_GT(engine.value("threads", 0), 1) << engine;
+  const std::string status = engine.value("status", "");
+  EXPECT_NE(status.find("threads (cross-origin isolated)"), std::string::npos) << engine;
+  EXPECT_NE(
+      status.find("onnxruntime-web on " + std::to_string(engine.value("threads", 0)) + " threads"),
+      std::string::npos)
+      << engine;
 }
 
 // With the deterministic test evaluator (search::HashEvaluator) the page's search, stepped

@@ -2,9 +2,11 @@
 // browser tests (tests/web/browser_test.cpp) and the measurements (scripts/bench_web.sh).
 //
 // usage: node page_driver.mjs --puppeteer DIR --chromium PATH --root DIR --scenario NAME
-//                             --out DIR [--args JSON]
-//   --root: served with `python3 -m http.server` (as the README serves the page); it holds
-//           page/ (the built page) and whatever the scenario loads (model/, files).
+//                             --out DIR [--args JSON] [--server plain|isolated]
+//   --root: served with `python3 -m http.server` (as the README serves the page), or with
+//           --server isolated by scripts/serve_web.py (COOP/COEP headers: the page is
+//           cross-origin isolated and its network multi-threaded); it holds page/ (the
+//           built page) and whatever the scenario loads (model/, files).
 //   Scenarios (their results go to OUT/result.json, screenshots to OUT/*.png):
 //     network      the page's network on sample positions (args: rules, size, count, seed,
 //                  canvas): hashes, planes, raw outputs, decoded softmax and values
@@ -20,7 +22,8 @@
 //     bad_models   loads broken models (args: cases) and reports the page's messages
 //     bench        evaluations/s and tree speed in the page (args: batches, seconds, tree)
 // Every console error, page error, worker error and failed request is reported in
-// result.json's "console_errors". Exit status: 0 when the scenario ran, 1 otherwise.
+// result.json's "console_errors"; "engine" holds what the page says of its network's threads
+// ({threads, isolated, status}). Exit status: 0 when the scenario ran, 1 otherwise.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,12 +42,16 @@ function parseArgs(argv) {
   return out;
 }
 
-// `python3 -m http.server` on a free loopback port; resolves with {server, port}.
-function serve(root) {
+// `python3 -m http.server` ('plain') or scripts/serve_web.py ('isolated') on a free loopback
+// port; resolves with {server, port}.
+function serve(root, kind) {
+  const serveWeb = new URL('../../scripts/serve_web.py', import.meta.url).pathname;
+  const args = kind === 'isolated' ?
+      ['-u', serveWeb, '--port', '0', '--bind', '127.0.0.1', root] :
+      ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', root];
+  if (kind !== 'plain' && kind !== 'isolated') throw new Error(`--server ${kind}: plain or isolated`);
   return new Promise((resolve, reject) => {
-    const server = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1',
-                                     '--directory', root],
-                         { stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn('python3', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     const timer = setTimeout(() => reject(new Error(`http.server did not start: ${text}`)), 20000);
     server.stdout.on('data', (d) => {
@@ -329,7 +336,7 @@ async function main() {
   const puppeteer = require('puppeteer-core');
   fs.mkdirSync(opts.out, { recursive: true });
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'veletas-chromium-'));
-  const { server, port } = await serve(opts.root);
+  const { server, port } = await serve(opts.root, opts.server || 'plain');
   const errors = [];
   let browser = null;
   let result = null;
@@ -355,6 +362,11 @@ async function main() {
     const started = Date.now();
     result = await scenarios[opts.scenario](page, `http://127.0.0.1:${port}`, args, opts.out);
     result.seconds = (Date.now() - started) / 1000;
+    result.engine = await page.evaluate(() => ({
+      threads: Number(document.body.dataset.threads),
+      isolated: document.body.dataset.isolated === '1',
+      status: document.getElementById('engine-status').textContent,
+    }));
     result.user_agent = await browser.version();
   } catch (e) {
     failure = e.stack || String(e);

@@ -77,7 +77,16 @@ class App {
     $('size').disabled = $('rules').disabled;
     const what = $('algorithm').value === 'uct' ? 'UCT with random playouts' :
         this.testEvaluator ? `the test evaluator ${this.testEvaluator}` : 'the network';
-    $('engine-status').textContent = `engine: ${what}`;
+    $('engine-status').textContent = `engine: ${what} · ${this.threadsNote()}`;
+  }
+
+  // Which threads the network runs on, and why.
+  threadsNote() {
+    const n = this.engine.threads;
+    return this.engine.isolated ?
+        `onnxruntime-web on ${n} thread${n === 1 ? '' : 's'} (cross-origin isolated)` :
+        'onnxruntime-web on 1 thread (not cross-origin isolated: serve the page with ' +
+        'scripts/serve_web.py for more)';
   }
 
   setMode(mode) {
@@ -159,7 +168,11 @@ class App {
 
 async function main() {
   const engine = new Engine();
-  const [core] = await Promise.all([loadCore(), engine.init()]);
+  const [core, started] = await Promise.all([loadCore(), engine.init()]);
+  engine.threads = started.threads;
+  engine.isolated = started.isolated;
+  document.body.dataset.threads = String(started.threads);
+  document.body.dataset.isolated = started.isolated ? '1' : '0';
   const app = new App(core, engine);
   window.veletas.app = app;
   app.play.newGame();

@@ -11,6 +11,8 @@ export class Engine {
       this.pending.delete(id);
       if (ok) p.resolve(result); else p.reject(new Error(error));
     };
+    this.threads = 1;  // the network's threads and whether the page is cross-origin isolated
+    this.isolated = false;  // (set from init())
     this.onfailure = null;
     this.worker.onerror = (event) => {
       const message = `the engine worker failed: ${event.message || 'error'}`;

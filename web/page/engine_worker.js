@@ -1,5 +1,7 @@
 // The engine, in a Web Worker: the WebAssembly search (core.js) stepped by this loop, and
-// the exported network run by onnxruntime-web (plain wasm build, one thread). Each search
+// the exported network run by onnxruntime-web (its wasm build): on THREADS threads where the
+// page is cross-origin isolated (served with COOP/COEP headers: scripts/serve_web.py), else
+// on one (SharedArrayBuffer, which its threads need, exists only there). Each search
 // round collects a batch of leaves (up to the search's leaves per batch), runs the network
 // on the whole batch, and hands the evaluations back, until the turn's search is done.
 //
@@ -10,7 +12,12 @@ import { checkDescription, OUTPUT_NAMES } from './model_files.js';
 import * as ort from './vendor/onnxruntime-web/ort.wasm.min.mjs';
 
 ort.env.wasm.wasmPaths = new URL('./vendor/onnxruntime-web/', import.meta.url).href;
-ort.env.wasm.numThreads = 1;
+// Threads for the network: the cores the browser reports, at most MAX_THREADS, where the
+// page is cross-origin isolated; else 1.
+const MAX_THREADS = 8;
+const ISOLATED = self.crossOriginIsolated === true;
+const THREADS = ISOLATED ? Math.max(1, Math.min(navigator.hardwareConcurrency || 1, MAX_THREADS)) : 1;
+ort.env.wasm.numThreads = THREADS;
 ort.env.wasm.proxy = false;
 ort.env.logLevel = 'error';
 
@@ -46,7 +53,7 @@ function needNetwork() {
 const handlers = {
   async init() {
     core = await loadCore();
-    return { info: core.info() };
+    return { info: core.info(), threads: THREADS, isolated: ISOLATED };
   },
 
   // {description (parsed model.json), onnx (ArrayBuffer)} -> what the page shows.
