@@ -30,7 +30,7 @@ util::Status Worker::Heartbeat() {
                : queue_full_       ? "paused (queue full)"
                : selfplay_.empty() ? "waiting"
                                    : "self-play";
-  j["task"] = task_ ? task_->id : "";  // the learner renews this task's lease
+  j["task"] = task_ ? task_->id : taking_;  // the learner renews this task's lease
   j["generation"] = selfplay_.empty() ? -1 : selfplay_.back()->generation;
   j["selfplay_games"] = selfplay_games_.load();
   j["selfplay_searches"] = selfplay_searches_.load();

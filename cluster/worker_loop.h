@@ -118,6 +118,7 @@ class Worker {
   std::unique_ptr<TaskRun> task_;
   bool resumed_all_ = false;        // this worker's pending tasks were all taken up
   std::string resume_after_ = "0";  // the last of them taken up
+  std::string taking_;              // the task whose networks are loading ("": none)
   std::atomic<bool> pause_{false};
   std::atomic<bool> halt_{false};
   bool queue_full_ = false;

@@ -33,6 +33,7 @@ util::Status Worker::HandleTask() {
 }
 
 util::Status Worker::ClaimTask() {
+  taking_.clear();
   std::vector<StreamEntry> got;
   if (!resumed_all_) {  // a restarted worker's own pending tasks first, each once
     auto own =
@@ -59,6 +60,10 @@ util::Status Worker::StartTask(const StreamEntry& entry) {
     task = util::Result<ArenaTask>::Error("task: not this run's rules and board size");
   }
   if (!task) return DropTask(entry.id, task.error());
+  // The heartbeat names the task while its networks load (a download can take a while).
+  taking_ = entry.id;
+  last_heartbeat_ = {};
+  if (util::Status s = Heartbeat(); !s.ok()) return s;
   auto run = std::make_unique<TaskRun>();
   run->id = entry.id;
   run->task = task.value();
@@ -78,6 +83,7 @@ util::Status Worker::StartTask(const StreamEntry& entry) {
       std::to_string(run->task.games.size()) + " games");
   LaunchTask(run.get(), players, config);
   task_ = std::move(run);
+  taking_.clear();
   UpdatePause();
   last_heartbeat_ = {};  // the heartbeat names the task at once: it renews the task's lease
   return Heartbeat();
@@ -86,6 +92,7 @@ util::Status Worker::StartTask(const StreamEntry& entry) {
 util::Status Worker::DropTask(const std::string& entry_id, const std::string& why) {
   // Not played: the learner takes it back when its lease ends (the heartbeat never names it).
   Log("worker " + id_ + ": task " + entry_id + " dropped: " + why);
+  taking_.clear();
   return util::Ok();
 }
 
