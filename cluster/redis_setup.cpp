@@ -137,7 +137,7 @@ std::string WorkerAclLine(const std::string& run, const std::string& name,
          k.WorkerSelfplay(name) + " %W~" + k.WorkerArena(name) + " (+get +hmget +llen +lrange %R~" +
          k.Config() + " %R~" + k.Current() + " %R~" + k.Model("*") + " %R~" + k.Queued() +
          ") (+set +del %RW~" + k.Worker(name) + ") (+xlen %R~" + k.WorkerSelfplay(name) +
-         ") (+xreadgroup +xack +xautoclaim +xclaim %RW~" + k.Tasks() + ")";
+         ") (+xreadgroup %RW~" + k.Tasks() + ")";
 }
 
 util::Result<std::string> AddWorkerUser(const std::string& dir, const std::string& run,

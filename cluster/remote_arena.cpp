@@ -1,8 +1,11 @@
 #include "cluster/remote_arena.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "cluster/entry.h"
@@ -14,6 +17,7 @@ namespace {
 
 constexpr double kCoverageSeconds = 3;  // how often uncovered games are looked for
 constexpr double kRepostSeconds = 10;   // how long a game stays uncovered before it is posted
+constexpr size_t kMaxHeartbeatBytes = 64 * 1024;  // a longer heartbeat names no task
 
 bool SamePlayer(const TaskPlayer& a, const TaskPlayer& b) {
   return a.name == b.name && a.kind == b.kind && a.budget == b.budget && a.network == b.network;
@@ -107,11 +111,12 @@ util::Result<std::set<int>> RemoteArena::Covered(const ArenaTask& base) {
   if (!range) return range.error_value();
   std::set<int> covered;
   for (const StreamEntry& e : ParseEntries(range.value())) {
-    if (!in_play.count(e.id) && !StreamIdLess(delivered, e.id)) continue;  // done
     const std::string* text = e.Field("t");
     if (text == nullptr) continue;
     auto task = DecodeTask(*text);
     if (!task || !SameSetup(task.value(), base)) continue;
+    tasks_[e.id] = task.value();  // (a restarted learner learns its tasks here)
+    if (!in_play.count(e.id) && !StreamIdLess(delivered, e.id)) continue;  // done
     covered.insert(task.value().games.begin(), task.value().games.end());
   }
   return covered;
@@ -120,17 +125,114 @@ util::Result<std::set<int>> RemoteArena::Covered(const ArenaTask& base) {
 util::Status RemoteArena::Post(const ArenaTask& base, const std::vector<int>& games) {
   const size_t per_task = static_cast<size_t>(std::max(1, session_.Config().arena_games_per_task));
   std::vector<std::vector<std::string>> commands;
+  std::vector<ArenaTask> posted;
   for (size_t at = 0; at < games.size(); at += per_task) {
     ArenaTask t = base;
     t.games.assign(games.begin() + static_cast<long>(at),
                    games.begin() + static_cast<long>(std::min(games.size(), at + per_task)));
     commands.push_back({"XADD", session_.Keys().Tasks(), "*", "t", EncodeTask(t)});
+    posted.push_back(std::move(t));
   }
   if (commands.empty()) return util::Ok();
   auto replies = session_.Redis().Pipeline(commands);
   if (!replies) return replies.error_value();
-  for (const RedisValue& r : replies.value()) {
+  for (size_t i = 0; i < replies.value().size(); ++i) {
+    const RedisValue& r = replies.value()[i];
     if (r.IsError()) return util::Status::Failure("redis: XADD tasks: " + r.str);
+    tasks_[r.str] = posted[i];
+  }
+  return util::Ok();
+}
+
+util::Result<std::string> RemoteArena::Holder(const std::string& id) {
+  auto p =
+      session_.Redis().Command({"XPENDING", session_.Keys().Tasks(), kWorkerGroup, id, id, "1"});
+  if (!p) return p.error_value();
+  // [[id, consumer, idle, deliveries]], empty when nobody holds it (an error for a bad id).
+  const RedisValue& v = p.value();
+  if (!v.IsArray() || v.elements.empty() || v.elements[0].elements.size() < 2) return std::string();
+  return v.elements[0].elements[1].str;
+}
+
+util::Result<std::string> RemoteArena::NotHeld(const std::string& sender, const std::string& id,
+                                               int index, bool taken) {
+  const std::string game = "game " + std::to_string(index);
+  const auto task = tasks_.find(id);
+  if (task == tasks_.end()) return "not held: " + game + " names no task of the match";
+  const std::vector<int>& games = task->second.games;
+  if (std::find(games.begin(), games.end(), index) == games.end()) {
+    return "not held: " + game + " is not in task " + id;
+  }
+  const auto former = former_.find(id);
+  if (former != former_.end() && former->second == sender) return std::string();
+  auto holder = Holder(id);
+  if (!holder) return holder.error_value();
+  if (holder.value() == sender) return std::string();
+  // A late copy of a game already taken, of a task nobody holds any more (a resend after a
+  // reconnection, a learner restarted after completing the task): a duplicate.
+  if (holder.value().empty() && taken) return std::string();
+  return "not held: task " + id + " is held by " +
+         (holder.value().empty() ? "nobody" : "\"" + holder.value() + "\"");
+}
+
+void RemoteArena::AckIfComplete(const std::string& id, const std::set<int>& missing) {
+  const auto task = tasks_.find(id);
+  if (task == tasks_.end()) return;
+  for (int g : task->second.games) {
+    if (missing.count(g)) return;
+  }
+  auto holder = Holder(id);
+  if (!holder || holder.value().empty()) return;
+  if (Ack(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup, {id}).ok()) {
+    former_[id] = holder.value();
+    lease_.erase(id);
+  }
+}
+
+void RemoteArena::AckAll() {
+  auto pending = session_.Redis().Call(
+      {"XPENDING", session_.Keys().Tasks(), kWorkerGroup, "-", "+", "100000"});
+  if (!pending) return;  // best effort: a leftover task is taken back by the next match's lease
+  std::vector<std::string> done;
+  for (const RedisValue& p : pending.value().elements) {
+    if (!p.elements.empty() && tasks_.count(p.elements[0].str)) done.push_back(p.elements[0].str);
+  }
+  Ack(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup, done);
+}
+
+util::Status RemoteArena::Leases(std::set<int>& freed) {
+  RedisClient& redis = session_.Redis();
+  const std::string key = session_.Keys().Tasks();
+  auto pending = redis.Call({"XPENDING", key, kWorkerGroup, "-", "+", "100000"});
+  if (!pending) return pending.error_value();
+  const auto now = util::SteadyClock::now();
+  const double lease = session_.Config().task_timeout_seconds;
+  for (const RedisValue& p : pending.value().elements) {
+    if (p.elements.size() < 2 || !tasks_.count(p.elements[0].str)) continue;
+    const std::string& id = p.elements[0].str;
+    const std::string& holder = p.elements[1].str;
+    auto beat = redis.Call({"GET", session_.Keys().Worker(holder)});
+    if (!beat) return beat.error_value();
+    if (beat.value().IsString() && beat.value().str.size() <= kMaxHeartbeatBytes) {
+      const nlohmann::json j = nlohmann::json::parse(beat.value().str, nullptr, false);
+      if (j.is_object() && j.contains("task") && j["task"] == id) {
+        lease_[id] = now;  // its holder is alive and playing it
+        continue;
+      }
+    }
+    const auto since = lease_.emplace(id, now).first->second;
+    if (std::chrono::duration<double>(now - since).count() < lease) continue;
+    if (util::Status s = Ack(redis, key, kWorkerGroup, {id}); !s.ok()) return s;
+    former_[id] = holder;
+    lease_.erase(id);
+    const std::vector<int>& games = tasks_[id].games;
+    freed.insert(games.begin(), games.end());
+    redis.Command({"HINCRBY", session_.Keys().Stats(), "reassigned", "1"});
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", lease);
+    session_.Print("  cluster: task " + id + " of worker " + BoundedReason(holder) +
+                   " taken back (its heartbeat has not named it for " + seconds +
+                   " s); its games are posted again");
   }
   return util::Ok();
 }
@@ -160,10 +262,14 @@ Verdict RemoteArena::Judge(const StreamEntry& entry, const ArenaTask& base, std:
     return {K::kRejected, "malformed: the game id is not that of game " +
                               std::to_string(e.arena.index) + " of " + e.match};
   }
+  auto not_held = NotHeld(SenderOf(entry), e.task, e.arena.index, !missing.count(e.arena.index));
+  if (!not_held) return {K::kKeep, ""};  // Redis is gone: judged when it is read again
+  if (!not_held.value().empty()) return {K::kRejected, not_held.value()};
   if (!missing.count(e.arena.index)) return {K::kDuplicate, ""};
   util::Status s = accept(e.arena);
   if (s.ok()) {
     missing.erase(e.arena.index);
+    AckIfComplete(e.task, missing);
     return {K::kAccepted, ""};
   }
   if (s.kind() == util::ErrorKind::kBadInput) return {K::kRejected, "invalid game: " + s.error()};
@@ -179,12 +285,23 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
   std::map<int, util::SteadyClock::time_point> uncovered;  // game -> since when no task covers it
   util::SteadyClock::time_point last_check{};
   session_.Restart();
+  if (base.value().match != match_) {  // the gate's batches share their tasks' history
+    tasks_.clear();
+    former_.clear();
+    lease_.clear();
+    match_ = base.value().match;
+  }
   bool first = true;
   const EntryKind kind = EntryKind::kArena;
   while (!missing.empty()) {
     if (first || util::SecondsSince(last_check) >= kCoverageSeconds) {
       last_check = util::SteadyClock::now();
+      std::set<int> freed;  // games of tasks taken back: posted again at once
       auto covered = Covered(base.value());
+      if (covered && !first) {
+        if (util::Status s = Leases(freed); !s.ok() && session_.Redis().Connected()) return s;
+        if (!freed.empty()) covered = Covered(base.value());
+      }
       if (covered) {
         std::vector<int> post;
         for (int i : missing) {
@@ -195,7 +312,7 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
           const auto [it, fresh] = uncovered.emplace(i, util::SteadyClock::now());
           // At the start every game without a task is posted; later only those that stayed
           // uncovered a while (their results may just be on their way).
-          if (first || util::SecondsSince(it->second) >= kRepostSeconds) {
+          if (first || freed.count(i) || util::SecondsSince(it->second) >= kRepostSeconds) {
             post.push_back(i);
             uncovered.erase(it);
           }
@@ -219,6 +336,7 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
     if (!failure.ok()) return failure;
   }
   DropUntaken(base.value());
+  AckAll();
   session_.Trim(kind);
   return util::Ok();
 }

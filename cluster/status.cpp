@@ -179,7 +179,9 @@ util::Status StreamsSection(RedisClient& redis, const RunKeys& keys, std::ostrea
   if (pending && pending.value().IsArray() && pending.value().elements.size() >= 4) {
     for (const RedisValue& c : pending.value().elements[3].elements) {
       if (c.elements.size() == 2) {
-        out << "  tasks in play by " << c.elements[0].str << ": " << Num(c.elements[1]) << "\n";
+        // The consumer name is the reader's choice: shown escaped and cut.
+        out << "  tasks in play by " << util::EscapedBytes(c.elements[0].str.substr(0, 64)) << ": "
+            << Num(c.elements[1]) << "\n";
       }
     }
   }
@@ -194,6 +196,7 @@ util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostre
   out << "learner counters: accepted " << Num(st["accepted"]) << ", duplicates "
       << Num(st["duplicates"]) << ", stale " << Num(st["stale"]) << ", rejected "
       << Num(st["rejected"]);
+  if (st.count("reassigned")) out << ", tasks taken back " << Num(st["reassigned"]);
   std::string reasons;
   for (const auto& [field, value] : st) {
     if (field.rfind("rejected:", 0) == 0) {

@@ -70,7 +70,8 @@ util::Result<std::string> AddEntry(RedisClient& redis, const std::string& key,
 util::Result<std::vector<StreamEntry>> ReadGroup(RedisClient& redis, const std::string& key,
                                                  const std::string& group,
                                                  const std::string& consumer, int count,
-                                                 int block_ms, bool pending) {
+                                                 int block_ms, bool pending,
+                                                 const std::string& after) {
   const std::string n = std::to_string(count);
   const std::string block = std::to_string(block_ms);
   std::vector<std::string_view> args{"XREADGROUP", "GROUP", group, consumer, "COUNT", n};
@@ -80,7 +81,7 @@ util::Result<std::vector<StreamEntry>> ReadGroup(RedisClient& redis, const std::
   }
   args.push_back("STREAMS");
   args.push_back(key);
-  args.push_back(pending ? "0" : ">");
+  args.push_back(pending ? std::string_view(after) : ">");
   auto reply = redis.Call(args);
   if (!reply) return reply.error_value();
   // [[key, entries]] or nil when nothing came.

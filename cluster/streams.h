@@ -39,11 +39,13 @@ util::Result<std::string> AddEntry(RedisClient& redis, const std::string& key,
                                    const std::vector<std::pair<std::string, std::string>>& fields);
 
 // XREADGROUP: up to `count` entries of `key` new to the group (`pending` false; waits up to
-// `block_ms` when > 0) or, with `pending`, those delivered to `consumer` and not acknowledged.
+// `block_ms` when > 0) or, with `pending`, those delivered to `consumer` and not acknowledged
+// whose ids follow `after`.
 util::Result<std::vector<StreamEntry>> ReadGroup(RedisClient& redis, const std::string& key,
                                                  const std::string& group,
                                                  const std::string& consumer, int count,
-                                                 int block_ms, bool pending);
+                                                 int block_ms, bool pending,
+                                                 const std::string& after = "0");
 
 // XAUTOCLAIM from `start`: up to `count` entries pending for at least `min_idle_ms` with any
 // consumer, now delivered to `consumer`. `next` is where the scan continues ("0-0": done).

@@ -5,10 +5,10 @@
 //
 // - A new network is picked up between games, never mid-game: the games in flight finish
 //   with the network they started with while new games start with the new one.
-// - Arena tasks come first: self-play pauses (its games kept) while a task is played. A
-//   task is acknowledged once all its games are in Redis; a task of a worker that went
-//   silent is taken over by another after cluster.task_timeout_seconds (XAUTOCLAIM), so the
-//   worker touches its task (XCLAIM) with every heartbeat.
+// - Arena tasks come first: self-play pauses (its games kept) while a task is played. The
+//   worker holds the tasks it reads (XREADGROUP under its own name) and may not acknowledge
+//   or claim any: the learner acknowledges a task once it has its games, and takes back a
+//   task whose holder's heartbeat has not named it for cluster.task_timeout_seconds.
 // - Self-play pauses while the learner's queue holds cluster.max_queued_games games.
 // - Without a connection the worker keeps playing and spooling, and reconnects; a restarted
 //   worker sends its spool first and resumes its own pending task.

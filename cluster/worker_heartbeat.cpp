@@ -1,5 +1,5 @@
-// The worker's heartbeat: a key with a TTL saying that it is alive and what it does, and the
-// touch that keeps its task from being taken over.
+// The worker's heartbeat: a key with a TTL saying that it is alive and what it does, and
+// naming the task it plays (which keeps the learner from taking the task back).
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,6 +30,7 @@ util::Status Worker::Heartbeat() {
                : queue_full_       ? "paused (queue full)"
                : selfplay_.empty() ? "waiting"
                                    : "self-play";
+  j["task"] = task_ ? task_->id : taking_;  // the learner renews this task's lease
   j["generation"] = selfplay_.empty() ? -1 : selfplay_.back()->generation;
   j["selfplay_games"] = selfplay_games_.load();
   j["selfplay_searches"] = selfplay_searches_.load();
@@ -42,11 +43,6 @@ util::Status Worker::Heartbeat() {
   const long long ttl_ms = static_cast<long long>(every * 3000);
   auto set = redis_.Call({"SET", keys_.Worker(id_), j.dump(), "PX", std::to_string(ttl_ms)});
   if (!set) return set.error_value();
-  if (task_ && !task_->done) {  // the task's idle time restarts: it is not taken over
-    auto touch =
-        redis_.Command({"XCLAIM", keys_.Tasks(), kWorkerGroup, id_, "0", task_->id, "JUSTID"});
-    if (!touch) return touch.error_value();
-  }
   return util::Ok();
 }
 

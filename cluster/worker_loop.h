@@ -85,7 +85,7 @@ class Worker {
   // task is to be dropped; an error when a network could not be had without Redis.
   util::Result<std::string> LoadTaskPlayers(TaskRun& run,
                                             std::array<arena::ArenaPlayer, 2>& players);
-  // Logs why task `entry_id` is dropped and acknowledges it.
+  // Logs why task `entry_id` is dropped (left to the learner to take back).
   util::Status DropTask(const std::string& entry_id, const std::string& why);
   // Starts the thread that plays task `r` and spools its games.
   void LaunchTask(TaskRun* r, const std::array<arena::ArenaPlayer, 2>& players,
@@ -116,7 +116,9 @@ class Worker {
   bool settings_changed_ = false;
   std::list<std::unique_ptr<SelfplayRun>> selfplay_;  // the last one is current
   std::unique_ptr<TaskRun> task_;
-  bool resume_own_tasks_ = true;
+  bool resumed_all_ = false;        // this worker's pending tasks were all taken up
+  std::string resume_after_ = "0";  // the last of them taken up
+  std::string taking_;              // the task whose networks are loading ("": none)
   std::atomic<bool> pause_{false};
   std::atomic<bool> halt_{false};
   bool queue_full_ = false;

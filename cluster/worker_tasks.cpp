@@ -1,6 +1,7 @@
-// The worker's arena tasks: claiming one (its own pending task after a restart first, then a
-// silent worker's, then a new one), playing it on its own thread with self-play paused, and
-// acknowledging it once all its games are in Redis.
+// The worker's arena tasks: taking one (its own pending tasks after a restart first, then a
+// new one), playing it on its own thread with self-play paused, and letting it go once all
+// its games are in Redis. The learner alone acknowledges tasks and takes back those of
+// workers gone silent (cluster/remote_arena.h); the heartbeat names the task being played.
 #include <exception>
 #include <map>
 
@@ -20,7 +21,7 @@ util::Status Worker::HandleTask() {
       if (!outbox_->Sent(f)) return util::Ok();  // acknowledged once its games are in Redis
     }
   }
-  if (util::Status s = Ack(redis_, keys_.Tasks(), kWorkerGroup, {task_->id}); !s.ok()) return s;
+  // Done once its games are in Redis (the learner acknowledges the task when it has them).
   task_->thread.join();
   ++report_.tasks;
   Log("worker " + id_ + ": task " + task_->id + " done (" + task_->task.match + ", " +
@@ -32,20 +33,15 @@ util::Status Worker::HandleTask() {
 }
 
 util::Status Worker::ClaimTask() {
+  taking_.clear();
   std::vector<StreamEntry> got;
-  if (resume_own_tasks_) {  // a restarted worker's own pending task first
-    auto own = ReadGroup(redis_, keys_.Tasks(), kWorkerGroup, id_, 1, 0, /*pending=*/true);
+  if (!resumed_all_) {  // a restarted worker's own pending tasks first, each once
+    auto own =
+        ReadGroup(redis_, keys_.Tasks(), kWorkerGroup, id_, 1, 0, /*pending=*/true, resume_after_);
     if (!own) return own.error_value();
     got = own.value();
-    if (got.empty()) resume_own_tasks_ = false;
-  }
-  if (got.empty()) {
-    const long long idle_ms =
-        static_cast<long long>(settings_->cluster.task_timeout_seconds * 1000);
-    auto claimed = AutoClaim(redis_, keys_.Tasks(), kWorkerGroup, id_, idle_ms, "0-0", 1);
-    if (!claimed) return claimed.error_value();
-    got = claimed.value().entries;
-    if (!got.empty()) Log("worker " + id_ + ": took over task " + got.front().id);
+    if (got.empty()) resumed_all_ = true;
+    if (!got.empty()) resume_after_ = got.front().id;
   }
   if (got.empty()) {
     auto fresh = ReadGroup(redis_, keys_.Tasks(), kWorkerGroup, id_, 1, 0, /*pending=*/false);
@@ -64,6 +60,10 @@ util::Status Worker::StartTask(const StreamEntry& entry) {
     task = util::Result<ArenaTask>::Error("task: not this run's rules and board size");
   }
   if (!task) return DropTask(entry.id, task.error());
+  // The heartbeat names the task while its networks load (a download can take a while).
+  taking_ = entry.id;
+  last_heartbeat_ = {};
+  if (util::Status s = Heartbeat(); !s.ok()) return s;
   auto run = std::make_unique<TaskRun>();
   run->id = entry.id;
   run->task = task.value();
@@ -83,13 +83,17 @@ util::Status Worker::StartTask(const StreamEntry& entry) {
       std::to_string(run->task.games.size()) + " games");
   LaunchTask(run.get(), players, config);
   task_ = std::move(run);
+  taking_.clear();
   UpdatePause();
-  return util::Ok();
+  last_heartbeat_ = {};  // the heartbeat names the task at once: it renews the task's lease
+  return Heartbeat();
 }
 
 util::Status Worker::DropTask(const std::string& entry_id, const std::string& why) {
+  // Not played: the learner takes it back when its lease ends (the heartbeat never names it).
   Log("worker " + id_ + ": task " + entry_id + " dropped: " + why);
-  return Ack(redis_, keys_.Tasks(), kWorkerGroup, {entry_id});
+  taking_.clear();
+  return util::Ok();
 }
 
 util::Result<std::string> Worker::LoadTaskPlayers(TaskRun& run,

@@ -4,7 +4,7 @@
 # redis-server started here with the config and users of `veletas cluster setup` on a free
 # loopback port. Each worker logs in as its own ACL user (`veletas cluster add-worker`). During the run:
 # kill -9 of a worker in the middle of its games (restarted later: it sends its spool and its
-# task is taken over meanwhile), kill -9 of the learner (restarted: goes on), kill -9 of
+# task is taken back by the learner meanwhile), kill -9 of the learner (restarted: goes on), kill -9 of
 # redis-server (restarted from its AOF: everyone reconnects, workers resend from their
 # spools), and a hostile worker with credentials of its own writing garbage, truncated and
 # oversized entries into its own streams and trying what its user may not do. Checked at
@@ -117,7 +117,9 @@ for cmd in "SET vz:$NAME:config x" "XADD vz:$NAME:tasks * t x" "DEL vz:$NAME:cur
   "XADD vz:$NAME:results:w1 MAXLEN 0 * e x" "XADD vz:$NAME:results:w1 * e x" \
   "SET vz:$NAME:worker:w1 {}" "SET vz:$NAME:junk x" "SADD vz:$NAME:workers ghost" \
   "XREADGROUP GROUP learner x STREAMS vz:$NAME:results:w1 >" "XRANGE vz:$NAME:results:evil - +" \
-  "XAUTOCLAIM vz:$NAME:results:w1 learner x 0 0-0" "KEYS *" "FLUSHALL"; do
+  "XAUTOCLAIM vz:$NAME:results:w1 learner x 0 0-0" "KEYS *" "FLUSHALL" \
+  "XAUTOCLAIM vz:$NAME:tasks workers evil 0 0-0" "XCLAIM vz:$NAME:tasks workers evil 0 0-1" \
+  "XACK vz:$NAME:tasks workers 0-1"; do
   out=$(wcli $cmd 2>&1)
   case "$out" in *NOPERM*) ;; *) fail "the worker user may run '$cmd': $out" ;; esac
 done
@@ -138,7 +140,8 @@ start_redis
 echo "restarted redis-server from its AOF"
 case "$(redis-cli -p "$PORT" ping 2>&1)" in *NOAUTH*) ;; *) fail "the default user is open after a restart" ;; esac
 
-# A worker killed in the middle of an arena task; the other one takes the task over.
+# A worker killed in the middle of an arena task; the learner takes the task back after the
+# lease and the other worker plays its games.
 wait_for "$RUN/matches/gate_gen_2*.json*" "the second gate"
 taken=""
 for _ in $(seq 1 3000); do
@@ -186,7 +189,8 @@ grep -q "task .*ladder_gen_" "$WORK"/worker*.log || fail "no worker played a lad
 grep -q "self-play: 12 games by gen .* from [12] workers" "$WORK/learner.log" || fail "self-play lines"
 grep -q "local [0-9]" "$WORK/learner.log" && fail "the learner played locally"
 if ! grep -q "task $taken done" "$WORK/worker2.log"; then
-  grep -q "took over task $taken" "$WORK/worker1.log" || fail "task $taken of the killed worker was not taken over"
+  grep -q "task $taken of worker w2 taken back" "$WORK/learner.log" ||
+    fail "task $taken of the killed worker was not taken back"
 fi
 grep -q "lost Redis" "$WORK"/worker*.log || fail "no worker noticed the Redis restart"
 grep -q "rejected entry .* from worker evil" "$WORK/learner.log" || fail "hostile entries not logged"

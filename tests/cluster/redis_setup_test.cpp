@@ -171,6 +171,13 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
   EXPECT_TRUE(
       w1->Call({"XREADGROUP", "GROUP", kWorkerGroup, "w1", "COUNT", "1", "STREAMS", k.Tasks(), ">"})
           .ok());
+  // A task w2 holds: w1 can neither take it nor let it go (only the learner acknowledges
+  // tasks and takes them back, cluster/remote_arena.h).
+  auto task = AddEntry(*admin, k.Tasks(), {{"t", "task"}});
+  ASSERT_TRUE(task.ok());
+  auto got = ReadGroup(*w2, k.Tasks(), kWorkerGroup, "w2", 1, 0, false);
+  ASSERT_TRUE(got.ok() && got.value().size() == 1u);
+  const std::string t = task.value();
   // The attacks of issue 29 and more: all refused.
   const std::vector<std::vector<std::string>> attacks = {
       {"SET", k.WorkerSelfplay("w1"), "x"},
@@ -187,6 +194,13 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
       {"XCLAIM", k.WorkerSelfplay("w2"), kLearnerGroup, "x", "0", "0-1"},
       {"XAUTOCLAIM", k.WorkerSelfplay("w1"), kLearnerGroup, "x", "0", "0-0"},
       {"XGROUP", "DESTROY", k.WorkerSelfplay("w1"), kLearnerGroup},
+      {"XCLAIM", k.Tasks(), kWorkerGroup, "w1", "0", t},
+      {"XCLAIM", k.Tasks(), kWorkerGroup, "w1", "0", t, "JUSTID"},
+      {"XAUTOCLAIM", k.Tasks(), kWorkerGroup, "w1", "0", "0-0"},
+      {"XACK", k.Tasks(), kWorkerGroup, t},
+      {"XGROUP", "SETID", k.Tasks(), kWorkerGroup, "0"},
+      {"XGROUP", "DELCONSUMER", k.Tasks(), kWorkerGroup, "w2"},
+      {"XDEL", k.Tasks(), t},
       {"XLEN", k.WorkerSelfplay("w2")},
       {"SET", k.Config(), "x"},
       {"SET", k.Worker("w2"), "{}"},
@@ -208,6 +222,9 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
     EXPECT_TRUE(Refused(reply)) << attack[0] << " " << (attack.size() > 1 ? attack[1] : "") << ": "
                                 << (reply.ok() ? reply.value().str : reply.error());
   }
+  auto holder = admin->Call({"XPENDING", k.Tasks(), kWorkerGroup, t, t, "1"});
+  ASSERT_TRUE(holder.ok() && holder.value().elements.size() == 1u);
+  EXPECT_EQ(holder.value().elements[0].elements[1].str, "w2");
   // What Redis cannot refuse hurts only the attacker's own stream: its own entries trimmed,
   // its own id space exhausted; the other worker adds games as before.
   EXPECT_TRUE(w1->Call({"XADD", k.WorkerSelfplay("w1"), "MAXLEN", "0", "*", "e", "x"}).ok());

@@ -1,20 +1,25 @@
 // Workers in this process (fake networks: search::HashEvaluator seeded by the network's bytes)
 // against a real redis-server and the learner's side: self-play games arrive, arena matches
-// played by workers are the very games the arena plays locally, a task of a silent worker is
-// taken over, and a worker picks up a new network.
+// played by workers are the very games the arena plays locally, a task of a dead worker is
+// taken back by the learner, results for games their sender does not hold are rejected, and
+// a worker picks up a new network.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <thread>
 
 #include "arena/gate.h"
 #include "arena/match_record.h"
+#include "cluster/entry.h"
 #include "cluster/learner.h"
 #include "cluster/streams.h"
+#include "cluster/task.h"
 #include "cluster/worker.h"
+#include "cluster/worker_registry.h"
 #include "tests/cluster/cluster_test_util.h"
 #include "util/atomic_file.h"
 #include "util/checksum.h"
@@ -93,13 +98,38 @@ class WorkerThread {
   std::thread thread_;
 };
 
+util::Result<arena::GateResult> Gate(const std::string& run_dir, const std::string& a_path,
+                                     const std::string& b_path, arena::RemoteGames* remote);
+
 class WorkerTest : public testing::RedisTest {
  protected:
-  std::unique_ptr<Learner> StartLearner(const std::string& run_dir) {
+  void TearDown() override {
+    if (gate_.joinable()) FinishGate(spare_.Str());  // a test that stopped early
+  }
+  // A learner with a lease of 0 (a task whose holder's heartbeat does not name it is taken
+  // back at the next check), and the gate of net-a and net-b through it on its own thread.
+  void StartRemoteGate(const std::string& run_dir) {
+    learner_ = StartLearner(run_dir, /*lease=*/0);
+    ASSERT_NE(learner_, nullptr);
+    a_ = Network(run_dir, "net-a");
+    b_ = Network(run_dir, "net-b");
+    gate_ = std::thread([this, run_dir] { result_ = Gate(run_dir, a_, b_, &learner_->Arena()); });
+  }
+  // Worker "one" (its state in `dir`) plays what is left of the gate, without errors.
+  void FinishGate(const std::string& dir) {
+    WorkerThread one(options_, dir, "one");
+    gate_.join();
+    EXPECT_EQ(one.Log().find("ERROR"), std::string::npos) << one.Log();
+  }
+
+  // `lease`: the learner's cluster.task_timeout_seconds (0: a task whose holder's heartbeat
+  // does not name it is taken back at the next check).
+  std::unique_ptr<Learner> StartLearner(const std::string& run_dir, double lease = 1) {
     LearnerOptions o;
     o.redis = options_;
     o.run = "t";
     o.cluster = SmallSettings().cluster;
+    o.cluster.task_timeout_seconds = lease;
     o.config_text = "config";
     o.run_dir = run_dir;
     o.network_bytes = [](const std::string& path) { return util::ReadFile(path); };
@@ -112,6 +142,12 @@ class WorkerTest : public testing::RedisTest {
     std::ofstream(path) << content;
     return path;
   }
+  std::unique_ptr<Learner> learner_;
+  std::string a_, b_;
+  std::thread gate_;
+  util::Result<arena::GateResult> result_ = util::Result<arena::GateResult>::Error("not run");
+  testing::TempDir spare_;
+
   CollectRequest Request(const std::string& dir, int64_t games, const std::string& net) {
     CollectRequest r;
     r.dir.dir = dir;
@@ -193,31 +229,128 @@ TEST_F(WorkerTest, GateGamesPlayedByWorkersAreTheArenasGames) {
   EXPECT_EQ(logs.find("ERROR"), std::string::npos) << logs;
 }
 
-TEST_F(WorkerTest, ATaskOfASilentWorkerIsTakenOver) {
+TEST_F(WorkerTest, ATaskOfADeadWorkerIsTakenBackByTheLearnerAfterItsLease) {
   testing::TempDir run, w1;
-  auto learner = StartLearner(run.Str());
-  ASSERT_NE(learner, nullptr);
+  StartRemoteGate(run.Str());
   const RunKeys keys("t");
-  const std::string a = Network(run.Str(), "net-a");
-  const std::string b = Network(run.Str(), "net-b");
-  util::Result<arena::GateResult> result = util::Result<arena::GateResult>::Error("not run");
-  std::thread gate([&] { result = Gate(run.Str(), a, b, &learner->Arena()); });
-  // A worker takes the first task and dies with it.
+  // A worker takes the first task and dies with it (no heartbeat ever names it).
   std::vector<StreamEntry> taken;
-  for (int i = 0; i < 200 && taken.empty(); ++i) {
+  for (int i = 0; i < 500 && taken.empty(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     auto r = ReadGroup(*redis_, keys.Tasks(), kWorkerGroup, "dead", 1, 0, false);
     ASSERT_TRUE(r.ok()) << r.error();
     taken = r.value();
   }
   ASSERT_EQ(taken.size(), 1u);
-  {
-    WorkerThread one(options_, w1.Str(), "one");
-    gate.join();
-    EXPECT_NE(one.Log().find("took over task " + taken[0].id), std::string::npos) << one.Log();
+  FinishGate(w1.Str());
+  ASSERT_TRUE(result_.ok()) << result_.error();
+  EXPECT_EQ(result_.value().record.games.size(), 8u);
+  // The learner took the task back (the worker may not: no XCLAIM in its ACL) and posted
+  // its games again; the dead worker holds nothing any more.
+  auto reassigned = redis_->Call({"HGET", keys.Stats(), "reassigned"});
+  ASSERT_TRUE(reassigned.ok());
+  EXPECT_GE(std::atoll(reassigned.value().str.c_str()), 1);
+  auto held = redis_->Call({"XPENDING", keys.Tasks(), kWorkerGroup, "-", "+", "100", "dead"});
+  ASSERT_TRUE(held.ok());
+  EXPECT_TRUE(held.value().elements.empty());
+}
+
+// Finished games of `match` for `indices`, legal and with the right seats, that A wins: what
+// a hostile worker would post to push A through the gate.
+std::vector<arena::ArenaGame> ForgedWins(const std::vector<int>& indices) {
+  std::map<int, arena::ArenaGame> forged;
+  arena::ArenaPlayer r1, r2;
+  r1.name = "x";
+  r2.name = "y";
+  for (uint64_t seed = 1; seed < 1000 && forged.size() < indices.size(); ++seed) {
+    arena::ArenaConfig config = SmallSettings().arena;
+    config.seed = seed;
+    arena::Arena arena(r1, r2, rules::RuleSet::kStandard, 7, config);
+    for (const arena::ArenaGame& g : arena.PlayGames(indices)) {
+      if (g.a_won && !forged.count(g.index)) forged[g.index] = g;
+    }
   }
-  ASSERT_TRUE(result.ok()) << result.error();
-  EXPECT_EQ(result.value().record.games.size(), 8u);
+  std::vector<arena::ArenaGame> out;
+  for (const auto& [index, g] : forged) out.push_back(g);
+  return out;
+}
+
+TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsTheHonestOne) {
+  testing::TempDir run, local, w1;
+  StartRemoteGate(run.Str());
+  const RunKeys keys("t");
+  // The first batch's two tasks (games 0-1 and 2-3); the hostile worker takes the first.
+  std::vector<StreamEntry> tasks;
+  for (int i = 0; i < 500 && tasks.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    auto r = redis_->Call({"XRANGE", keys.Tasks(), "-", "+"});
+    ASSERT_TRUE(r.ok()) << r.error();
+    tasks = ParseEntries(r.value());
+  }
+  ASSERT_EQ(tasks.size(), 2u);
+  ASSERT_TRUE(RegisterWorker(*redis_, keys, "evil").ok());
+  auto mine = ReadGroup(*redis_, keys.Tasks(), kWorkerGroup, "evil", 1, 0, false);
+  ASSERT_TRUE(mine.ok() && mine.value().size() == 1u);
+  const std::string held = mine.value()[0].id;
+  const std::string other = held == tasks[0].id ? tasks[1].id : tasks[0].id;
+  auto task = DecodeTask(*mine.value()[0].Field("t"));
+  ASSERT_TRUE(task.ok()) << task.error();
+  // Wins for A in every game of the match, legal games with the right seats, each posted
+  // under the task it does not hold, and those outside its own task under the one it holds.
+  const std::vector<arena::ArenaGame> forged = ForgedWins({0, 1, 2, 3, 4, 5, 6, 7});
+  ASSERT_EQ(forged.size(), 8u);
+  int posted = 0;
+  for (const arena::ArenaGame& g : forged) {
+    for (const std::string& id : {other, held}) {
+      const std::vector<int>& own = task.value().games;
+      if (id == held && std::find(own.begin(), own.end(), g.index) != own.end()) continue;
+      Entry e;
+      e.kind = EntryKind::kArena;
+      e.game_id = ArenaGameId(task.value().match, g.index);
+      e.worker = "evil";
+      e.task = id;
+      e.match = task.value().match;
+      e.arena = g;
+      auto bytes = EncodeEntry(e);
+      ASSERT_TRUE(bytes.ok());
+      ASSERT_TRUE(AddEntry(*redis_, keys.WorkerArena("evil"), {{"e", bytes.value()}}).ok());
+      ++posted;
+    }
+  }
+  ASSERT_EQ(posted, 14);
+  // All of them judged before any honest game is played.
+  long long rejected = 0;
+  for (int i = 0; i < 1500 && rejected < posted; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    auto r = redis_->Call({"HGET", keys.Stats(), "rejected-by:evil"});
+    ASSERT_TRUE(r.ok());
+    rejected = std::atoll(r.value().str.c_str());
+  }
+  EXPECT_EQ(rejected, posted);
+  FinishGate(w1.Str());
+  ASSERT_TRUE(result_.ok()) << result_.error();
+  auto here = Gate(local.Str(), a_, b_, nullptr);
+  ASSERT_TRUE(here.ok()) << here.error();
+  ASSERT_EQ(result_.value().record.games.size(), 8u);
+  for (size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(result_.value().record.games[i].a_won, here.value().record.games[i].a_won) << i;
+    EXPECT_EQ(result_.value().record.games[i].turns, here.value().record.games[i].turns) << i;
+  }
+  EXPECT_EQ(result_.value().promoted, here.value().promoted);
+  // Counted against the hostile worker only; its task was taken back and played by "one".
+  EXPECT_EQ(
+      std::atoll(redis_->Call({"HGET", keys.Stats(), "rejected-by:evil"}).value().str.c_str()),
+      posted);
+  EXPECT_TRUE(redis_->Call({"HGET", keys.Stats(), "rejected-by:one"}).value().IsNil());
+  EXPECT_GE(std::atoll(redis_->Call({"HGET", keys.Stats(), "reassigned"}).value().str.c_str()), 1);
+  auto dead = redis_->Call({"XRANGE", keys.Dead(), "-", "+"});
+  ASSERT_TRUE(dead.ok());
+  const std::vector<StreamEntry> letters = ParseEntries(dead.value());
+  ASSERT_EQ(letters.size(), static_cast<size_t>(posted));
+  for (const StreamEntry& d : letters) {
+    EXPECT_EQ(*d.Field("worker"), "evil");
+    EXPECT_EQ(d.Field("reason")->rfind("not held: ", 0), 0u) << *d.Field("reason");
+  }
 }
 
 }  // namespace
