@@ -1,5 +1,7 @@
 #include "app/arena_models.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "model/torch_evaluator.h"
@@ -23,10 +25,9 @@ util::Result<ArenaModel*> ArenaModels::Get(const std::string& checkpoint,
   if (!precision.empty()) {
     const auto& known = model::kInferencePrecisions;
     if (std::find(known.begin(), known.end(), precision) == known.end()) {
-      std::string list;
-      for (const std::string& p : known) list += (list.empty() ? "" : ", ") + p;
-      return util::Result<ArenaModel*>::Error("unknown inference precision \"" + precision +
-                                              "\" for " + checkpoint + " (expected " + list + ")");
+      return util::Result<ArenaModel*>::Error(
+          fmt::format("unknown inference precision \"{}\" for {} (expected {})", precision,
+                      checkpoint, fmt::join(known, ", ")));
     }
     runtime.inference_precision = precision;
   }

@@ -29,10 +29,8 @@ util::Status ParseResult(const Json& r, size_t index, NetworkResult& out) {
   out.games = f.Integer<int>("games");
   out.wins = f.Integer<int>("wins");
   out.losses = f.Integer<int>("losses");
-  if (r.is_object()) {
-    for (const char* key : {"elo", "elo_low", "elo_high"}) {
-      if (f.ok() && !r.contains(key)) f.Fail(f.Name(key) + ": missing (a number or null)");
-    }
+  for (const char* key : {"elo", "elo_low", "elo_high"}) {  // null: no such bound
+    if (f.ok() && !r.contains(key)) f.Fail(f.Name(key) + ": missing (a number or null)");
   }
   if (f.Has("elo")) out.elo = f.Number("elo");
   if (f.Has("elo_low")) out.elo_low = f.Number("elo_low");
