@@ -3,21 +3,13 @@
 #include "arena/arena.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include "arena/arena_slot.h"
 #include "search/search_driver.h"
 #include "search/uct_player.h"
+#include "util/clock.h"
 
 namespace veletas::arena {
-namespace {
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
-
 Arena::Arena(ArenaPlayer a, ArenaPlayer b, rules::RuleSet rules, int size,
              const ArenaConfig& config)
     : a_(std::move(a)),
@@ -26,7 +18,7 @@ Arena::Arena(ArenaPlayer a, ArenaPlayer b, rules::RuleSet rules, int size,
       size_(size),
       config_(config),
       openings_(rules, size, config.opening_turns, config.seed),
-      created_(Now()) {}
+      created_(util::SteadySeconds()) {}
 
 Arena::~Arena() = default;
 
@@ -154,7 +146,7 @@ struct Arena::Round {
 std::vector<ArenaGame> Arena::Run(const std::vector<int>& indices, int total, int a_wins,
                                   int b_wins, const ArenaProgressFn& progress,
                                   const std::function<void(const ArenaGame&)>& on_game) {
-  const double start = Now();
+  const double start = util::SteadySeconds();
   Round r(indices, total, a_wins, b_wins, progress, on_game);
   // Distinct evaluators, A's first: one Evaluate call per evaluator and round.
   for (const ArenaPlayer* p : {&a_, &b_}) {
@@ -177,7 +169,7 @@ std::vector<ArenaGame> Arena::Run(const std::vector<int>& indices, int total, in
   }
   std::sort(r.finished.begin(), r.finished.end(),
             [](const ArenaGame& x, const ArenaGame& y) { return x.index < y.index; });
-  stats_.seconds += Now() - start;
+  stats_.seconds += util::SteadySeconds() - start;
   return std::move(r.finished);
 }
 
@@ -194,7 +186,8 @@ void Arena::FillSlots(Round& r) {
     ++r.next;
     (r.finished.back().a_won ? r.a_wins : r.b_wins)++;
     if (r.progress) {
-      r.progress({r.a_wins + r.b_wins, r.total, r.a_wins, r.b_wins, Now() - created_});
+      r.progress(
+          {r.a_wins + r.b_wins, r.total, r.a_wins, r.b_wins, util::SteadySeconds() - created_});
     }
   }
 }
@@ -237,7 +230,8 @@ void Arena::RetireFinished(Round& r) {
     r.active.erase(r.active.begin() + static_cast<long>(i));
     if (r.on_game) r.on_game(r.finished.back());
     if (r.progress) {
-      r.progress({r.a_wins + r.b_wins, r.total, r.a_wins, r.b_wins, Now() - created_});
+      r.progress(
+          {r.a_wins + r.b_wins, r.total, r.a_wins, r.b_wins, util::SteadySeconds() - created_});
     }
   }
 }

@@ -12,4 +12,10 @@ inline double SecondsSince(SteadyClock::time_point start) {
   return std::chrono::duration<double>(SteadyClock::now() - start).count();
 }
 
+// Seconds on the steady clock since its (arbitrary) epoch: for differences only, e.g. an
+// injectable "now" function.
+inline double SteadySeconds() {
+  return std::chrono::duration<double>(SteadyClock::now().time_since_epoch()).count();
+}
+
 }  // namespace veletas::util

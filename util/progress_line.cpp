@@ -2,20 +2,13 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <iostream>
 #include <utility>
 
+#include "util/clock.h"
 #include "util/text.h"
 
 namespace veletas::util {
-namespace {
-
-double SteadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
 
 double EtaSeconds(double done, double total, double elapsed_seconds) {
   if (done >= total) return 0.0;
