@@ -5,7 +5,8 @@
 #include "arena/match_record.h"
 
 namespace veletas::app {
-util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec, ArenaModels& models,
+util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec,
+                                               model::NetworkPool& models,
                                                const search::SearchConfig& search) {
   if (spec.kind != arena::PlayerKind::kMcts) return arena::MakeBaselinePlayer(spec);
   auto m = models.Get(spec.checkpoint, spec.precision);
@@ -20,7 +21,7 @@ util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec, Ar
 }
 
 util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const std::string& text,
-                                              int simulations, ArenaModels& models,
+                                              int simulations, model::NetworkPool& models,
                                               const search::SearchConfig& search) {
   using R = util::Result<arena::ArenaPlayer>;
   const bool is_spec = text == "random" || text.starts_with("uct:") || text.starts_with("mcts:");
@@ -35,7 +36,7 @@ util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const s
 
 util::Result<std::array<arena::ArenaPlayer, 2>> MatchPlayers(
     const std::array<std::string, 2>& specs, const std::array<std::optional<std::string>, 2>& names,
-    const search::SearchConfig& search, ArenaModels& models) {
+    const search::SearchConfig& search, model::NetworkPool& models) {
   std::array<arena::ArenaPlayer, 2> players;
   for (int i = 0; i < 2; ++i) {
     const std::string opt = i == 0 ? "--a: " : "--b: ";

@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "app/arena_models.h"
 #include "arena/arena.h"
 #include "arena/player_spec.h"
+#include "model/network_pool.h"
 #include "search/search_config.h"
 #include "util/result.h"
 #include "util/run_dir.h"
@@ -19,14 +19,15 @@ namespace veletas::app {
 // checkpoint through `models` (one network per checkpoint, shared) and is named
 // gen_<generation from the checkpoint>. `search` gives the MCTS settings other than the
 // simulations (search::ForPlay is applied by the arena).
-util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec, ArenaModels& models,
+util::Result<arena::ArenaPlayer> ResolvePlayer(const arena::PlayerSpec& spec,
+                                               model::NetworkPool& models,
                                                const search::SearchConfig& search);
 
 // The player of command-line option --<option> = `text`: the spec `text` when it is one
 // (random, uct:..., mcts:...), else the checkpoint `text` played as mcts:<text>:<simulations>;
 // resolved with ResolvePlayer. Errors are prefixed "--<option>: ".
 util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const std::string& text,
-                                              int simulations, ArenaModels& models,
+                                              int simulations, model::NetworkPool& models,
                                               const search::SearchConfig& search);
 
 // The two players of the specs `specs` (--a and --b; checkpoints loaded through `models`),
@@ -34,7 +35,7 @@ util::Result<arena::ArenaPlayer> PlayerOption(const std::string& option, const s
 // _b). Errors name the option.
 util::Result<std::array<arena::ArenaPlayer, 2>> MatchPlayers(
     const std::array<std::string, 2>& specs, const std::array<std::optional<std::string>, 2>& names,
-    const search::SearchConfig& search, ArenaModels& models);
+    const search::SearchConfig& search, model::NetworkPool& models);
 
 // Takes the lock of the run directory `run_dir` for a standalone gate or ladder (the lock a
 // pipeline holds: neither runs on a run in progress, nor two on one run) and removes the

@@ -2,7 +2,6 @@
 // preferred moves, and marks for moves that lost much (play/game_analysis.h, the table in
 // play/analysis_text.h).
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -28,39 +27,6 @@ struct AnalyseOptions {
 util::Result<std::string> RecordText(const AnalyseOptions& o) {
   if (o.file) return util::ReadFile(*o.file);
   return RecordArgument(o.record);
-}
-
-nlohmann::json AnalysisJson(const InteractivePlayer& b, const std::string& budget,
-                            const play::AnalysisOptions& options,
-                            const std::vector<play::MoveAnalysis>& moves) {
-  nlohmann::json j;
-  j["rules"] = rules::RuleSetName(b.rules);
-  j["size"] = b.size;
-  j["engine"] = b.description;
-  j["budget"] = budget;
-  j["blunder_drop"] = options.blunder_drop;
-  j["mistake_drop"] = options.mistake_drop;
-  j["moves"] = nlohmann::json::array();
-  for (const play::MoveAnalysis& m : moves) {
-    j["moves"].push_back({{"number", m.index + 1},
-                          {"player", m.player == 0 ? "first" : "second"},
-                          {"color", m.color == rules::Color::kBlack ? "black" : "white"},
-                          {"move", m.move},
-                          {"win_rate_before", m.before},
-                          {"win_rate_after", m.after},
-                          {"after_exact", m.after_exact},
-                          {"drop", m.drop},
-                          {"mark", m.mark},
-                          {"best_move", m.best_move},
-                          {"best_win_rate", m.best_win_rate},
-                          {"best_pv", m.best_pv}});
-  }
-  const auto marks = play::CountMarks(moves);
-  for (int p = 0; p < 2; ++p) {
-    j["summary"][p == 0 ? "first" : "second"] = {{"blunders", marks[p][0]},
-                                                 {"mistakes", marks[p][1]}};
-  }
-  return j;
 }
 
 int RunAnalyse(const AnalyseOptions& o) {
@@ -96,7 +62,7 @@ int RunAnalyse(const AnalyseOptions& o) {
         if (!o.json) std::cout << play::AnalysisTableLine(m) << std::flush;
       });
   if (o.json) {
-    std::cout << AnalysisJson(b, budget, options, moves).dump(1) << "\n";
+    std::cout << play::AnalysisJson(b.rules, b.size, b.description, budget, options, moves) << "\n";
     return 0;
   }
   std::cout << play::MarksText(moves);

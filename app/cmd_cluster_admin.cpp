@@ -1,6 +1,5 @@
 // `veletas cluster setup`, `cluster add-worker` and `cluster remove-worker`: the files of a
 // run's Redis and its workers' users (cluster/redis_setup.h, docs/CLUSTER.md).
-#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -32,37 +31,16 @@ int Setup(const AdminArgs& a) {
   return 0;
 }
 
-// Changes DIR/users.acl with `edit` and applies the change to the running server at a.url as
-// the setup's admin (reached first, so that the file and the server stay in step).
-int Change(const AdminArgs& a, bool add, const std::string& command,
-           const std::function<util::Status()>& edit) {
-  auto options =
-      cluster::MakeRedisOptions(a.url, cluster::AuthFile(a.setup.dir, "admin"), "veletas-admin");
-  if (!options) return CommandError(command, options.error_value());
-  cluster::RedisClient admin(options.value());
-  if (util::Status s = admin.Connect(); !s.ok()) return CommandError(command, s.error_value());
-  if (util::Status s = edit(); !s.ok()) return CommandError(command, s.error_value());
-  if (util::Status s = cluster::ApplyWorkerChange(admin, a.setup.dir, a.setup.run, a.worker, add);
-      !s.ok()) {
-    return CommandError(command, s.error_value());
+// Adds (`add`) or removes worker a.worker on the running server at a.url and in DIR/users.acl.
+int Change(const AdminArgs& a, bool add, const std::string& command) {
+  auto change = cluster::ChangeWorker(a.url, a.setup.dir, a.setup.run, a.worker, add);
+  if (!change) return CommandError(command, change.error_value());
+  if (add) {
+    std::cout << "wrote " << change.value().auth_file << " (the worker's --redis-auth FILE)\n";
   }
-  std::cout << "redis " << options.value().endpoint.ToString() << ": worker " << a.worker
+  std::cout << "redis " << change.value().endpoint << ": worker " << a.worker
             << (add ? " has its user and streams\n" : " removed with its streams\n");
   return 0;
-}
-
-int AddWorker(const AdminArgs& a) {
-  return Change(a, true, "cluster add-worker", [&a]() -> util::Status {
-    auto auth = cluster::AddWorkerUser(a.setup.dir, a.setup.run, a.worker);
-    if (!auth) return auth.error_value();
-    std::cout << "wrote " << auth.value() << " (the worker's --redis-auth FILE)\n";
-    return util::Ok();
-  });
-}
-
-int RemoveWorker(const AdminArgs& a) {
-  return Change(a, false, "cluster remove-worker",
-                [&a] { return cluster::RemoveWorkerUser(a.setup.dir, a.setup.run, a.worker); });
 }
 
 // --run and --dir of every admin subcommand.
@@ -100,8 +78,8 @@ CommandRun AddClusterAdmin(CLI::App& cmd) {
   }
   return [a, setup, add, remove]() -> int {
     if (setup->parsed()) return Setup(*a);
-    if (add->parsed()) return AddWorker(*a);
-    if (remove->parsed()) return RemoveWorker(*a);
+    if (add->parsed()) return Change(*a, true, "cluster add-worker");
+    if (remove->parsed()) return Change(*a, false, "cluster remove-worker");
     return -1;
   };
 }

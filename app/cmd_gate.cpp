@@ -9,12 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "app/arena_cli.h"
-#include "app/arena_models.h"
 #include "app/cli.h"
 #include "app/command.h"
 #include "arena/gate.h"
 #include "arena/match_text.h"
 #include "config/config.h"
+#include "model/network_pool.h"
 #include "rules/notation.h"
 #include "util/progress_line.h"
 
@@ -36,7 +36,7 @@ int RunGate(const GateArgs& args) {
   const rules::RuleSet rs = config.game.rules;
   const int size = config.game.size;
 
-  ArenaModels models(rs, size, config.model, config.evaluator);
+  model::NetworkPool models(rs, size, config.model, config.evaluator);
   arena::ArenaPlayer players[2];
   for (int i = 0; i < 2; ++i) {
     const char* opt = i == 0 ? "candidate" : "best";

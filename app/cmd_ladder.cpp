@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "app/arena_cli.h"
-#include "app/arena_models.h"
 #include "app/cli.h"
 #include "app/command.h"
 #include "arena/ladder.h"
 #include "arena/match_text.h"
 #include "arena/run_ratings.h"
 #include "config/config.h"
+#include "model/network_pool.h"
 #include "rules/notation.h"
 #include "util/progress_line.h"
 
@@ -40,7 +40,7 @@ int RunLadder(const LadderArgs& args) {
   const int size = config.game.size;
   const int sims = config.arena.arena.simulations;
 
-  ArenaModels models(rs, size, config.model, config.evaluator);
+  model::NetworkPool models(rs, size, config.model, config.evaluator);
   auto newcomer = PlayerOption("model", args.model, sims, models, config.search);
   if (!newcomer) return UsageError(kCmd, newcomer.error());
   std::vector<arena::ArenaPlayer> previous;

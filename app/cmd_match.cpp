@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include "app/arena_cli.h"
-#include "app/arena_models.h"
 #include "app/cli.h"
 #include "app/command.h"
 #include "arena/arena.h"
@@ -17,6 +16,7 @@
 #include "arena/match_record.h"
 #include "arena/match_text.h"
 #include "config/config.h"
+#include "model/network_pool.h"
 #include "util/atomic_file.h"
 #include "util/progress_line.h"
 
@@ -49,7 +49,7 @@ int RunMatch(const MatchArgs& args) {
   const rules::RuleSet rs = config.game.rules;
   const int size = config.game.size;
 
-  ArenaModels models(rs, size, config.model, config.evaluator);
+  model::NetworkPool models(rs, size, config.model, config.evaluator);
   auto resolved = MatchPlayers({args.a, args.b}, {args.a_name, args.b_name}, config.search, models);
   if (!resolved) return CommandError(kCmd, resolved.error_value());
   const std::array<arena::ArenaPlayer, 2>& players = resolved.value();

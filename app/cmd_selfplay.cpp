@@ -1,8 +1,7 @@
 // `veletas selfplay`: plays games with a network and writes sample files (resumable).
-#include <atomic>
-#include <csignal>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/cli.h"
@@ -12,13 +11,10 @@
 #include "rules/notation.h"
 #include "selfplay/selfplay_engine.h"
 #include "util/progress_line.h"
+#include "util/stop_signals.h"
 
 namespace veletas::app {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void OnInterrupt(int) { g_interrupted = true; }
 
 struct SelfplayArgs {
   std::string config, model, out;
@@ -67,21 +63,19 @@ int RunSelfplayCommand(const SelfplayArgs& args) {
     progress.Update(selfplay::FormatProgress(s), s.games_finished >= s.games_target);
   };
   hooks.log = [](const std::string& m) { std::cerr << "selfplay: " << m << "\n"; };
-  hooks.stop = &g_interrupted;
-  g_interrupted = false;
-  const auto previous_int = std::signal(SIGINT, OnInterrupt);
-  const auto previous_term = std::signal(SIGTERM, OnInterrupt);
+  std::optional<util::StopSignals> interrupt(std::in_place);
+  hooks.stop = interrupt->Flag();
   const auto result =
       selfplay::RunSelfplay(c.selfplay, c.search, c.evaluator, *evaluator, job, hooks);
-  std::signal(SIGINT, previous_int);
-  std::signal(SIGTERM, previous_term);
+  const bool interrupted = interrupt->Stopped();
+  interrupt.reset();  // the usual handlers again
   progress.Done();
   if (!result) {
     std::cerr << "veletas selfplay: " << result.error() << "\n";
     return result.exit_code();
   }
   std::cout << selfplay::FormatSummary(result.value());
-  if (g_interrupted) {
+  if (interrupted) {
     std::cerr << "veletas selfplay: interrupted; the complete files are kept, run the same "
                  "command again to play the rest\n";
     return 1;

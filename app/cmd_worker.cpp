@@ -1,7 +1,5 @@
 // `veletas worker`: plays self-play and arena games for a run served through Redis
 // (cluster/worker.h, docs/CLUSTER.md).
-#include <atomic>
-#include <csignal>
 #include <ctime>
 #include <iostream>
 #include <memory>
@@ -13,14 +11,12 @@
 #include "app/cluster_setup.h"
 #include "app/command.h"
 #include "cluster/worker.h"
+#include "util/stop_signals.h"
 
 namespace veletas::app {
 namespace {
 
-std::atomic<bool> g_stop{false};
-
-extern "C" void OnStop(int) { g_stop = true; }
-
+// Writes `line` to stderr after the local date and time, one line at a time.
 void LogLine(const std::string& line) {
   static std::mutex mutex;
   const std::time_t now = std::time(nullptr);
@@ -38,18 +34,6 @@ struct WorkerArgs {
   std::string id;
 };
 
-// Runs the worker until SIGINT or SIGTERM (handlers installed meanwhile).
-util::Result<cluster::WorkerReport> RunUntilStopped(const cluster::WorkerOptions& options,
-                                                    cluster::RunLoader& loader) {
-  g_stop = false;
-  const auto previous_int = std::signal(SIGINT, OnStop);
-  const auto previous_term = std::signal(SIGTERM, OnStop);
-  auto report = cluster::RunWorker(options, loader);
-  std::signal(SIGINT, previous_int);
-  std::signal(SIGTERM, previous_term);
-  return report;
-}
-
 int RunWorkerCommand(const WorkerArgs& args) {
   const std::string& run = args.redis.run;
   auto redis = cluster::MakeRedisOptions(args.redis.url, args.redis.auth_file, "veletas-worker");
@@ -60,12 +44,15 @@ int RunWorkerCommand(const WorkerArgs& args) {
   options.id = args.id;
   options.redis = redis.value();
   options.log = LogLine;
-  options.stop = &g_stop;
   TorchRunLoader loader(run, cluster::WorkerOverrides{args.threads.value_or(0),
                                                       args.in_flight.value_or(0), args.device});
   LogLine("worker for run " + run + " at redis " + options.redis.endpoint.ToString() +
           ", directory " + options.dir);
-  auto report = RunUntilStopped(options, loader);
+  util::Result<cluster::WorkerReport> report = [&] {
+    const util::StopSignals stop;  // SIGINT or SIGTERM: the worker stops cleanly
+    options.stop = stop.Flag();
+    return cluster::RunWorker(options, loader);
+  }();
   if (!report) return CommandError("worker", report.error_value());
   const cluster::WorkerReport& r = report.value();
   LogLine("worker " + r.id + " stopped: " + std::to_string(r.selfplay_games) +

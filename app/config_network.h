@@ -1,7 +1,7 @@
 // Networks in the app. Every checkpoint the app plays with is loaded by
 // model::TorchEvaluator::Open: one read of the file, so that its metadata and its weights
 // come from the same bytes, checked against what the command requires. The arena's players
-// (app/arena_models.h) and the interactive commands (app/interactive_player.h) state their own
+// (model/network_pool.h) and the interactive commands (app/interactive_player.h) state their own
 // requirement; the commands that run a config's network use LoadConfigNetwork.
 #pragma once
 

@@ -1,21 +1,19 @@
 #include "app/pipeline_services.h"
 
 #include <iostream>
-#include <sstream>
 #include <utility>
 
-#include "app/arena_models.h"
 #include "app/config_network.h"
-#include "arena/run_ratings.h"
-#include "charts/charts.h"
 #include "cluster/pipeline_games.h"
 #include "model/model_files.h"
+#include "model/network_pool.h"
+#include "pipeline/run_report.h"
 #include "training/train_text.h"
 
 namespace veletas::app {
 namespace {
 
-// The arena networks of a gate or ladder round: app::ArenaModels.
+// The arena networks of a gate or ladder round: model::NetworkPool.
 class TorchArenaNetworks final : public pipeline::ArenaNetworks {
  public:
   explicit TorchArenaNetworks(const config::Config& c)
@@ -27,23 +25,8 @@ class TorchArenaNetworks final : public pipeline::ArenaNetworks {
   }
 
  private:
-  ArenaModels models_;
+  model::NetworkPool models_;
 };
-
-// The run's ratings as the pipeline shows them: RateRun, its chart and its table.
-util::Result<pipeline::RatingsReport> RateForPipeline(const std::string& run_dir) {
-  std::ostringstream warnings;  // the pipeline shows the table only
-  auto rated = arena::RateRun(run_dir, 1.0, warnings);
-  if (!rated) return rated.error_value();
-  pipeline::RatingsReport report;
-  auto drawn = charts::DrawRatingsChart(rated.value().json_path, rated.value().png_path);
-  report.chart_note = drawn ? "" : drawn.error();
-  std::ostringstream table;
-  arena::PrintLadderTable(rated.value().ladder, table);
-  std::istringstream lines(table.str());
-  for (std::string l; std::getline(lines, l);) report.table.push_back(l);
-  return report;
-}
 
 }  // namespace
 
@@ -113,7 +96,7 @@ void ConsoleReporter::Error(const std::string& message) {
 PipelineServicesOfApp::PipelineServicesOfApp(const config::Config& config,
                                              pipeline::Reporter& reporter,
                                              const std::string& run_dir)
-    : networks(config), services{networks, reporter, clock, {}, RateForPipeline} {
+    : networks(config), services{networks, reporter, clock, {}, pipeline::RateForPipeline} {
   services.start_cluster = [this, &config,
                             run_dir](const std::function<void(const std::string&)>& log)
       -> util::Result<std::unique_ptr<pipeline::RemotePlay>> {

@@ -227,4 +227,25 @@ util::Status ApplyWorkerChange(RedisClient& admin, const std::string& dir, const
   return util::Status::Error("worker \"" + name + "\" is not in " + AclFile(dir));
 }
 
+util::Result<WorkerChange> ChangeWorker(const std::string& url, const std::string& dir,
+                                        const std::string& run, const std::string& name, bool add) {
+  auto options = MakeRedisOptions(url, AuthFile(dir, "admin"), "veletas-admin");
+  if (!options) return options.error_value();
+  RedisClient admin(options.value());
+  if (util::Status s = admin.Connect(); !s.ok()) return s.error_value();
+  WorkerChange change;
+  change.endpoint = options.value().endpoint.ToString();
+  if (add) {
+    auto auth = AddWorkerUser(dir, run, name);
+    if (!auth) return auth.error_value();
+    change.auth_file = auth.value();
+  } else if (util::Status s = RemoveWorkerUser(dir, run, name); !s.ok()) {
+    return s.error_value();
+  }
+  if (util::Status s = ApplyWorkerChange(admin, dir, run, name, add); !s.ok()) {
+    return s.error_value();
+  }
+  return change;
+}
+
 }  // namespace veletas::cluster

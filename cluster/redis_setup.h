@@ -69,4 +69,18 @@ std::vector<std::string> AclWords(const std::string& line);
 util::Status ApplyWorkerChange(RedisClient& admin, const std::string& dir, const std::string& run,
                                const std::string& name, bool add);
 
+// What `cluster add-worker` / `cluster remove-worker` did.
+struct WorkerChange {
+  std::string endpoint;   // the server changed (host:port)
+  std::string auth_file;  // added: the worker's credentials file (its --redis-auth FILE)
+};
+
+// `cluster add-worker` (`add`) or `cluster remove-worker`: reaches the running server at `url`
+// as the setup's admin (DIR/admin.auth) first, so that the file and the server stay in step,
+// then edits DIR/users.acl (AddWorkerUser or RemoveWorkerUser) and applies the change
+// (ApplyWorkerChange). Errors: those of MakeRedisOptions, the connection, the edit and the
+// change; when the server cannot be reached, DIR is left as it was.
+util::Result<WorkerChange> ChangeWorker(const std::string& url, const std::string& dir,
+                                        const std::string& run, const std::string& name, bool add);
+
 }  // namespace veletas::cluster

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "arena/player_spec.h"
+#include "charts/charts.h"
 #include "util/text.h"
 
 namespace veletas::pipeline {
@@ -78,6 +79,20 @@ std::string RunSummaryText(const std::string& run, const PipelineState& s,
     text << "\nno ratings yet: " << rated.error() << "\n";
   }
   return text.str();
+}
+
+util::Result<RatingsReport> RateForPipeline(const std::string& run_dir) {
+  std::ostringstream warnings;  // the pipeline shows the table only
+  auto rated = arena::RateRun(run_dir, 1.0, warnings);
+  if (!rated) return rated.error_value();
+  RatingsReport report;
+  auto drawn = charts::DrawRatingsChart(rated.value().json_path, rated.value().png_path);
+  report.chart_note = drawn ? "" : drawn.error();
+  std::ostringstream table;
+  arena::PrintLadderTable(rated.value().ladder, table);
+  std::istringstream lines(table.str());
+  for (std::string l; std::getline(lines, l);) report.table.push_back(l);
+  return report;
 }
 
 }  // namespace veletas::pipeline

@@ -1,5 +1,7 @@
 #include "play/analysis_text.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 
 #include "util/text.h"
@@ -62,6 +64,39 @@ std::string MarksText(const std::vector<MoveAnalysis>& moves) {
                    marks[p][0], marks[p][1]);
   }
   return text;
+}
+
+std::string AnalysisJson(rules::RuleSet rules, int size, const std::string& engine,
+                         const std::string& budget, const AnalysisOptions& options,
+                         const std::vector<MoveAnalysis>& moves) {
+  nlohmann::json j;
+  j["rules"] = rules::RuleSetName(rules);
+  j["size"] = size;
+  j["engine"] = engine;
+  j["budget"] = budget;
+  j["blunder_drop"] = options.blunder_drop;
+  j["mistake_drop"] = options.mistake_drop;
+  j["moves"] = nlohmann::json::array();
+  for (const MoveAnalysis& m : moves) {
+    j["moves"].push_back({{"number", m.index + 1},
+                          {"player", m.player == 0 ? "first" : "second"},
+                          {"color", m.color == rules::Color::kBlack ? "black" : "white"},
+                          {"move", m.move},
+                          {"win_rate_before", m.before},
+                          {"win_rate_after", m.after},
+                          {"after_exact", m.after_exact},
+                          {"drop", m.drop},
+                          {"mark", m.mark},
+                          {"best_move", m.best_move},
+                          {"best_win_rate", m.best_win_rate},
+                          {"best_pv", m.best_pv}});
+  }
+  const auto marks = CountMarks(moves);
+  for (int p = 0; p < 2; ++p) {
+    j["summary"][p == 0 ? "first" : "second"] = {{"blunders", marks[p][0]},
+                                                 {"mistakes", marks[p][1]}};
+  }
+  return j.dump(1);
 }
 
 }  // namespace veletas::play

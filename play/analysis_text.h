@@ -1,4 +1,5 @@
-// A game analysis (play/game_analysis.h) in words: the table `veletas analyse` prints.
+// A game analysis (play/game_analysis.h) in words: the table `veletas analyse` prints, and
+// its JSON (--json).
 #pragma once
 
 #include <array>
@@ -30,5 +31,12 @@ std::array<std::array<int, 2>, 2> CountMarks(const std::vector<MoveAnalysis>& mo
 
 // "first player: 1 blunder(s) ??, 0 mistake(s) ?" and the same for the second player.
 std::string MarksText(const std::vector<MoveAnalysis>& moves);
+
+// `veletas analyse --json`: the game (`rules`, `size`), the `engine` and its `budget`, the
+// drops that mark a blunder or a mistake, every analysed move and each player's marks; JSON
+// indented by one space, without a final newline.
+std::string AnalysisJson(rules::RuleSet rules, int size, const std::string& engine,
+                         const std::string& budget, const AnalysisOptions& options,
+                         const std::vector<MoveAnalysis>& moves);
 
 }  // namespace veletas::play

@@ -251,5 +251,40 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
   EXPECT_EQ(RemoveWorkerUser(dir_.Str(), "t", "w1").kind(), util::ErrorKind::kBadInput);
 }
 
+// `cluster add-worker` / `remove-worker` (ChangeWorker): the server is reached first, so an
+// unreachable one leaves users.acl untouched; then file and server change together.
+TEST_F(RedisSetupTest, AWorkerChangeReachesTheServerBeforeItEditsTheFile) {
+  const RunKeys k("t");
+  const std::string url = server_->Url();
+  const auto before = util::ReadFile(AclFile(dir_.Str()));
+  ASSERT_TRUE(before.ok());
+  server_->Kill();
+  auto unreachable = ChangeWorker(url, dir_.Str(), "t", "w1", true);
+  ASSERT_FALSE(unreachable.ok());
+  EXPECT_EQ(util::ReadFile(AclFile(dir_.Str())).value(), before.value());
+  EXPECT_FALSE(util::ReadFile(AuthFile(dir_.Str(), "w1")).ok());
+  ASSERT_TRUE(server_->Restart());
+  auto added = ChangeWorker(url, dir_.Str(), "t", "w1", true);
+  ASSERT_TRUE(added.ok()) << added.error();
+  EXPECT_EQ(added.value().auth_file, AuthFile(dir_.Str(), "w1"));
+  EXPECT_EQ(added.value().endpoint, "127.0.0.1:" + std::to_string(server_->Port()));
+  EXPECT_NE(util::ReadFile(AclFile(dir_.Str())).value().find("user " + k.WorkerUser("w1") + " "),
+            std::string::npos);
+  auto w1 = Client("w1");
+  EXPECT_TRUE(w1->Connect().ok());
+  auto admin = Client("admin");
+  EXPECT_EQ(RegisteredWorkers(*admin, k).value(), std::vector<std::string>{"w1"});
+  EXPECT_EQ(ChangeWorker(url, dir_.Str(), "t", "w1", true).kind(), util::ErrorKind::kBadInput);
+  auto removed = ChangeWorker(url, dir_.Str(), "t", "w1", false);
+  ASSERT_TRUE(removed.ok()) << removed.error();
+  EXPECT_TRUE(removed.value().auth_file.empty());
+  EXPECT_EQ(util::ReadFile(AclFile(dir_.Str())).value().find(k.WorkerUser("w1")),
+            std::string::npos);
+  EXPECT_FALSE(util::ReadFile(AuthFile(dir_.Str(), "w1")).ok());
+  EXPECT_FALSE(w1->Command({"PING"}).ok());  // its connection closed
+  EXPECT_FALSE(w1->Connect().ok());          // its login refused
+  EXPECT_TRUE(RegisteredWorkers(*admin, k).value().empty());
+}
+
 }  // namespace
 }  // namespace veletas::cluster

@@ -1,4 +1,4 @@
-#include "app/arena_models.h"
+#include "model/network_pool.h"
 
 #include <fmt/format.h>
 
@@ -7,44 +7,44 @@
 #include "model/torch_evaluator.h"
 #include "rules/notation.h"
 
-namespace veletas::app {
+namespace veletas::model {
 
-ArenaModels::ArenaModels(rules::RuleSet rules, int size, const model::NetConfig& runtime,
+NetworkPool::NetworkPool(rules::RuleSet rules, int size, const NetConfig& runtime,
                          const search::BatchingConfig& batching)
     : rules_(rules), size_(size), runtime_(runtime), batching_(batching) {
   batching_.max_wait_us = 0;
 }
 
-ArenaModels::~ArenaModels() = default;
+NetworkPool::~NetworkPool() = default;
 
-util::Result<ArenaModel*> ArenaModels::Get(const std::string& checkpoint,
-                                           const std::string& precision) {
+util::Result<PooledNetwork*> NetworkPool::Get(const std::string& checkpoint,
+                                              const std::string& precision) {
   const std::string key = checkpoint + "\n" + precision;
-  if (auto it = models_.find(key); it != models_.end()) return it->second.get();
-  model::NetConfig runtime = runtime_;
+  if (auto it = networks_.find(key); it != networks_.end()) return it->second.get();
+  NetConfig runtime = runtime_;
   if (!precision.empty()) {
-    const auto& known = model::kInferencePrecisions;
+    const auto& known = kInferencePrecisions;
     if (std::find(known.begin(), known.end(), precision) == known.end()) {
-      return util::Result<ArenaModel*>::Error(
+      return util::Result<PooledNetwork*>::Error(
           fmt::format("unknown inference precision \"{}\" for {} (expected {})", precision,
                       checkpoint, fmt::join(known, ", ")));
     }
     runtime.inference_precision = precision;
   }
   // The match's game; the architecture is the checkpoint's own.
-  model::ModelRequirement need;
+  ModelRequirement need;
   need.rules = rules_;
   need.size = size_;
   need.source = "the match (" + rules::GameName(rules_, size_) + ")";
-  auto opened = model::TorchEvaluator::Open(checkpoint, need, runtime);
+  auto opened = TorchEvaluator::Open(checkpoint, need, runtime);
   if (!opened) return opened.error_value();
-  auto m = std::make_unique<ArenaModel>();
+  auto m = std::make_unique<PooledNetwork>();
   m->generation = opened.value().meta.generation;
   m->network = std::move(opened.value().evaluator);
   m->batching = std::make_unique<search::BatchingEvaluator>(*m->network, batching_);
-  ArenaModel* out = m.get();
-  models_.emplace(key, std::move(m));
+  PooledNetwork* out = m.get();
+  networks_.emplace(key, std::move(m));
   return out;
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::model
