@@ -33,15 +33,14 @@ int RunRatingsCommand(const RatingsOptions& o) {
   }
   const arena::RunRatings& r = rated.value();
   auto drawn = charts::DrawRatingsChart(r.json_path, r.png_path);
-  const std::string chart_error = drawn ? "" : drawn.error();
-  if (!chart_error.empty()) std::cerr << "veletas ratings: " << chart_error << "\n";
+  if (!drawn) std::cerr << "veletas ratings: " << drawn.error() << "\n";
   if (o.json) {
     std::cout << r.json.dump(1) << "\n";
     return 0;
   }
   arena::PrintRatings(r, o.prior_games, std::cout);
   std::cout << "\nwrote " << r.json_path;
-  if (chart_error.empty()) std::cout << " and " << r.png_path;
+  if (drawn) std::cout << " and " << r.png_path;
   std::cout << "\n";
   return 0;
 }

@@ -154,25 +154,27 @@ util::Result<std::string> RemoteArena::Holder(const std::string& id) {
   return v.elements[0].elements[1].str;
 }
 
-util::Result<std::string> RemoteArena::NotHeld(const std::string& sender, const std::string& id,
-                                               int index, bool taken) {
+util::Result<util::Status> RemoteArena::Held(const std::string& sender, const std::string& id,
+                                             int index, bool taken) {
   const std::string game = "game " + std::to_string(index);
   const auto task = tasks_.find(id);
-  if (task == tasks_.end()) return "not held: " + game + " names no task of the match";
+  if (task == tasks_.end()) {
+    return util::Status::Error("not held: " + game + " names no task of the match");
+  }
   const std::vector<int>& games = task->second.games;
   if (std::find(games.begin(), games.end(), index) == games.end()) {
-    return "not held: " + game + " is not in task " + id;
+    return util::Status::Error("not held: " + game + " is not in task " + id);
   }
   const auto former = former_.find(id);
-  if (former != former_.end() && former->second == sender) return std::string();
+  if (former != former_.end() && former->second == sender) return util::Ok();
   auto holder = Holder(id);
   if (!holder) return holder.error_value();
-  if (holder.value() == sender) return std::string();
+  if (holder.value() == sender) return util::Ok();
   // A late copy of a game already taken, of a task nobody holds any more (a resend after a
   // reconnection, a learner restarted after completing the task): a duplicate.
-  if (holder.value().empty() && taken) return std::string();
-  return "not held: task " + id + " is held by " +
-         (holder.value().empty() ? "nobody" : "\"" + holder.value() + "\"");
+  if (holder.value().empty() && taken) return util::Ok();
+  return util::Status::Error("not held: task " + id + " is held by " +
+                             (holder.value().empty() ? "nobody" : "\"" + holder.value() + "\""));
 }
 
 void RemoteArena::AckIfComplete(const std::string& id, const std::set<int>& missing) {
@@ -262,9 +264,9 @@ Verdict RemoteArena::Judge(const StreamEntry& entry, const ArenaTask& base, std:
     return {K::kRejected, "malformed: the game id is not that of game " +
                               std::to_string(e.arena.index) + " of " + e.match};
   }
-  auto not_held = NotHeld(SenderOf(entry), e.task, e.arena.index, !missing.count(e.arena.index));
-  if (!not_held) return {K::kKeep, ""};  // Redis is gone: judged when it is read again
-  if (!not_held.value().empty()) return {K::kRejected, not_held.value()};
+  auto held = Held(SenderOf(entry), e.task, e.arena.index, !missing.count(e.arena.index));
+  if (!held) return {K::kKeep, ""};  // Redis is gone: judged when it is read again
+  if (!held.value().ok()) return {K::kRejected, held.value().error()};
   if (!missing.count(e.arena.index)) return {K::kDuplicate, ""};
   util::Status s = accept(e.arena);
   if (s.ok()) {

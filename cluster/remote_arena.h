@@ -51,11 +51,11 @@ class RemoteArena final : public arena::RemoteGames {
   util::Status Leases(std::set<int>& freed);
   // The consumer that holds task `id` ("" when none); an error when Redis is gone.
   util::Result<std::string> Holder(const std::string& id);
-  // "" when `sender` holds or held task `id` of this match and it names game `index`, or
+  // OK when `sender` holds or held task `id` of this match and it names game `index`, or
   // when the game is `taken` already and nobody holds the task any more (a late copy); else
-  // why not ("not held: ..."). An error when Redis is gone.
-  util::Result<std::string> NotHeld(const std::string& sender, const std::string& id, int index,
-                                    bool taken);
+  // bad input saying why not ("not held: ..."). The outer error: Redis is gone.
+  util::Result<util::Status> Held(const std::string& sender, const std::string& id, int index,
+                                  bool taken);
   // Acknowledges task `id` once none of its games is missing.
   void AckIfComplete(const std::string& id, const std::set<int>& missing);
   // Acknowledges every task of this match still pending (the match is done).

@@ -81,10 +81,11 @@ class Worker {
   util::Status HandleTask();
   util::Status ClaimTask();
   util::Status StartTask(const StreamEntry& entry);
-  // The task's two players, their networks loaded into `run`. The value is "" or why the
-  // task is to be dropped; an error when a network could not be had without Redis.
-  util::Result<std::string> LoadTaskPlayers(TaskRun& run,
-                                            std::array<arena::ArenaPlayer, 2>& players);
+  // The task's two players, their networks loaded into `run`. The value is OK, or bad input
+  // saying why the task is to be dropped; the outer error: a network could not be had
+  // without Redis.
+  util::Result<util::Status> LoadTaskPlayers(TaskRun& run,
+                                             std::array<arena::ArenaPlayer, 2>& players);
   // Logs why task `entry_id` is dropped (left to the learner to take back).
   util::Status DropTask(const std::string& entry_id, const std::string& why);
   // Starts the thread that plays task `r` and spools its games.

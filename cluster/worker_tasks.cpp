@@ -70,7 +70,7 @@ util::Status Worker::StartTask(const StreamEntry& entry) {
   std::array<arena::ArenaPlayer, 2> players;
   auto loaded = LoadTaskPlayers(*run, players);
   if (!loaded) return loaded.error_value();
-  if (!loaded.value().empty()) return DropTask(entry.id, loaded.value());
+  if (!loaded.value().ok()) return DropTask(entry.id, loaded.value().error());
   arena::ArenaConfig config = settings_->arena;
   config.seed = run->task.seed;
   config.opening_turns = run->task.opening_turns;
@@ -96,8 +96,8 @@ util::Status Worker::DropTask(const std::string& entry_id, const std::string& wh
   return util::Ok();
 }
 
-util::Result<std::string> Worker::LoadTaskPlayers(TaskRun& run,
-                                                  std::array<arena::ArenaPlayer, 2>& players) {
+util::Result<util::Status> Worker::LoadTaskPlayers(TaskRun& run,
+                                                   std::array<arena::ArenaPlayer, 2>& players) {
   search::BatchingConfig batching = settings_->batching;
   batching.max_wait_us = 0;  // the arena hands over whole batches from one thread
   std::map<std::string, search::Evaluator*> loaded;
@@ -115,7 +115,7 @@ util::Result<std::string> Worker::LoadTaskPlayers(TaskRun& run,
                             : util::Result<std::unique_ptr<search::Evaluator>>(path.error_value());
       if (!evaluator) {
         if (!redis_.Connected()) return evaluator.error_value();  // taken again later
-        return "network " + p.network + ": " + evaluator.error();
+        return util::Status::Error("network " + p.network + ": " + evaluator.error());
       }
       run.networks.push_back(std::move(evaluator.value()));
       run.batching.push_back(
@@ -125,7 +125,7 @@ util::Result<std::string> Worker::LoadTaskPlayers(TaskRun& run,
     out.spec.checkpoint = p.network;
     out.evaluator = loaded[p.network];
   }
-  return std::string();
+  return util::Ok();
 }
 
 void Worker::LaunchTask(TaskRun* r, const std::array<arena::ArenaPlayer, 2>& players,

@@ -27,6 +27,9 @@ constexpr uint32_t kMaxGames = 10'000'000;
 // anything is allocated for them.
 constexpr uint64_t kMinSampleBytes = 5 * 16 + 8 + 2 + 1 + 4 + 1 + 1;
 constexpr uint64_t kMinGameBytes = 4 + 1 + 1 + 4;
+// A bad-input error saying `why` (the caller names the file).
+util::Status Bad(std::string why) { return util::Status::Error(std::move(why)); }
+
 // Decompressed output is allocated as it is produced, this much at first.
 constexpr size_t kFirstOutputChunk = size_t{1} << 20;
 // The most a payload may compress (real files compress about 10:1), and the largest zstd
@@ -36,19 +39,19 @@ constexpr int kMaxWindowLog = 22;
 
 // Decompresses the one zstd frame `compressed` that must hold exactly `raw_len` bytes. The
 // output grows only as the frame produces it, so a header or frame that claims more than
-// the data holds never makes it allocate that much. "" or what is wrong.
-std::string Decompress(std::string_view compressed, uint64_t raw_len, std::string& raw) {
+// the data holds never makes it allocate that much. OK, or bad input saying what is wrong.
+util::Status Decompress(std::string_view compressed, uint64_t raw_len, std::string& raw) {
   const unsigned long long declared =
       ZSTD_getFrameContentSize(compressed.data(), compressed.size());
-  if (declared == ZSTD_CONTENTSIZE_ERROR) return "not a zstd frame";
+  if (declared == ZSTD_CONTENTSIZE_ERROR) return Bad("not a zstd frame");
   if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != raw_len) {
-    return "the frame holds " + std::to_string(declared) + " bytes, the header says " +
-           std::to_string(raw_len);
+    return Bad("the frame holds " + std::to_string(declared) + " bytes, the header says " +
+               std::to_string(raw_len));
   }
   std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  if (!ctx) return "out of memory";
+  if (!ctx) return Bad("out of memory");
   if (ZSTD_isError(ZSTD_DCtx_setParameter(ctx.get(), ZSTD_d_windowLogMax, kMaxWindowLog))) {
-    return "cannot limit the window";
+    return Bad("cannot limit the window");
   }
   ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
   raw.clear();
@@ -60,10 +63,11 @@ std::string Decompress(std::string_view compressed, uint64_t raw_len, std::strin
         char extra;
         ZSTD_outBuffer probe{&extra, 1, 0};
         const size_t left = ZSTD_decompressStream(ctx.get(), &probe, &in);
-        if (ZSTD_isError(left)) return ZSTD_getErrorName(left);
+        if (ZSTD_isError(left)) return Bad(ZSTD_getErrorName(left));
         if (probe.pos != 0)
-          return "the frame holds more than the header's " + std::to_string(raw_len) + " bytes";
-        if (left != 0) return "truncated frame";
+          return Bad("the frame holds more than the header's " + std::to_string(raw_len) +
+                     " bytes");
+        if (left != 0) return Bad("truncated frame");
         break;
       }
       raw.resize(static_cast<size_t>(
@@ -72,21 +76,21 @@ std::string Decompress(std::string_view compressed, uint64_t raw_len, std::strin
     ZSTD_outBuffer out{raw.data(), raw.size(), produced};
     const size_t consumed = in.pos;
     const size_t left = ZSTD_decompressStream(ctx.get(), &out, &in);
-    if (ZSTD_isError(left)) return ZSTD_getErrorName(left);
+    if (ZSTD_isError(left)) return Bad(ZSTD_getErrorName(left));
     if (left == 0) {
       produced = out.pos;
       break;  // the frame ended
     }
-    if (out.pos < out.size && in.pos == in.size) return "truncated frame";
-    if (out.pos == produced && in.pos == consumed) return "no progress";
+    if (out.pos < out.size && in.pos == in.size) return Bad("truncated frame");
+    if (out.pos == produced && in.pos == consumed) return Bad("no progress");
     produced = out.pos;
   }
   if (produced != raw_len) {
-    return "the frame holds " + std::to_string(produced) + " bytes, the header says " +
-           std::to_string(raw_len);
+    return Bad("the frame holds " + std::to_string(produced) + " bytes, the header says " +
+               std::to_string(raw_len));
   }
-  if (in.pos != in.size) return "bytes after the frame";
-  return "";
+  if (in.pos != in.size) return Bad("bytes after the frame");
+  return util::Ok();
 }
 
 void WriteSample(Writer& w, const Sample& s) {
@@ -119,8 +123,8 @@ void WriteSample(Writer& w, const Sample& s) {
   }
 }
 
-// Reads one sample; returns "" or what is wrong with it.
-std::string ReadSample(Reader& r, rules::RuleSet rules, int size, Sample& s) {
+// Reads one sample; OK, or bad input saying what is wrong with it.
+util::Status ReadSample(Reader& r, rules::RuleSet rules, int size, Sample& s) {
   rules::PositionState st;
   st.rules = rules;
   st.size = size;
@@ -139,17 +143,17 @@ std::string ReadSample(Reader& r, rules::RuleSet rules, int size, Sample& s) {
   st.turns_played = static_cast<int>(r.U16());
   const int8_t outcome = static_cast<int8_t>(r.U8());
   s.root_value = r.F32();
-  if (!r.ok()) return "truncated sample";
-  if (to_move > 1 || pending >= rules::kNumDecisions) return "bad side to move or decision";
+  if (!r.ok()) return Bad("truncated sample");
+  if (to_move > 1 || pending >= rules::kNumDecisions) return Bad("bad side to move or decision");
   st.to_move = static_cast<rules::Color>(to_move);
   st.pending = static_cast<rules::Decision>(pending);
   const std::optional<rules::Position> pos = rules::Position::FromState(st);
-  if (!pos) return "inconsistent position";
-  if (pos->IsTerminal()) return "terminal position";
+  if (!pos) return Bad("inconsistent position");
+  if (pos->IsTerminal()) return Bad("terminal position");
   s.position = *pos;
-  if (outcome != 1 && outcome != -1) return "outcome must be +1 or -1";
+  if (outcome != 1 && outcome != -1) return Bad("outcome must be +1 or -1");
   s.outcome = outcome;
-  if (!(s.root_value >= -1.0f && s.root_value <= 1.0f)) return "root value outside [-1, 1]";
+  if (!(s.root_value >= -1.0f && s.root_value <= 1.0f)) return Bad("root value outside [-1, 1]");
   const rules::ActionSet legal = s.position.LegalActions();
   const size_t policy_count = r.U8();
   s.policy.resize(policy_count);
@@ -157,28 +161,28 @@ std::string ReadSample(Reader& r, rules::RuleSet rules, int size, Sample& s) {
   for (PolicyEntry& e : s.policy) {
     e.action = static_cast<uint8_t>(r.U8());
     e.prob = r.F32();
-    if (!r.ok()) return "truncated policy";
+    if (!r.ok()) return Bad("truncated policy");
     if (!legal.Contains(e.action, size)) {
-      return "policy action " + std::to_string(e.action) + " is not legal";
+      return Bad("policy action " + std::to_string(e.action) + " is not legal");
     }
-    if (!(e.prob >= 0.0f && e.prob <= 1.0f)) return "policy probability outside [0, 1]";
+    if (!(e.prob >= 0.0f && e.prob <= 1.0f)) return Bad("policy probability outside [0, 1]");
     sum += e.prob;
   }
-  if (std::fabs(sum - 1.0) > 1e-3) return "policy probabilities sum to " + std::to_string(sum);
+  if (std::fabs(sum - 1.0) > 1e-3) return Bad("policy probabilities sum to " + std::to_string(sum));
   const size_t aux_count = r.U8();
   s.aux.resize(aux_count);
   const rules::Bitboard shooters = s.position.AllShooters();
   for (AuxTarget& a : s.aux) {
     a.square = static_cast<uint8_t>(r.U8());
     const uint64_t owner = r.U8();
-    if (!r.ok()) return "truncated aux targets";
+    if (!r.ok()) return Bad("truncated aux targets");
     if (a.square >= size * size || !shooters.Test(a.square)) {
-      return "aux target on square " + std::to_string(a.square) + " without a shooter";
+      return Bad("aux target on square " + std::to_string(a.square) + " without a shooter");
     }
-    if (owner > 2) return "bad aux owner";
+    if (owner > 2) return Bad("bad aux owner");
     a.owner = static_cast<Owner>(owner);
   }
-  return "";
+  return util::Ok();
 }
 
 }  // namespace
@@ -265,8 +269,8 @@ util::Result<SampleFile> ParsePayload(const std::string& raw, rules::RuleSet rul
   file.samples.resize(num_samples);
   Reader r(raw);
   for (uint64_t i = 0; i < num_samples; ++i) {
-    const std::string err = ReadSample(r, file.rules, file.size, file.samples[i]);
-    if (!err.empty()) return R::Error(path + ": sample " + std::to_string(i) + ": " + err);
+    const util::Status read = ReadSample(r, file.rules, file.size, file.samples[i]);
+    if (!read.ok()) return R::Error(path + ": sample " + std::to_string(i) + ": " + read.error());
   }
   file.games.resize(num_games);
   for (uint64_t i = 0; i < num_games; ++i) {
@@ -340,8 +344,8 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
     return R::Error(path + ": corrupt data (checksum mismatch)");
   }
   std::string raw;
-  if (const std::string err = Decompress(compressed, raw_len, raw); !err.empty()) {
-    return R::Error(path + ": corrupt data (decompression failed: " + err + ")");
+  if (const util::Status s = Decompress(compressed, raw_len, raw); !s.ok()) {
+    return R::Error(path + ": corrupt data (decompression failed: " + s.error() + ")");
   }
   if (util::Checksum64(raw) != raw_sum) {
     return R::Error(path + ": corrupt data (checksum mismatch after decompression)");

@@ -75,9 +75,9 @@ util::Result<std::unique_ptr<CpuNetwork>> CpuNetwork::Create(const InferenceWeig
   std::string why = automatic ? "auto" : "as configured";
   std::vector<rules::Position> agreement_positions;  // made once, when first needed
   for (Precision p : candidates) {
-    const std::string missing = PrecisionUnsupported(p);
+    const util::Status supported = CpuSupports(p);
     // int8 calibrates on the fp32 network already built rather than building another.
-    auto reduced = !missing.empty()        ? util::Error{missing}
+    auto reduced = !supported.ok()         ? supported.error_value()
                    : p == Precision::kInt8 ? MakeInt8(weights, *fp32.value())
                                            : CreateExact(weights, p);
     if (!reduced) {

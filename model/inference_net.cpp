@@ -336,20 +336,20 @@ const char* PrecisionName(Precision p) {
   return "fp32";
 }
 
-std::string PrecisionUnsupported(Precision p) {
+util::Status CpuSupports(Precision p) {
 #if defined(__x86_64__) && defined(__GNUC__)
   __builtin_cpu_init();
   if (p == Precision::kBf16 && !__builtin_cpu_supports("avx512bf16")) {
-    return "this CPU lacks AVX-512 BF16 (avx512_bf16 in /proc/cpuinfo)";
+    return util::Status::Failure("this CPU lacks AVX-512 BF16 (avx512_bf16 in /proc/cpuinfo)");
   }
   if (p == Precision::kInt8 && !__builtin_cpu_supports("avx512vnni") &&
       !__builtin_cpu_supports("avxvnni")) {
-    return "this CPU lacks VNNI (avx512_vnni or avx_vnni in /proc/cpuinfo)";
+    return util::Status::Failure("this CPU lacks VNNI (avx512_vnni or avx_vnni in /proc/cpuinfo)");
   }
-  return "";
+  return util::Ok();
 #else
-  if (p == Precision::kFp32) return "";
-  return "bf16 and int8 inference are built for x86-64 CPUs only";
+  if (p == Precision::kFp32) return util::Ok();
+  return util::Status::Failure("bf16 and int8 inference are built for x86-64 CPUs only");
 #endif
 }
 
@@ -368,8 +368,9 @@ util::Result<std::unique_ptr<InferenceNet>> InferenceNet::Create(const Inference
                                                                  Precision precision,
                                                                  const Calibration& calibration) {
   using R = util::Result<std::unique_ptr<InferenceNet>>;
-  const std::string missing = PrecisionUnsupported(precision);
-  if (!missing.empty()) return R::Failure(missing);
+  if (util::Status supported = CpuSupports(precision); !supported.ok()) {
+    return supported.error_value();
+  }
   const size_t activations = 2 + weights.trunk.size();
   if (precision == Precision::kInt8 && calibration.max_activation.size() != activations) {
     return R::Failure("int8 inference needs a calibration of " + std::to_string(activations) +

@@ -26,10 +26,10 @@ enum class Precision { kFp32, kBf16, kInt8 };
 // "fp32", "bf16", "int8".
 const char* PrecisionName(Precision p);
 
-// Empty when this CPU runs `p` with native instructions (fp32: AVX2 or better is not
+// OK when this CPU runs `p` with native instructions (fp32: AVX2 or better is not
 // required, any x86-64 works; bf16: AVX-512 BF16; int8: AVX-512 VNNI or AVX-VNNI), else a
-// one-line reason naming the missing instructions.
-std::string PrecisionUnsupported(Precision p);
+// failure whose message is a one-line reason naming the missing instructions.
+util::Status CpuSupports(Precision p);
 
 // The batch size a call of `batch` positions is padded to: exact up to 8, then multiples
 // of 8 up to 64, of 32 up to 256, of 64 beyond (at most 8 + 7 + 6 + ... buckets).
@@ -45,7 +45,7 @@ struct Calibration {
 class InferenceNet {
  public:
   // Builds the engine. int8 needs `calibration` (from an fp32 engine's MeasureRanges).
-  // Errors: the CPU lacks the instructions of `precision` (PrecisionUnsupported), or oneDNN
+  // Errors: the CPU lacks the instructions of `precision` (CpuSupports), or oneDNN
   // would only run it with its slow reference code (the message names the implementation).
   static util::Result<std::unique_ptr<InferenceNet>> Create(const InferenceWeights& weights,
                                                             Precision precision,

@@ -36,15 +36,15 @@ const char* PieceName(const Position& pos, int sq) {
   return "nothing";
 }
 
-// Why `to` is not reachable along a queen line from `from` in `pos` (for moves and
-// shots alike), e.g. "black stone on c6", or an empty string if it is reachable.
-std::string WhyUnreachable(const Position& pos, int from, int to) {
+// OK when `to` is reachable along a queen line from `from` in `pos` (for moves and shots
+// alike), else bad input saying why not, e.g. "black stone on c6".
+util::Status LineReachable(const Position& pos, int from, int to) {
   const int n = pos.Size();
-  if (from == to) return "a shooter must move to another square";
+  if (from == to) return util::Status::Error("a shooter must move to another square");
   const int d = pos.Geo().DirectionBetween(from, to);
-  if (d < 0) return "not on a straight line";
+  if (d < 0) return util::Status::Error("not on a straight line");
   if (pos.Occupied().Test(to)) {
-    return SquareName(n, to) + " holds a " + PieceName(pos, to);
+    return util::Status::Error(SquareName(n, to) + " holds a " + PieceName(pos, to));
   }
   const Bitboard blockers = pos.Rules() == RuleSet::kStandard ? pos.Stones() : pos.Occupied();
   const Geometry& g = pos.Geo();
@@ -52,16 +52,17 @@ std::string WhyUnreachable(const Position& pos, int from, int to) {
   const Bitboard blocking = between & blockers;
   if (blocking.Any()) {
     const int b = d < 4 ? blocking.Lsb() : blocking.Msb();
-    return std::string(PieceName(pos, b)) + " on " + SquareName(n, b);
+    return util::Status::Error(std::string(PieceName(pos, b)) + " on " + SquareName(n, b));
   }
-  return "";
+  return util::Ok();
 }
 
-// "<to> is not reachable from <from> (<reason>)" with `verb` = "reachable" or "shootable".
-std::string ReachError(const Position& pos, int from, int to, const char* verb) {
+// "<to> is not <verb> from <from> (<reason>)" with `verb` = "reachable" or "shootable".
+util::Error ReachError(const Position& pos, int from, int to, const char* verb) {
   const int n = pos.Size();
-  return SquareName(n, to) + " is not " + verb + " from " + SquareName(n, from) + " (" +
-         WhyUnreachable(pos, from, to) + ")";
+  const util::Status line = LineReachable(pos, from, to);
+  return util::Error{SquareName(n, to) + " is not " + verb + " from " + SquareName(n, from) + " (" +
+                     (line.ok() ? "" : line.error()) + ")"};
 }
 
 // OK when the setup shooters `squares` may go where they are listed (empty squares; the
@@ -203,13 +204,12 @@ util::Result<Turn> ParsePlay(const Position& before, std::string_view text) {
                                      PieceName(before, f) + ")");
   }
   if (!before.Destinations(f).Test(t)) {
-    return util::Result<Turn>::Error(ReachError(before, f, t, "reachable"));
+    return ReachError(before, f, t, "reachable");
   }
   Position moved = before;
   moved.Apply(f);
   moved.Apply(t);
-  if (!moved.ShotsFrom(t).Test(s))
-    return util::Result<Turn>::Error(ReachError(moved, t, s, "shootable"));
+  if (!moved.ShotsFrom(t).Test(s)) return ReachError(moved, t, s, "shootable");
   return MakePlayTurn(before, f, t, s);
 }
 

@@ -10,22 +10,22 @@ namespace {
 constexpr long long kMaxSteps = 1LL << 40;
 constexpr long long kMaxSamples = 1LL << 34;
 
-// Ok when the boundaries increase, else the first pair that does not.
-std::string FirstNonIncreasing(const std::vector<int64_t>& b) {
+// OK when the boundaries increase, else bad input naming the first pair that does not.
+util::Status Increasing(const std::vector<int64_t>& b) {
   for (size_t i = 1; i < b.size(); ++i) {
     if (b[i] <= b[i - 1]) {
-      return "steps must be increasing, got " + std::to_string(b[i - 1]) + " then " +
-             std::to_string(b[i]);
+      return util::Status::Error("steps must be increasing, got " + std::to_string(b[i - 1]) +
+                                 " then " + std::to_string(b[i]));
     }
   }
-  return "";
+  return util::Ok();
 }
 
 }  // namespace
 
 util::Status TrainingConfig::Validate() const {
   using util::Ends;
-  const std::string order = FirstNonIncreasing(lr_step_boundaries);
+  const util::Status order = Increasing(lr_step_boundaries);
   util::SettingsCheck c;
   c.Int("batch_size", batch_size, 1, 65536)
       .Real("learning_rate", learning_rate, 0.0, 10.0, Ends::kOpenLow)
@@ -36,7 +36,7 @@ util::Status TrainingConfig::Validate() const {
       .IntList("lr_step_boundaries",
                std::vector<long long>(lr_step_boundaries.begin(), lr_step_boundaries.end()), 1,
                kMaxSteps)
-      .That(order.empty(), "lr_step_boundaries", order)
+      .That(order.ok(), "lr_step_boundaries", order.ok() ? "" : order.error())
       .Real("lr_step_gamma", lr_step_gamma, 0.0, 1.0, Ends::kOpenLow)
       .Int("lr_cosine_steps", lr_cosine_steps, 1, kMaxSteps)
       .Real("lr_min", lr_min, 0.0, 10.0)

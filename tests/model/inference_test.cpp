@@ -168,10 +168,14 @@ bool CpuHas(const std::string& flag) {
 }
 
 TEST(InferenceNet, SupportFollowsTheCpuFlags) {
-  EXPECT_EQ(PrecisionUnsupported(Precision::kFp32), "");
-  EXPECT_EQ(PrecisionUnsupported(Precision::kBf16).empty(), CpuHas("avx512_bf16"));
-  EXPECT_EQ(PrecisionUnsupported(Precision::kInt8).empty(),
-            CpuHas("avx512_vnni") || CpuHas("avx_vnni"));
+  EXPECT_TRUE(CpuSupports(Precision::kFp32).ok());
+  const util::Status bf16 = CpuSupports(Precision::kBf16);
+  EXPECT_EQ(bf16.ok(), CpuHas("avx512_bf16"));
+  if (!bf16.ok()) {
+    EXPECT_EQ(bf16.kind(), util::ErrorKind::kFailure);
+    EXPECT_NE(bf16.error().find("avx512_bf16"), std::string::npos) << bf16.error();
+  }
+  EXPECT_EQ(CpuSupports(Precision::kInt8).ok(), CpuHas("avx512_vnni") || CpuHas("avx_vnni"));
 }
 
 // Each reduced precision, where this CPU has it, on a trained network: within the
@@ -182,7 +186,7 @@ TEST(InferenceNet, ReducedPrecisionsAgreeWithFp32WithinTheirTolerance) {
   ASSERT_TRUE(fp32);
   int tested = 0;
   for (Precision p : {Precision::kBf16, Precision::kInt8}) {
-    if (!PrecisionUnsupported(p).empty()) continue;
+    if (!CpuSupports(p).ok()) continue;
     auto reduced = Engine(net, p);
     ASSERT_TRUE(reduced);
     const Agreement a = reduced->Compare(*fp32, AgreementPositions());
@@ -200,14 +204,14 @@ TEST(InferenceNet, AutoSaysWhatItChoseAndAnExplicitPrecisionItLacksFallsBack) {
   ASSERT_TRUE(chosen.ok());
   const char* name = PrecisionName(chosen.value()->precision());
   EXPECT_NE(note.find(name), std::string::npos) << note;
-  const Precision expected = PrecisionUnsupported(Precision::kInt8).empty()   ? Precision::kInt8
-                             : PrecisionUnsupported(Precision::kBf16).empty() ? Precision::kBf16
-                                                                              : Precision::kFp32;
+  const Precision expected = CpuSupports(Precision::kInt8).ok()   ? Precision::kInt8
+                             : CpuSupports(Precision::kBf16).ok() ? Precision::kBf16
+                                                                  : Precision::kFp32;
   EXPECT_EQ(chosen.value()->precision(), expected) << note;
   for (Precision p : {Precision::kBf16, Precision::kInt8}) {
     auto explicit_choice = CpuNetwork::Create(FoldWeights(net), PrecisionName(p), &note);
     ASSERT_TRUE(explicit_choice.ok());
-    const bool has = PrecisionUnsupported(p).empty();
+    const bool has = CpuSupports(p).ok();
     EXPECT_EQ(explicit_choice.value()->precision(), has ? p : Precision::kFp32) << note;
     if (!has) {
       EXPECT_NE(note.find("unavailable"), std::string::npos) << note;
