@@ -126,102 +126,161 @@ std::vector<StreamEntry> IngestSession::Tagged(std::vector<StreamEntry> entries,
 
 util::Result<std::vector<StreamEntry>> IngestSession::Next(EntryKind kind) {
   for (;;) {
-    if (!redis_.Connected() || lost_) {
-      if (util::Status s = Reconnect(); !s.ok()) return s.error_value();
-    }
-    util::Status epoch = CheckEpoch();
-    util::Result<std::vector<std::string>> streams =
-        epoch.ok() ? Streams(kind) : util::Result<std::vector<std::string>>(epoch.error_value());
-    if (!streams) {
-      if (redis_.Connected()) return streams.error_value();
-      if (!lost_) Print("  cluster: " + streams.error() + "; waiting for Redis");
-      lost_ = true;
-      cursor_.clear();
-      continue;
-    }
-    // Entries delivered before and never acknowledged (a killed learner, or entries left
-    // for the next collection), from any consumer, stream by stream.
-    bool io_error = false;
-    for (const std::string& stream : streams.value()) {
-      std::string& cursor = cursor_[stream];
-      if (cursor.empty()) cursor = "0-0";
-      if (cursor == "done") continue;
-      auto claimed = AutoClaim(redis_, stream, kLearnerGroup, kLearnerConsumer, 0, cursor,
-                               config_.ingest_batch);
-      if (!claimed) {
-        if (!redis_.Connected()) {
-          io_error = true;
-          break;
-        }
-        if (util::Status s = Repair(stream); !s.ok()) return s.error_value();
-        continue;
-      }
-      cursor = claimed.value().next == "0-0" ? "done" : claimed.value().next;
-      if (!claimed.value().entries.empty()) return Tagged(claimed.value().entries, stream);
-    }
-    if (io_error) {
-      if (!lost_) Print("  cluster: Redis connection lost; waiting for Redis");
-      lost_ = true;
-      cursor_.clear();  // what was delivered may not have been acknowledged
-      continue;
-    }
-    const std::vector<std::string>& all = streams.value();
-    if (all.empty()) {
-      std::this_thread::sleep_for(std::chrono::seconds(1));
-      return std::vector<StreamEntry>();
-    }
-    // New entries: from at most ingest_batch streams (taking turns), so that one read holds
-    // at most ingest_batch entries.
-    const size_t batch = static_cast<size_t>(std::max(1, config_.ingest_batch));
-    const size_t n = std::min(all.size(), batch);
-    std::vector<std::string> args{
-        "XREADGROUP",     "GROUP", kLearnerGroup,
-        kLearnerConsumer, "COUNT", std::to_string(std::max<size_t>(1, batch / n)),
-        "BLOCK",          "1000",  "STREAMS"};
-    std::vector<std::string> chosen;
-    for (size_t i = 0; i < n; ++i) chosen.push_back(all[(rotate_ + i) % all.size()]);
-    rotate_ = (rotate_ + n) % all.size();
-    args.insert(args.end(), chosen.begin(), chosen.end());
-    args.insert(args.end(), n, ">");
-    std::vector<std::string_view> view(args.begin(), args.end());
-    auto reply = redis_.Command(view);
-    if (!reply) {
-      if (!lost_) Print("  cluster: " + reply.error() + "; waiting for Redis");
-      lost_ = true;
-      cursor_.clear();
-      continue;
-    }
-    if (reply.value().IsError()) {
-      // One stream's trouble (NOGROUP, WRONGTYPE): mend what needs it, read the rest.
-      Print("  cluster: reading the workers' streams: " + BoundedReason(reply.value().str));
-      for (const std::string& s : chosen) {
-        if (util::Status r = Repair(s); !r.ok()) return r.error_value();
-      }
-      continue;
-    }
-    std::vector<StreamEntry> out;
-    for (const RedisValue& s : reply.value().elements) {
-      if (!s.IsArray() || s.elements.size() < 2 || !owner_.count(s.elements[0].str)) continue;
-      auto tagged = Tagged(ParseEntries(s.elements[1]), s.elements[0].str);
-      for (StreamEntry& e : tagged) out.push_back(std::move(e));
-    }
-    // Nothing new: what was acknowledged must not keep the workers' queue looking full.
-    if (out.empty()) Trim(kind);
-    return out;
+    auto batch = TryNext(kind);
+    if (!batch) return batch.error_value();
+    if (batch.value()) return std::move(*batch.value());
   }
 }
 
-util::Status IngestSession::Settle(EntryKind kind, const std::vector<StreamEntry>& entries,
-                                   const std::vector<Verdict>& verdicts) {
+void IngestSession::Lost(const std::string& why) {
+  if (!lost_) Print("  cluster: " + why + "; waiting for Redis");
+  lost_ = true;
+  cursor_.clear();  // what was delivered may not have been acknowledged
+}
+
+util::Result<IngestSession::Batch> IngestSession::TryNext(EntryKind kind) {
+  if (!redis_.Connected() || lost_) {
+    if (util::Status s = Reconnect(); !s.ok()) return s.error_value();
+  }
+  util::Status epoch = CheckEpoch();
+  util::Result<std::vector<std::string>> streams =
+      epoch.ok() ? Streams(kind) : util::Result<std::vector<std::string>>(epoch.error_value());
+  if (!streams) {
+    if (redis_.Connected()) return streams.error_value();
+    Lost(streams.error());
+    return Batch();
+  }
+  auto pending = ClaimPending(streams.value());
+  if (!pending || !pending.value() || !pending.value()->empty()) return pending;
+  if (streams.value().empty()) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    return Batch(std::vector<StreamEntry>());
+  }
+  return ReadNew(kind, streams.value());
+}
+
+util::Result<IngestSession::Batch> IngestSession::ClaimPending(
+    const std::vector<std::string>& streams) {
+  for (const std::string& stream : streams) {
+    std::string& cursor = cursor_[stream];
+    if (cursor.empty()) cursor = "0-0";
+    if (cursor == "done") continue;
+    auto claimed =
+        AutoClaim(redis_, stream, kLearnerGroup, kLearnerConsumer, 0, cursor, config_.ingest_batch);
+    if (!claimed) {
+      if (!redis_.Connected()) {
+        Lost("Redis connection lost");
+        return Batch();
+      }
+      if (util::Status s = Repair(stream); !s.ok()) return s.error_value();
+      continue;
+    }
+    cursor = claimed.value().next == "0-0" ? "done" : claimed.value().next;
+    if (!claimed.value().entries.empty()) return Batch(Tagged(claimed.value().entries, stream));
+  }
+  return Batch(std::vector<StreamEntry>());
+}
+
+util::Result<IngestSession::Batch> IngestSession::ReadNew(EntryKind kind,
+                                                          const std::vector<std::string>& all) {
+  const size_t batch = static_cast<size_t>(std::max(1, config_.ingest_batch));
+  const size_t n = std::min(all.size(), batch);
+  std::vector<std::string> args{
+      "XREADGROUP",     "GROUP", kLearnerGroup,
+      kLearnerConsumer, "COUNT", std::to_string(std::max<size_t>(1, batch / n)),
+      "BLOCK",          "1000",  "STREAMS"};
+  std::vector<std::string> chosen;
+  for (size_t i = 0; i < n; ++i) chosen.push_back(all[(rotate_ + i) % all.size()]);
+  rotate_ = (rotate_ + n) % all.size();
+  args.insert(args.end(), chosen.begin(), chosen.end());
+  args.insert(args.end(), n, ">");
+  std::vector<std::string_view> view(args.begin(), args.end());
+  auto reply = redis_.Command(view);
+  if (!reply) {
+    Lost(reply.error());
+    return Batch();
+  }
+  if (reply.value().IsError()) {
+    // One stream's trouble (NOGROUP, WRONGTYPE): mend what needs it, read the rest.
+    Print("  cluster: reading the workers' streams: " + BoundedReason(reply.value().str));
+    for (const std::string& s : chosen) {
+      if (util::Status r = Repair(s); !r.ok()) return r.error_value();
+    }
+    return Batch();
+  }
+  std::vector<StreamEntry> out;
+  for (const RedisValue& s : reply.value().elements) {
+    if (!s.IsArray() || s.elements.size() < 2 || !owner_.count(s.elements[0].str)) continue;
+    auto tagged = Tagged(ParseEntries(s.elements[1]), s.elements[0].str);
+    for (StreamEntry& e : tagged) out.push_back(std::move(e));
+  }
+  // Nothing new: what was acknowledged must not keep the workers' queue looking full.
+  if (out.empty()) Trim(kind);
+  return Batch(std::move(out));
+}
+
+// What Settle does with one batch: acknowledgements, counts, dead letters and log lines.
+struct IngestSession::Settlement {
   std::map<std::string, std::vector<std::string>> acks;  // stream -> ids
   IngestCounters now;
   std::map<std::string, int64_t> rejected_by_worker;
   std::vector<std::string> logged;
   std::vector<std::vector<std::string>> dead;
+};
+
+void IngestSession::Reject(const StreamEntry& entry, const std::string& message, Settlement& out) {
+  ++out.now.rejected;
+  ++out.now.rejected_by_reason[RejectionReason(BoundedReason(message))];
+  ++out.rejected_by_worker[SenderOf(entry)];
+  const std::string reason = BoundedReason(message);
+  const std::string line = "entry " + entry.id + " from worker " + SenderOf(entry) + ": " + reason;
+  out.logged.push_back(std::to_string(std::time(nullptr)) + " " + line);
+  out.dead.push_back({"XADD", keys_.Dead(), "MAXLEN", "~", kDeadLetters, "*", "worker",
+                      SenderOf(entry), "entry", entry.id, "reason", reason});
+  ++rejections_logged_;
+  if (rejections_logged_ <= kLoggedRejections || rejections_logged_ % 100 == 0) {
+    Print("  cluster: rejected " + line);
+  }
+}
+
+std::vector<std::vector<std::string>> IngestSession::SettleCommands(const Settlement& s) const {
+  // Dead letters first: an entry is acknowledged only when its dead letter is stored (or
+  // Redis refused it, e.g. when full).
+  std::vector<std::vector<std::string>> commands = s.dead;
+  for (const auto& [stream, ids] : s.acks) {
+    std::vector<std::string> ack{"XACK", stream, kLearnerGroup};
+    ack.insert(ack.end(), ids.begin(), ids.end());
+    commands.push_back(ack);
+  }
+  const std::string stats = keys_.Stats();
+  for (const auto& [field, n] : std::map<std::string, int64_t>{{"accepted", s.now.accepted},
+                                                               {"duplicates", s.now.duplicates},
+                                                               {"stale", s.now.stale},
+                                                               {"rejected", s.now.rejected}}) {
+    if (n > 0) commands.push_back({"HINCRBY", stats, field, std::to_string(n)});
+  }
+  for (const auto& [reason, n] : s.now.rejected_by_reason) {
+    commands.push_back({"HINCRBY", stats, "rejected:" + reason, std::to_string(n)});
+  }
+  for (const auto& [worker, n] : s.rejected_by_worker) {
+    commands.push_back({"HINCRBY", stats, "rejected-by:" + worker, std::to_string(n)});
+  }
+  for (const std::string& line : s.logged) {
+    commands.push_back({"LPUSH", keys_.Rejections(), line});
+  }
+  if (!s.logged.empty()) commands.push_back({"LTRIM", keys_.Rejections(), "0", "199"});
+  commands.push_back({"HSET", stats, "last_ingest", std::to_string(std::time(nullptr))});
+  return commands;
+}
+
+util::Status IngestSession::Settle(EntryKind kind, const std::vector<StreamEntry>& entries,
+                                   const std::vector<Verdict>& verdicts) {
+  Settlement settled;
+  IngestCounters& now = settled.now;
   for (size_t i = 0; i < entries.size(); ++i) {
     const Verdict& v = verdicts[i];
     if (v.kind == Verdict::Kind::kKeep) continue;
-    acks[entries[i].stream].push_back(entries[i].id);
+    settled.acks[entries[i].stream].push_back(entries[i].id);
     switch (v.kind) {
       case Verdict::Kind::kAccepted:
         ++now.accepted;
@@ -232,57 +291,20 @@ util::Status IngestSession::Settle(EntryKind kind, const std::vector<StreamEntry
       case Verdict::Kind::kStale:
         ++now.stale;
         break;
-      default: {
-        ++now.rejected;
-        ++now.rejected_by_reason[RejectionReason(BoundedReason(v.message))];
-        ++rejected_by_worker[SenderOf(entries[i])];
-        const std::string reason = BoundedReason(v.message);
-        const std::string line =
-            "entry " + entries[i].id + " from worker " + SenderOf(entries[i]) + ": " + reason;
-        logged.push_back(std::to_string(std::time(nullptr)) + " " + line);
-        dead.push_back({"XADD", keys_.Dead(), "MAXLEN", "~", kDeadLetters, "*", "worker",
-                        SenderOf(entries[i]), "entry", entries[i].id, "reason", reason});
-        ++rejections_logged_;
-        if (rejections_logged_ <= kLoggedRejections || rejections_logged_ % 100 == 0) {
-          Print("  cluster: rejected " + line);
-        }
-      }
+      default:
+        Reject(entries[i], v.message, settled);
     }
   }
-  if (acks.empty()) return util::Ok();
-  // Dead letters first: an entry is acknowledged only when its dead letter is stored (or
-  // Redis refused it, e.g. when full).
-  std::vector<std::vector<std::string>> commands = dead;
-  for (const auto& [stream, ids] : acks) {
-    std::vector<std::string> ack{"XACK", stream, kLearnerGroup};
-    ack.insert(ack.end(), ids.begin(), ids.end());
-    commands.push_back(ack);
-  }
-  const std::string stats = keys_.Stats();
-  for (const auto& [field, n] : std::map<std::string, int64_t>{{"accepted", now.accepted},
-                                                               {"duplicates", now.duplicates},
-                                                               {"stale", now.stale},
-                                                               {"rejected", now.rejected}}) {
-    if (n > 0) commands.push_back({"HINCRBY", stats, field, std::to_string(n)});
-  }
-  for (const auto& [reason, n] : now.rejected_by_reason) {
-    commands.push_back({"HINCRBY", stats, "rejected:" + reason, std::to_string(n)});
-  }
-  for (const auto& [worker, n] : rejected_by_worker) {
-    commands.push_back({"HINCRBY", stats, "rejected-by:" + worker, std::to_string(n)});
-  }
-  for (const std::string& line : logged) {
-    commands.push_back({"LPUSH", keys_.Rejections(), line});
-  }
-  if (!logged.empty()) commands.push_back({"LTRIM", keys_.Rejections(), "0", "199"});
-  commands.push_back({"HSET", stats, "last_ingest", std::to_string(std::time(nullptr))});
+  if (settled.acks.empty()) return util::Ok();
+  const std::vector<std::vector<std::string>> commands = SettleCommands(settled);
   auto replies = redis_.Pipeline(commands);
   if (!replies) {
     // Not acknowledged: the entries come again and are counted as duplicates then.
     lost_ = true;
     return util::Ok();
   }
-  for (size_t i = dead.size(); i < dead.size() + acks.size(); ++i) {
+  const size_t first_ack = settled.dead.size();
+  for (size_t i = first_ack; i < first_ack + settled.acks.size(); ++i) {
     const RedisValue& r = replies.value()[i];
     if (r.IsError()) {
       // The stream went away or changed under us: its entries come again after Repair.

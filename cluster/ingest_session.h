@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -102,6 +103,24 @@ class IngestSession {
   util::Status Repair(const std::string& stream);
   // Entries of `entries` tagged with their stream and its owner.
   std::vector<StreamEntry> Tagged(std::vector<StreamEntry> entries, const std::string& stream);
+  // Steps of Next. A Batch is the entries to return (possibly none), or nullopt when Next
+  // must try again (Redis lost, a stream mended).
+  using Batch = std::optional<std::vector<StreamEntry>>;
+  // One try: reconnects if needed, then the pending entries, else new ones.
+  util::Result<Batch> TryNext(EntryKind kind);
+  // Entries delivered before and never acknowledged (a killed learner, or entries left for
+  // the next collection), from any consumer, stream by stream; none when all are read.
+  util::Result<Batch> ClaimPending(const std::vector<std::string>& streams);
+  // New entries: from at most ingest_batch of `streams` (taking turns), so that one read holds
+  // at most ingest_batch entries.
+  util::Result<Batch> ReadNew(EntryKind kind, const std::vector<std::string>& streams);
+  // Says once that Redis is lost (`why`), and forgets the claim cursors.
+  void Lost(const std::string& why);
+  // Steps of Settle: a rejected entry's count, dead letter and log line; the pipelined
+  // commands that store a batch's outcome.
+  struct Settlement;
+  void Reject(const StreamEntry& entry, const std::string& message, Settlement& out);
+  std::vector<std::vector<std::string>> SettleCommands(const Settlement& s) const;
 
   RedisClient& redis_;
   const RunKeys& keys_;
