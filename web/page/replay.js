@@ -139,6 +139,9 @@ export class ReplayMode {
   }
 
   async showAnalysis(s) {
+    // Unset until this position's analysis is shown (the browser tests wait for it): a value
+    // left from the position or game shown before must not pass for this one's.
+    delete document.body.dataset.replayAnalysed;
     const box = $('replay-analysis');
     const played = this.ply < s.turns ? s.moves[this.ply] : null;
     if (!$('replay-analyse').checked) {
