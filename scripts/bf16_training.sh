@@ -9,7 +9,8 @@
 #   e.g. scripts/bf16_training.sh /work/runs/q7a/samples 4 150  (a quick-7x7 run's samples;
 #   only read)
 # Environment: VELETAS (default build/app/veletas), SECONDS_BENCH (bench-train --seconds,
-# default 60), ROUNDS (default 3), OUT (default a temporary folder).
+# default 60), ROUNDS (default 3), OUT (default a temporary folder), BENCH=0 (the loss
+# curve only).
 set -euo pipefail
 if [ $# -lt 1 ]; then
   echo "usage: $0 SAMPLES [CHUNKS] [CHUNK]" >&2
@@ -22,7 +23,8 @@ VELETAS=${VELETAS:-build/app/veletas}
 SECONDS_BENCH=${SECONDS_BENCH:-60}
 ROUNDS=${ROUNDS:-3}
 OUT=${OUT:-$(mktemp -d)}
-for config in configs/quick-7x7.yaml configs/quick-10x10.yaml; do
+mkdir -p "$OUT"
+[ "${BENCH:-1}" = 0 ] || for config in configs/quick-7x7.yaml configs/quick-10x10.yaml; do
   echo "== bench-train $config"
   "$VELETAS" bench-train --config "$config" --seconds "$SECONDS_BENCH" --rounds "$ROUNDS" \
     --precisions fp32 bf16
@@ -47,7 +49,8 @@ PY
 }
 for ((k = 1; k <= CHUNKS; k++)); do
   for p in fp32 bf16; do
-    before=$(cat "$OUT/$p/metrics.jsonl" 2>/dev/null | wc -l)
+    before=0
+    [ ! -f "$OUT/$p/metrics.jsonl" ] || before=$(wc -l <"$OUT/$p/metrics.jsonl")
     "$VELETAS" train --config "$OUT/$p.yaml" --model "$OUT/$p/gen_$((k - 1)).ckpt" \
       --data "$SAMPLES" --out "$OUT/$p/gen_$k.ckpt" --steps "$CHUNK" >/dev/null
     echo "$p chunk $k: $(summary "$OUT/$p/metrics.jsonl" "$before")"
