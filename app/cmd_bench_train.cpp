@@ -3,7 +3,8 @@
 // metrics, training-state files) against the raw forward + backward rate of the same
 // network and batch size (model/nn_bench.h TrainRate), in one run: a few rounds, each
 // measuring the raw rate and then the loop right after it (so both see the same machine
-// load), for about `seconds` in all.
+// load), for about `seconds` in all; with `--precisions fp32 bf16` each round measures both
+// precisions in turn and the ratio is printed.
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "app/cli.h"
 #include "app/command.h"
@@ -29,6 +31,7 @@ struct BenchTrainArgs {
   int rounds = 3;
   std::optional<int> threads;
   std::optional<std::string> work;
+  std::vector<std::string> precisions;  // empty: the config's training.precision
 };
 
 int RunBenchTrain(const BenchTrainArgs& args) {
@@ -36,7 +39,13 @@ int RunBenchTrain(const BenchTrainArgs& args) {
   if (!config) return CommandError("bench-train", config.error_value());
   config::Config c = config.value();
   c.training.threads = args.threads.value_or(c.training.threads);
-  const double chunk = args.seconds / (2.0 * args.rounds);  // per measurement
+  std::vector<training::TrainPrecision> precisions;
+  for (const std::string& p : args.precisions) {
+    precisions.push_back(p == "bf16" ? training::TrainPrecision::kBf16
+                                     : training::TrainPrecision::kFp32);
+  }
+  if (precisions.empty()) precisions.push_back(c.training.precision);
+  const double chunk = args.seconds / (2.0 * args.rounds * static_cast<double>(precisions.size()));
   const training::TrainBenchSetup setup{c.training, {c.game.rules, c.game.size, c.model}};
   auto bench = training::RawTrainBench(setup, chunk);
   if (!bench) return CommandError("bench-train", {bench.error(), util::ErrorKind::kFailure});
@@ -52,8 +61,8 @@ int RunBenchTrain(const BenchTrainArgs& args) {
       (fs::temp_directory_path() / ("veletas_bench_train_" + std::to_string(::getpid()))).string());
   util::Status measured = training::PrepareTrainBench(setup, work);
   if (measured.ok()) {
-    measured =
-        training::MeasureTrainRounds(setup, *bench.value(), work, args.rounds, chunk, std::cout);
+    measured = training::MeasureTrainRounds(setup, *bench.value(), work, args.rounds, chunk,
+                                            precisions, std::cout);
   }
   std::error_code ec;
   if (!args.work || !measured.ok()) fs::remove_all(work, ec);
@@ -70,6 +79,11 @@ CommandRun SetupBenchTrain(CLI::App& cmd) {
       ->check(CLI::Range(1, 100));
   cmd.add_option("--threads", o->threads, "training threads, 0 = all cores (default: the config's)")
       ->check(CLI::Range(0, 256));
+  cmd.add_option("--precisions", o->precisions,
+                 "training precisions measured in turn in every round, e.g. fp32 bf16 (the "
+                 "ratio of the second to the first is printed; default: the config's "
+                 "training.precision)")
+      ->check(CLI::IsMember({"fp32", "bf16"}));
   cmd.add_option("--work", o->work,
                  "directory for the synthetic samples, kept (default: a "
                  "temporary one, removed)")

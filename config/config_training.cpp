@@ -3,6 +3,7 @@
 #include <string>
 
 #include "config/config.h"
+#include "training/train_precision.h"
 
 namespace veletas::config {
 void ParseTrainingSection(ConfigSection& s, training::TrainingConfig& out) {
@@ -46,6 +47,10 @@ void ParseTrainingSection(ConfigSection& s, training::TrainingConfig& out) {
   out.max_steps_per_generation = s.Int("max_steps_per_generation", out.max_steps_per_generation);
   out.checkpoint_every = s.Int("checkpoint_every", out.checkpoint_every);
   out.metrics_every = s.Int("metrics_every", out.metrics_every);
+  out.precision =
+      s.Choice("precision", TrainPrecisionName(out.precision), {"fp32", "bf16"}) == "bf16"
+          ? training::TrainPrecision::kBf16
+          : training::TrainPrecision::kFp32;
   out.threads = s.SmallInt("threads", out.threads);
   out.prefetch_batches = s.SmallInt("prefetch_batches", out.prefetch_batches);
   out.seed = static_cast<uint64_t>(s.Int("seed", static_cast<long long>(out.seed), 0, (1LL << 62)));

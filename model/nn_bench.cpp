@@ -6,9 +6,7 @@
 #include <fstream>
 #include <map>
 
-#include <ATen/autocast_mode.h>
-#include <torch/version.h>
-
+#include "model/autocast.h"
 #include "model/features.h"
 #include "model/losses.h"
 #include "model/network.h"
@@ -23,24 +21,6 @@ constexpr int kPoolSize = 1024;
 
 double Seconds(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Turns LibTorch's autocast to bf16 on or off for the device type of `device` (CPU or CUDA):
-// CPU autocast alone leaves a network on the GPU in fp32. LibTorch 2.4 replaced the
-// per-backend calls by ones taking the device type (the old ones are deprecated there).
-void SetBf16Autocast(const torch::Device& device, bool on) {
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-  at::autocast::set_autocast_enabled(device.type(), on);
-  if (on) at::autocast::set_autocast_dtype(device.type(), at::kBFloat16);
-#else
-  if (device.is_cuda()) {
-    at::autocast::set_enabled(on);
-    if (on) at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
-  } else {
-    at::autocast::set_cpu_enabled(on);
-    if (on) at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-  }
-#endif
 }
 
 }  // namespace
@@ -190,11 +170,8 @@ double NnBench::TrainRate(int batch, bool bf16_autocast) {
     }
     t.value = torch::tensor(values).to(im.device);
     t.aux = torch::from_blob(aux.data(), {batch, m, m}, torch::kLong).to(im.device);
-    SetBf16Autocast(im.device, bf16_autocast);
-    const NetOutput out = im.net->forward(PlanesTensor(encoded, im.device));
+    const NetOutput out = TrainingForward(im.net, PlanesTensor(encoded, im.device), bf16_autocast);
     const Losses losses = ComputeLosses(out, t, LossWeights{});
-    SetBf16Autocast(im.device, false);
-    at::autocast::clear_cache();
     optimizer.zero_grad();
     losses.total.backward();
     optimizer.step();

@@ -43,9 +43,10 @@ class NnBench {
   double EvalRate(int batch);
   // Training samples per second: encoding, forward, the losses of model/losses.h,
   // backward and an SGD (momentum) step, `batch` samples per step.
-  // With `bf16_autocast`, forward and losses run under LibTorch's autocast to bf16 on the
-  // network's device, CPU or CUDA (convolutions and matrix products in bf16, weights and
-  // optimiser in fp32). On CUDA the rate includes the queued kernels (synchronised).
+  // With `bf16_autocast`, the forward pass runs under LibTorch's autocast to bf16 on the
+  // network's device, CPU or CUDA (convolutions and matrix products in bf16, weights,
+  // optimiser and losses in fp32), as the trainer's (model/autocast.h TrainingForward). On CUDA the
+  // rate includes the queued kernels (synchronised).
   double TrainRate(int batch, bool bf16_autocast = false);
   // Rebuilds the evaluator at inference precision `setting` (NetConfig::inference_precision)
   // and returns the precision it runs at ("fp32", "bf16", "int8", "torch"), which differs

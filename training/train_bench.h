@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <ostream>
+#include <vector>
 
 #include "model/checkpoint_file.h"
 #include "model/nn_bench.h"
@@ -32,11 +33,15 @@ util::Result<std::unique_ptr<model::NnBench>> RawTrainBench(const TrainBenchSetu
 // (WORK is emptied first).
 util::Status PrepareTrainBench(const TrainBenchSetup& setup, const std::filesystem::path& work);
 
-// `rounds` rounds of (raw, loop) measured back to back, about `seconds` of training each, on
-// the files of PrepareTrainBench; prints a line per round and the summary to `out` (flushed
-// after each round). Errors: a training call failed (a failure).
+// `rounds` rounds, each measuring every precision of `precisions` in turn (interleaved, so
+// that all see the same machine load): the raw rate, then the loop right after it, about
+// `seconds` of training each, on the files of PrepareTrainBench. A precision this machine
+// cannot run (ChooseTrainPrecision) is measured as what it falls back to, with its note.
+// Prints a line per measurement and per precision a summary, and with two precisions the
+// ratio of the second's loop samples/s to the first's (mean and per-round median), to `out`
+// (flushed after each round). Errors: a training call failed (a failure).
 util::Status MeasureTrainRounds(const TrainBenchSetup& setup, model::NnBench& bench,
                                 const std::filesystem::path& work, int rounds, double seconds,
-                                std::ostream& out);
+                                const std::vector<TrainPrecision>& precisions, std::ostream& out);
 
 }  // namespace veletas::training

@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <memory>
 
+#include "model/autocast.h"
 #include "model/checkpoint.h"
 #include "model/losses.h"
 #include "model/network.h"
 #include "training/batch_loader.h"
 #include "training/lr_schedule.h"
 #include "training/metrics.h"
+#include "training/train_precision.h"
 #include "util/clock.h"
 #include "util/progress_line.h"
 
@@ -197,6 +199,7 @@ class Loop {
   TrainStats& stats_;
   torch::Device device_{torch::kCPU};
   model::VeletasNet net_{nullptr};
+  bool bf16_ = false;  // the forward pass under autocast to bf16 (ChooseTrainPrecision)
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   Accumulator window_acc_, report_acc_;
   int64_t first_step_ = 0;  // plan.steps_done moves at checkpoints
@@ -222,6 +225,11 @@ TrainResult Loop::Prepare() {
   if (!device) return Failure(TrainStatus::kBadInput, device.error());
   device_ = device.value();
   model::ApplyThreadSetting(c_.threads);
+  const PrecisionChoice precision =
+      ChooseTrainPrecision(c_.precision, device_.is_cuda(), ThisCpu());
+  if (!precision.note.empty()) Note(precision.note);
+  bf16_ = precision.precision == TrainPrecision::kBf16;
+  stats_.precision = TrainPrecisionName(precision.precision);
   net_ = model::MakeNet(r_.spec.arch);
   net_->to(device_);
   optimizer_ = MakeOptimizer(c_, net_);
@@ -250,7 +258,7 @@ void Loop::Step(TrainingBatch& batch, double lr) {
   for (auto& group : optimizer_->param_groups()) group.options().set_lr(lr);
   const model::LossWeights weights{1.0, c_.value_weight, c_.aux_weight};
   const BatchTensors t = ToTensors(batch, device_);
-  const model::NetOutput out = net_->forward(t.planes);
+  const model::NetOutput out = model::TrainingForward(net_, t.planes, bf16_);
   const model::Losses losses = model::ComputeLosses(out, t.targets, weights);
   optimizer_->zero_grad();
   losses.total.backward();

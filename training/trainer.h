@@ -100,6 +100,9 @@ struct TrainStats {
   // waiting for batches, and the time spent waiting for the loader.
   double loop_samples_per_second = 0;
   double loader_wait_seconds = 0;
+  // The arithmetic the steps used, "fp32" or "bf16" (training/train_precision.h: bf16
+  // falls back to fp32 on a CPU without AVX-512 BF16).
+  std::string precision = "fp32";
 };
 
 enum class TrainStatus {

@@ -12,6 +12,8 @@ namespace veletas::training {
 
 enum class Optimizer { kSgd, kAdamW };
 enum class LrSchedule { kConstant, kStep, kCosine };
+// The arithmetic of the forward and backward pass (training/train_precision.h).
+enum class TrainPrecision { kFp32, kBf16 };
 
 struct TrainingConfig {
   // --- Optimisation. ---
@@ -61,6 +63,12 @@ struct TrainingConfig {
   // allowance is dropped). ---
   double max_sample_reuse = 4.0;
   int64_t max_steps_per_generation = 2000;
+
+  // --- Arithmetic. kBf16: forward and backward under LibTorch's autocast to bf16
+  // (convolutions and matrix products in bf16); the master weights, the optimiser state and
+  // the losses stay fp32. Falls back to fp32 with a message on a CPU without AVX-512 BF16
+  // (ChooseTrainPrecision). ---
+  TrainPrecision precision = TrainPrecision::kFp32;
 
   // --- Bookkeeping. ---
   int64_t checkpoint_every = 500;  // steps between resumable training-state files

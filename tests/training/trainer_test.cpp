@@ -17,6 +17,7 @@
 #include "training/lr_schedule.h"
 #include "training/metrics.h"
 #include "training/replay_window.h"
+#include "training/train_precision.h"
 
 namespace veletas::training {
 namespace {
@@ -44,8 +45,9 @@ data::SampleFile SolvedSamples(int games, uint64_t seed) {
   return f;
 }
 
-// Trains 100 steps on `device` and checks that every loss term falls towards its floor.
-void ExpectLossFalls(const std::string& device) {
+// Trains 100 steps on `device` at `precision` and checks that every loss term falls towards
+// its floor.
+void ExpectLossFalls(const std::string& device, TrainPrecision precision = TrainPrecision::kFp32) {
   TempDir dir;
   fs::create_directories(dir.File("data"));
   for (int k = 0; k < 2; ++k) {
@@ -61,8 +63,10 @@ void ExpectLossFalls(const std::string& device) {
   r.config.checkpoint_every = 1000;
   r.steps = 100;
   r.device = device;
+  r.config.precision = precision;
   const TrainResult result = TrainGeneration(r);
   ASSERT_TRUE(result.ok()) << result.error;
+  EXPECT_EQ(result.stats.precision, TrainPrecisionName(precision));
   auto lines = ReadMetrics(dir.File("out/metrics.jsonl"));
   ASSERT_TRUE(lines.ok()) << lines.error();
   ASSERT_EQ(lines.value().size(), 10u);
@@ -85,6 +89,71 @@ void ExpectLossFalls(const std::string& device) {
 }
 
 TEST(Trainer, LossFallsOnAFixedDataSet) { ExpectLossFalls("cpu"); }
+
+// The same with the forward and backward pass in bf16 (training.precision: bf16).
+TEST(Trainer, LossFallsOnAFixedDataSetInBf16) {
+  if (!ThisCpu().avx512_bf16) GTEST_SKIP() << "this CPU lacks AVX-512 BF16";
+  ExpectLossFalls("cpu", TrainPrecision::kBf16);
+}
+
+// The losses of one step from the same network on the same batch, in fp32 and in bf16:
+// bf16 keeps 8 bits of mantissa (relative rounding 2^-9 = 0.2%), and the errors of the
+// convolutions' products partly cancel over their sums; the tolerance is 2% of each loss
+// (plus 1e-3 for a loss near 0).
+TEST(Trainer, Bf16FirstStepLossesAgreeWithFp32) {
+  if (!ThisCpu().avx512_bf16) GTEST_SKIP() << "this CPU lacks AVX-512 BF16";
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  ASSERT_EQ(test_support::ErrorText(
+                data::WriteSampleFile(dir.File("data/s_0.vzs"), SolvedSamples(2, 100))),
+            "");
+  MetricsLine first[2];
+  const TrainPrecision precisions[2] = {TrainPrecision::kFp32, TrainPrecision::kBf16};
+  for (int i = 0; i < 2; ++i) {
+    TrainRequest r = QuickRequest(dir);
+    r.config.batch_size = 32;
+    r.config.precision = precisions[i];
+    r.config.metrics_every = 1;
+    r.steps = 1;
+    const std::string name = TrainPrecisionName(precisions[i]);
+    r.output_checkpoint = dir.File("out_" + name + "/gen1.ckpt");
+    const TrainResult result = TrainGeneration(r);
+    ASSERT_TRUE(result.ok()) << result.error;
+    ASSERT_EQ(result.stats.precision, name);
+    auto lines = ReadMetrics(dir.File("out_" + name + "/metrics.jsonl"));
+    ASSERT_TRUE(lines.ok()) << lines.error();
+    ASSERT_EQ(lines.value().size(), 1u);
+    first[i] = lines.value().front();
+  }
+  auto near = [](double fp32, double bf16) { return std::abs(bf16 - fp32) <= 0.02 * fp32 + 1e-3; };
+  EXPECT_PRED2(near, first[0].loss_policy, first[1].loss_policy);
+  EXPECT_PRED2(near, first[0].loss_value, first[1].loss_value);
+  EXPECT_PRED2(near, first[0].loss_aux, first[1].loss_aux);
+  EXPECT_GT(first[0].loss_value, 0.05);  // a loss that rounding could change
+  // Not the same arithmetic: the losses differ somewhere.
+  EXPECT_NE(first[0].loss_total, first[1].loss_total);
+}
+
+// The decision: fp32 stays fp32; bf16 where the CPU has AVX-512 BF16 or on CUDA, else fp32
+// with a one-line message naming the missing instructions.
+TEST(Trainer, Bf16FallsBackToFp32OnACpuWithoutIt) {
+  const CpuFeatures with{.avx512_bf16 = true}, without{.avx512_bf16 = false};
+  EXPECT_EQ(ChooseTrainPrecision(TrainPrecision::kBf16, false, with).precision,
+            TrainPrecision::kBf16);
+  EXPECT_EQ(ChooseTrainPrecision(TrainPrecision::kBf16, false, with).note, "");
+  const PrecisionChoice fallback = ChooseTrainPrecision(TrainPrecision::kBf16, false, without);
+  EXPECT_EQ(fallback.precision, TrainPrecision::kFp32);
+  EXPECT_NE(fallback.note.find("avx512_bf16"), std::string::npos) << fallback.note;
+  EXPECT_NE(fallback.note.find("fp32"), std::string::npos) << fallback.note;
+  EXPECT_EQ(fallback.note.find('\n'), std::string::npos);
+  EXPECT_EQ(ChooseTrainPrecision(TrainPrecision::kBf16, true, without).precision,
+            TrainPrecision::kBf16);
+  for (const CpuFeatures& cpu : {with, without}) {
+    const PrecisionChoice fp32 = ChooseTrainPrecision(TrainPrecision::kFp32, false, cpu);
+    EXPECT_EQ(fp32.precision, TrainPrecision::kFp32);
+    EXPECT_EQ(fp32.note, "");
+  }
+}
 
 // The same on the GPU, where there is one (model.device: cuda).
 TEST(Trainer, LossFallsOnAFixedDataSetOnCuda) {
