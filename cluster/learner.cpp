@@ -264,6 +264,9 @@ struct Collecting {
   CollectReport& report;  // games_by_worker and samples under report_mutex
   WorkerShare share;      // the workers' games (not the local ones), the ingest loop's
   std::function<void(const std::string&)> log;
+  // A game counted toward a share was not stored while entries are held back: they may fit
+  // now, the pending entries are read again.
+  bool reread = false;
   std::mutex report_mutex;
   std::atomic<bool> local_stop{false};
   std::atomic<int64_t> local_games{0};
@@ -341,11 +344,11 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
       }
       case GameStore::Outcome::kDuplicate:
         v.kind = Verdict::Kind::kDuplicate;
-        c.share.Untake(SenderOf(entries[where[k]]));
+        c.reread |= c.share.Untake(SenderOf(entries[where[k]]));
         break;
       case GameStore::Outcome::kFull:
         v.kind = Verdict::Kind::kKeep;  // stays pending for the next iteration
-        c.share.Untake(SenderOf(entries[where[k]]));
+        c.reread |= c.share.Untake(SenderOf(entries[where[k]]));
         break;
     }
   }
@@ -425,6 +428,11 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
       break;
     }
     status = session_->Settle(kind, entries.value(), verdicts.value());
+    if (c.reread) {
+      session_->Restart();
+      c.share.ClearHeld();
+      c.reread = false;
+    }
     held_back_ = c.share.Held();
     ReportCollectProgress(c, progress_at);
   }

@@ -28,9 +28,10 @@ bool WorkerShare::Take(const std::string& worker) {
   return false;
 }
 
-void WorkerShare::Untake(const std::string& worker) {
+bool WorkerShare::Untake(const std::string& worker) {
   auto it = taken_.find(worker);
   if (it != taken_.end() && it->second > 0) --it->second;
+  return held_ > 0;
 }
 
 void WorkerShare::ClearHeld() {

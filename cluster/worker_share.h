@@ -34,7 +34,8 @@ class WorkerShare {
   // as held back (false).
   bool Take(const std::string& worker);
   // A game counted by Take was not stored after all (a duplicate, or the generation full).
-  void Untake(const std::string& worker);
+  // True when entries are held back (one may fit now: read the pending entries again).
+  bool Untake(const std::string& worker);
   // Entries held back since the last ClearHeld, in all and by worker.
   int64_t Held() const { return held_; }
   const std::map<std::string, int64_t>& HeldByWorker() const { return held_by_worker_; }

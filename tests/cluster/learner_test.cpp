@@ -415,7 +415,7 @@ TEST(WorkerShareTest, TheCapIsTheShareOfTheGenerationAndNeverLeavesItUnfillable)
   EXPECT_TRUE(share.Take("a"));
   EXPECT_FALSE(share.Take("a"));
   EXPECT_TRUE(share.Take("b"));
-  share.Untake("a");  // a duplicate after all
+  EXPECT_TRUE(share.Untake("a"));  // a duplicate after all, while one is held back
   EXPECT_TRUE(share.Take("a"));
   EXPECT_EQ(share.Held(), 1);
   EXPECT_TRUE(share.SetProducers(1));  // the cap rose while an entry is held back
