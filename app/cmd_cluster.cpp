@@ -35,6 +35,15 @@ int Audit(const std::string& dir) {
             << " sample files (" << a.games_with_id << " with a game id, " << a.duplicates.size()
             << " stored twice), " << a.match_games << " arena games in " << a.matches
             << " matches\n";
+  for (const cluster::MatchAudit& m : a.match_workers) {
+    std::cout << "  match " << m.name << (m.decision.empty() ? "" : " (gate: " + m.decision + ")")
+              << ", " << m.games << " games:";
+    for (const auto& [worker, games] : m.games_by_worker) {
+      std::cout << " " << worker << " " << games.size() << " [" << cluster::IndexRanges(games)
+                << "];";
+    }
+    std::cout << "\n";
+  }
   for (const std::string& d : a.duplicates) std::cout << "  stored twice: " << d << "\n";
   for (const std::string& u : a.unreadable) std::cout << "  unreadable: " << u << "\n";
   return a.duplicates.empty() && a.unreadable.empty() ? 0 : 1;
@@ -50,7 +59,9 @@ CommandRun SetupCluster(CLI::App& cmd) {
   AddRedisOptions(*status, *redis);
   auto dir = std::make_shared<std::string>();
   CLI::App* audit = cmd.add_subcommand(
-      "audit", "check that every self-play game of a run directory is stored once (exit 1 if not)");
+      "audit",
+      "check that every self-play game of a run directory is stored once (exit 1 if not) and "
+      "list which worker played which game of each gate and ladder match");
   Required(audit->add_option("RUN_DIR", *dir, "the run directory"))->type_name("DIR");
   CommandRun admin = AddClusterAdmin(cmd);
   return [status, audit, redis, dir, admin] {

@@ -31,6 +31,7 @@ struct TrainArgs {
   std::string config, model, out, metrics;
   std::vector<std::string> data;
   std::optional<long long> steps, generation;
+  bool resume_optimizer = false;
 };
 
 int RunTrain(const TrainArgs& args) {
@@ -47,6 +48,7 @@ int RunTrain(const TrainArgs& args) {
   request.generation = args.generation.value_or(-1);
   request.steps = args.steps.value_or(-1);
   request.metrics_path = args.metrics;
+  request.restore_input_optimizer = args.resume_optimizer;
   util::ProgressLine progress;
   request.progress = [&progress](const training::TrainProgress& p) {
     progress.Update(training::TrainProgressText(p), p.step >= p.steps);
@@ -83,6 +85,9 @@ CommandRun SetupTrain(CLI::App& cmd) {
       ->check(CLI::Range(0LL, 1LL << 40));
   cmd.add_option("--metrics", o->metrics, "metrics file (JSON lines; default: beside --out)")
       ->type_name("FILE");
+  cmd.add_flag("--resume-optimizer", o->resume_optimizer,
+               "also restore the optimiser state of --model (a checkpoint of this training, e.g. "
+               "the previous call's --out); without it --model gives its weights only");
   return [o] { return RunTrain(*o); };
 }
 

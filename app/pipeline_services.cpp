@@ -54,6 +54,8 @@ util::Result<pipeline::TrainSummary> TorchNetworks::Train(const pipeline::TrainJ
       job.input_checkpoint, job.data, job.output_checkpoint);
   req.generation = job.generation;
   req.metrics_path = job.metrics_path;
+  // The input is this run's previous generation (RUN_DIR/models): its optimiser state goes on.
+  req.restore_input_optimizer = true;
   if (job.progress) {
     req.progress = [&job](const training::TrainProgress& t) {
       job.progress({t.step, t.steps, t.loss_total, t.loss_policy, t.loss_value, t.loss_aux,

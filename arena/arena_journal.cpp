@@ -37,6 +37,7 @@ std::string GameLine(const ArenaGame& g) {
   j["a_won"] = g.a_won;
   j["turns"] = g.turns;
   j["record"] = g.record;
+  if (!g.worker.empty()) j["worker"] = g.worker;
   return j.dump();
 }
 
@@ -54,6 +55,7 @@ util::Result<ArenaGame> ParseGameLine(std::string_view line, rules::RuleSet rs, 
   g.a_won = f.Bool("a_won");
   g.turns = f.Integer<int>("turns");
   g.record = f.String("record");
+  if (j.contains("worker")) g.worker = f.String("worker");
   if (!f.ok()) return R::Error("bad fields: " + f.error());
   if (colour != "black" && colour != "white") return R::Error("bad a_colour");
   g.a_colour = colour == "black" ? rules::Color::kBlack : rules::Color::kWhite;

@@ -52,6 +52,7 @@ MatchRecord MakeMatchRecord(const std::string& name, const Arena& arena,
     mg.a_won = g.a_won;
     mg.turns = g.turns;
     mg.record = records + ":" + std::to_string(i + 1);
+    mg.worker = g.worker;
     m.games.push_back(mg);
   }
   return m;

@@ -56,6 +56,7 @@ json MatchRecordToJson(const MatchRecord& m) {
     r["winner"] = g.a_won ? "a" : "b";
     r["turns"] = g.turns;
     if (!g.record.empty()) r["record"] = g.record;
+    if (!g.worker.empty()) r["worker"] = g.worker;
     results.push_back(std::move(r));
   }
   j["results"] = std::move(results);
@@ -131,6 +132,7 @@ MatchGame ReadGame(util::JsonFields& r) {
   g.a_won = winner == "a";
   g.turns = static_cast<int>(r.Int("turns", 0, 1 << 20));
   if (r.Has("record")) g.record = r.String("record");
+  if (r.Has("worker")) g.worker = r.String("worker");
   return g;
 }
 

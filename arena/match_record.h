@@ -33,6 +33,7 @@ struct MatchGame {
   bool a_won = false;                    // the winner: A or B (no draws)
   int turns = 0;                         // full turns played
   std::string record;                    // game record file, relative to the run dir ("" = none)
+  std::string worker;                    // the cluster worker that played it ("" = the learner)
 };
 
 struct MatchRecord {

@@ -5,9 +5,22 @@
 #include <map>
 
 #include "arena/match_record.h"
+#include "arena/sprt.h"
 #include "data/sample_file.h"
 
 namespace veletas::cluster {
+
+std::string IndexRanges(const std::vector<int>& indices) {
+  std::string out;
+  for (size_t i = 0; i < indices.size();) {
+    size_t j = i;
+    while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(indices[i]);
+    if (j > i) out += "-" + std::to_string(indices[j]);
+    i = j + 1;
+  }
+  return out;
+}
 
 util::Result<RunAudit> AuditRun(const std::string& run_dir) {
   namespace fs = std::filesystem;
@@ -45,6 +58,15 @@ util::Result<RunAudit> AuditRun(const std::string& run_dir) {
   for (const arena::MatchRecord& m : matches.matches) {
     ++audit.matches;
     audit.match_games += static_cast<int64_t>(m.games.size());
+    MatchAudit a;
+    a.name = m.name;
+    if (m.gate) a.decision = arena::GateDecisionName(m.gate->decision);
+    a.games = static_cast<int64_t>(m.games.size());
+    for (size_t i = 0; i < m.games.size(); ++i) {
+      const std::string& w = m.games[i].worker;
+      a.games_by_worker[w.empty() ? kLearnerPlayer : w].push_back(static_cast<int>(i));
+    }
+    audit.match_workers.push_back(std::move(a));
   }
   return audit;
 }

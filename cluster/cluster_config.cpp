@@ -25,6 +25,7 @@ util::Status ClusterConfig::Validate() const {
       .Real("spool_grace_seconds", spool_grace_seconds, 0, 3600)
       .Int("max_entry_bytes", max_entry_bytes, 1024, 512LL << 20)
       .Int("ingest_batch", ingest_batch, 1, 10000)
+      .Real("max_worker_share", max_worker_share, 0, 1, util::Ends::kOpenLow)
       .Result();
 }
 

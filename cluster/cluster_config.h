@@ -43,6 +43,12 @@ struct ClusterConfig {
   int64_t max_entry_bytes = 4 << 20;
   // Entries the learner reads, checks and stores in one batch (one flush).
   int ingest_batch = 64;
+  // The largest share of one generation's self-play games that one worker's games may fill,
+  // in (0, 1]: a worker's games beyond ceil(share x the generation's games) wait, pending,
+  // for the next generation. With N live workers (heartbeat alive; the learner's own
+  // self-play counts as one) the share used is max(max_worker_share, 1/N), so the live
+  // workers can always fill a generation and a lone worker fills it alone.
+  double max_worker_share = 1;
 
   // Ok, or bad input "<key>: <what>" for the first setting out of its range, a URL that is
   // not redis://HOST[:PORT] (an empty one is allowed: no cluster) or a bad run name.

@@ -16,6 +16,7 @@
 #include "cluster/streams.h"
 #include "cluster/validate.h"
 #include "cluster/worker_registry.h"
+#include "cluster/worker_share.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/host.h"
@@ -28,6 +29,8 @@ namespace fs = std::filesystem;
 
 constexpr long long kLockMs = 30'000;
 constexpr double kLockRefreshSeconds = 5;
+// How often a collection counts the live workers (for their shares).
+constexpr double kProducersSeconds = 2;
 
 // Refreshes the lock (and its status) only while it holds this learner's token.
 // (and takes it again when it expired, e.g. while Redis was down), and puts the run's config
@@ -179,8 +182,9 @@ void Learner::KeepLock() {
                    std::to_string(kLockMs), options_.config_text});
     // The workers' backpressure: the games queued in all their streams.
     if (auto queued = QueuedSelfplay(redis, keys_)) {
-      redis.Command(
-          {"SET", keys_.Queued(), std::to_string(queued.value()), "PX", std::to_string(kLockMs)});
+      // Entries held back over their worker's share do not pause the others.
+      const long long n = std::max<long long>(0, queued.value() - held_back_.load());
+      redis.Command({"SET", keys_.Queued(), std::to_string(n), "PX", std::to_string(kLockMs)});
     }
   }
 }
@@ -252,11 +256,17 @@ namespace {
 // What one CollectSelfplay call shares between its threads (the local self-play's and the
 // ingest loop's).
 struct Collecting {
-  Collecting(const CollectRequest& r, GameStore& s, CollectReport& out)
-      : req(r), store(s), report(out) {}
+  Collecting(const CollectRequest& r, GameStore& s, CollectReport& out, double max_share,
+             std::function<void(const std::string&)> log_line)
+      : req(r), store(s), report(out), share(max_share, r.dir.games), log(std::move(log_line)) {}
   const CollectRequest& req;
   GameStore& store;
   CollectReport& report;  // games_by_worker and samples under report_mutex
+  WorkerShare share;      // the workers' games (not the local ones), the ingest loop's
+  std::function<void(const std::string&)> log;
+  // A game counted toward a share was not stored while entries are held back: they may fit
+  // now, the pending entries are read again.
+  bool reread = false;
   std::mutex report_mutex;
   std::atomic<bool> local_stop{false};
   std::atomic<int64_t> local_games{0};
@@ -304,6 +314,15 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
     data::IndexedGame game;
     std::string network;
     verdicts.push_back(JudgeSelfplay(entries[i], c.req, max_entry_bytes, game, network));
+    if (verdicts.back().kind == Verdict::Kind::kAccepted && !c.share.Take(SenderOf(entries[i]))) {
+      // Over its worker's share: pending for the next generation.
+      verdicts.back().kind = Verdict::Kind::kKeep;
+      const std::string& w = SenderOf(entries[i]);
+      if (c.share.HeldByWorker().at(w) == 1 && c.log) {
+        c.log("  cluster: worker " + w + " has filled its share of this generation (" +
+              std::to_string(c.share.Cap()) + " games); its further games wait for the next");
+      }
+    }
     if (verdicts.back().kind == Verdict::Kind::kAccepted) {
       games.push_back(std::move(game));
       where.push_back(i);
@@ -325,9 +344,11 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
       }
       case GameStore::Outcome::kDuplicate:
         v.kind = Verdict::Kind::kDuplicate;
+        c.reread |= c.share.Untake(SenderOf(entries[where[k]]));
         break;
       case GameStore::Outcome::kFull:
         v.kind = Verdict::Kind::kKeep;  // stays pending for the next iteration
+        c.reread |= c.share.Untake(SenderOf(entries[where[k]]));
         break;
     }
   }
@@ -377,15 +398,25 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
   if (!opened) return opened.error_value();
   GameStore& store = *opened.value();
   report.resumed = store.Count();
-  Collecting c(req, store, report);
+  Collecting c(req, store, report, options_.cluster.max_worker_share, options_.log);
   std::thread local;
   if (req.local && !store.Full()) local = StartLocalSelfplay(c);
   session_->Restart();
   const IngestCounters before = session_->Totals();
   util::Status status = util::Ok();
   auto progress_at = util::SteadyClock::now();
+  auto producers_at = progress_at - std::chrono::hours(1);
   const EntryKind kind = EntryKind::kSelfplay;
   while (!store.Full() && status.ok()) {
+    if (util::SecondsSince(producers_at) >= kProducersSeconds) {
+      producers_at = util::SteadyClock::now();
+      // A worker that stopped lifts the others' share: what they held back is read again.
+      if (auto live = LiveWorkers(redis_, keys_);
+          live && c.share.SetProducers(live.value() + (req.local ? 1 : 0))) {
+        session_->Restart();
+        c.share.ClearHeld();
+      }
+    }
     auto entries = session_->Next(kind);
     if (!entries) {
       status = entries.error_value();
@@ -397,8 +428,16 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
       break;
     }
     status = session_->Settle(kind, entries.value(), verdicts.value());
+    if (c.reread) {
+      session_->Restart();
+      c.share.ClearHeld();
+      c.reread = false;
+    }
+    held_back_ = c.share.Held();
     ReportCollectProgress(c, progress_at);
   }
+  held_back_ = 0;
+  report.held_by_worker = c.share.HeldByWorker();
   c.local_stop = true;
   if (local.joinable()) local.join();
   if (!status.ok()) return status.error_value();

@@ -7,8 +7,10 @@
 // cluster/validate.h), stored in the iteration's sample directory (cluster/game_store.h:
 // durable before the entry is acknowledged, each game id once in the run, also across
 // restarts), and acknowledged; entries that find the iteration full stay pending for the next
-// one. Games of a network that is no longer accepted are dropped as stale; entries that are
-// invalid are rejected, counted and logged with the sender's worker id.
+// one; so do the games of a worker beyond its share of the generation
+// (ClusterConfig::max_worker_share, cluster/worker_share.h). Games of a network that is no longer
+// accepted are dropped as stale; entries that are invalid are rejected, counted and logged with the
+// sender's worker id.
 #pragma once
 
 #include <atomic>
@@ -74,6 +76,9 @@ struct CollectReport {
   int64_t samples = 0;     // of the games stored now
   std::map<std::string, int64_t> games_by_worker;  // stored now ("local" for this process)
   std::vector<std::string> notes;                  // files taken back or dropped
+  // Entries of each worker held back over its share (ClusterConfig::max_worker_share) since
+  // the pending entries were last read: pending for the next collection.
+  std::map<std::string, int64_t> held_by_worker;
 };
 
 class Learner {
@@ -128,6 +133,9 @@ class Learner {
   std::mutex status_mutex_;
   std::string status_ = "starting";
   std::atomic<bool> stop_{false};
+  // Entries the running collection holds back over their workers' shares: left out of the
+  // queue count that pauses the workers (else they would pause the workers still owed games).
+  std::atomic<int64_t> held_back_{0};
   std::thread lock_thread_;
 };
 

@@ -21,6 +21,19 @@ EntryKind KindOf(const std::string& name) {
   return name.find(".a.vze") != std::string::npos ? EntryKind::kArena : EntryKind::kSelfplay;
 }
 
+// Why nothing can be added to `stream` any more, and what the operator does about it.
+std::string ExhaustedStream(const std::string& stream, const std::string& worker, size_t kept) {
+  return "redis: stream " + stream +
+         " has used up its ids (an entry with the largest possible id, "
+         "18446744073709551615-18446744073709551615, was added to it with worker " +
+         worker +
+         "'s credentials): no game can be added to it any more. Once `veletas cluster status` "
+         "shows none of its games queued, `veletas cluster remove-worker " +
+         worker + "` and `add-worker " + worker + "` make its streams anew; the " +
+         std::to_string(kept) +
+         " games in the spool are kept and sent when this worker is started again";
+}
+
 }  // namespace
 
 util::Result<std::unique_ptr<Outbox>> Outbox::Open(const std::string& dir, double grace_seconds) {
@@ -117,6 +130,9 @@ util::Result<int> Outbox::Flush(RedisClient& redis, const RunKeys& keys,
     if (!replies) return replies.error_value();
     for (size_t i = 0; i < sendable.size(); ++i) {
       const RedisValue& r = replies.value()[i];
+      if (r.IsError() && r.str.find("exhausted the last possible ID") != std::string::npos) {
+        return util::Result<int>::Error(ExhaustedStream(commands[i][1], worker, waiting_.size()));
+      }
       if (r.IsError()) {
         return util::Result<int>::Failure("redis: XADD " + commands[i][1] + ": " + r.str);
       }

@@ -36,7 +36,9 @@ class Outbox {
 
   // Sends what waits, oldest first, in pipelined batches, while the connection holds; removes
   // the files confirmed as above; takes back for sending the files sent on an earlier
-  // connection. Returns how many were sent now, or the connection's error (the rest waits).
+  // connection. Returns how many were sent now, or the connection's error (the rest waits);
+  // bad input (a worker stops with exit 2) when a stream has used up its ids (someone with
+  // the worker's credentials added the largest possible id): the message says what to do.
   // Call from one thread.
   util::Result<int> Flush(RedisClient& redis, const RunKeys& keys, const std::string& worker);
 

@@ -127,6 +127,10 @@ util::Result<PipelineGames::SelfplayResult> PipelineGames::Selfplay(const Selfpl
   for (const auto& [w, n] : rep.games_by_worker) {
     workers += (workers.empty() ? "" : ", ") + w + " " + std::to_string(n);
   }
+  for (const auto& [w, n] : rep.held_by_worker) {
+    log_("  self-play: worker " + w + ": " + std::to_string(n) +
+         " games over its share wait for the next generation");
+  }
   out.line = fmt::format(
       "{} games by gen {} ({} resumed) from {} workers{}, {} samples, {}, {:.1f} games/s, {}",
       out.games, r.bests.front().first, out.resumed, rep.games_by_worker.size(),

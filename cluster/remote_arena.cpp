@@ -268,7 +268,10 @@ Verdict RemoteArena::Judge(const StreamEntry& entry, const ArenaTask& base, std:
   if (!held) return {K::kKeep, ""};  // Redis is gone: judged when it is read again
   if (!held.value().ok()) return {K::kRejected, held.value().error()};
   if (!missing.count(e.arena.index)) return {K::kDuplicate, ""};
-  util::Status s = accept(e.arena);
+  // Journaled with its game (one line, synced): gate and ladder games can be audited.
+  arena::ArenaGame game = e.arena;
+  game.worker = SenderOf(entry);
+  util::Status s = accept(game);
   if (s.ok()) {
     missing.erase(e.arena.index);
     AckIfComplete(e.task, missing);

@@ -36,6 +36,19 @@ util::Status UnregisterWorker(RedisClient& redis, const RunKeys& keys, const std
   return util::Ok();
 }
 
+util::Result<int> LiveWorkers(RedisClient& redis, const RunKeys& keys) {
+  auto workers = RegisteredWorkers(redis, keys);
+  if (!workers) return workers.error_value();
+  std::vector<std::vector<std::string>> commands;
+  for (const std::string& w : workers.value()) commands.push_back({"EXISTS", keys.Worker(w)});
+  if (commands.empty()) return 0;
+  auto alive = redis.Pipeline(commands);
+  if (!alive) return alive.error_value();
+  int n = 0;
+  for (const RedisValue& a : alive.value()) n += a.IsInteger() && a.integer > 0;
+  return n;
+}
+
 util::Result<long long> QueuedSelfplay(RedisClient& redis, const RunKeys& keys) {
   auto workers = RegisteredWorkers(redis, keys);
   if (!workers) return workers.error_value();

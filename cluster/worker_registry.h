@@ -25,6 +25,11 @@ util::Status RegisterWorker(RedisClient& redis, const RunKeys& keys, const std::
 // dropped: a revoked worker's games are not used) and its heartbeat.
 util::Status UnregisterWorker(RedisClient& redis, const RunKeys& keys, const std::string& name);
 
+// The registered workers whose heartbeat key exists (alive within three heartbeat periods).
+// A worker can set only its own heartbeat (docs/CLUSTER.md's ACL), so it can make only
+// itself count.
+util::Result<int> LiveWorkers(RedisClient& redis, const RunKeys& keys);
+
 // The self-play games waiting in the streams of the registered workers (the sum of their
 // lengths; a stream that is not a stream counts 0).
 util::Result<long long> QueuedSelfplay(RedisClient& redis, const RunKeys& keys);

@@ -20,6 +20,7 @@ void ParseClusterSection(ConfigSection& s, cluster::ClusterConfig& out) {
   out.spool_grace_seconds = s.Real("spool_grace_seconds", out.spool_grace_seconds);
   out.max_entry_bytes = s.Int("max_entry_bytes", out.max_entry_bytes);
   out.ingest_batch = s.SmallInt("ingest_batch", out.ingest_batch);
+  out.max_worker_share = s.Real("max_worker_share", out.max_worker_share);
   s.Check(out.Validate());
   s.RejectUnknownKeys();
 }

@@ -32,9 +32,11 @@ util::Status Bad(std::string why) { return util::Status::Error(std::move(why)); 
 
 // Decompressed output is allocated as it is produced, this much at first.
 constexpr size_t kFirstOutputChunk = size_t{1} << 20;
-// The most a payload may compress (real files compress about 10:1), and the largest zstd
-// window a frame may ask for (the writer's level 3 uses at most 2^21 bytes).
-constexpr uint64_t kMaxCompressionRatio = 1024;
+// The most a payload may compress (real self-play files compress about 2-2.5:1; zstd can
+// reach 1000:1 on crafted data), so that a file never makes its reader allocate more than
+// this multiple of the bytes it holds; and the largest zstd window a frame may ask for (the
+// writer's level 3 uses at most 2^21 bytes).
+constexpr uint64_t kMaxCompressionRatio = 64;
 constexpr int kMaxWindowLog = 22;
 
 // Decompresses the one zstd frame `compressed` that must hold exactly `raw_len` bytes. The
@@ -332,7 +334,9 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
   }
   if (raw_len > kMaxCompressionRatio * zlen + kHeaderSize) {
     return R::Error(path + ": corrupt header: a payload of " + std::to_string(raw_len) +
-                    " bytes cannot come from " + std::to_string(zlen) + " compressed bytes");
+                    " bytes cannot come from " + std::to_string(zlen) +
+                    " compressed bytes (at most " + std::to_string(kMaxCompressionRatio) +
+                    " times as many)");
   }
   if (num_samples * kMinSampleBytes + num_games * kMinGameBytes > raw_len) {
     return R::Error(path + ": corrupt header: " + std::to_string(num_samples) + " samples and " +

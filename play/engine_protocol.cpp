@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "rules/notation.h"
+#include "search/search_config.h"
 
 namespace veletas::play {
 namespace {
@@ -32,7 +33,7 @@ std::vector<std::string> Tokens(std::string_view line) {
 
 // A whole non-negative decimal integer in [lo, hi], or -1.
 long long ParseCount(const std::string& text, long long lo, long long hi) {
-  if (text.empty() || text.size() > 12) return -1;
+  if (text.empty() || text.size() > 18) return -1;
   for (char c : text) {
     if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
   }
@@ -339,8 +340,12 @@ EngineProtocol::Reply EngineProtocol::CmdSetOption(const Args& in) {
     if (v < 0) return range_error(0, 100000000);
     setup_.time_ms = static_cast<int>(v);
   } else if (name == "max_nodes") {
-    const long long v = ParseCount(value, 0, 1LL << 40);
-    if (v < 0) return range_error(0, 1LL << 40);
+    const long long v = ParseCount(value, 0, 1LL << 62);
+    if (v < 0) return range_error(0, search::MaxNodesLimit());
+    // No more than this machine's memory holds: the bound of search.max_nodes.
+    if (v > search::MaxNodesLimit()) {
+      return {false, "setoption max_nodes: " + search::TooManyNodes(v)};
+    }
     setup_.searcher->SetMaxNodes(v);
   } else if (name == "candidates") {
     const long long v = ParseCount(value, 1, 100);

@@ -1,7 +1,5 @@
 #include "search/mcts.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -38,26 +36,6 @@ bool FindInTree(const Node* node, const rules::Position& pos, const rules::Posit
 }
 
 }  // namespace
-
-int64_t MaxNodeBytes() { return sizeof(Node) + rules::kMaxActions * sizeof(Edge); }
-
-int64_t MaxNodesForMemory(int64_t memory_bytes) {
-  constexpr int64_t kMinNodes = 1'000'000;
-  return std::max(kMinNodes, memory_bytes / 4 / MaxNodeBytes());
-}
-
-int64_t DefaultMaxNodes() {
-  static const int64_t nodes = [] {
-#ifdef __EMSCRIPTEN__
-    const int64_t memory = int64_t{2} << 30;  // a browser tab's memory at most
-#else
-    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-    const int64_t memory = pages > 0 && page > 0 ? int64_t{pages} * page : int64_t{4} << 30;
-#endif
-    return MaxNodesForMemory(memory);
-  }();
-  return nodes;
-}
 
 Mcts::Mcts(const SearchConfig& config, uint64_t seed) : rng_(seed) { SetConfig(config); }
 

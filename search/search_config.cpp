@@ -23,7 +23,9 @@ util::Status SearchConfig::Validate() const {
       .Real("gumbel_c_visit", gumbel_c_visit, 0.0, 1e6)
       .Real("gumbel_c_scale", gumbel_c_scale, 0.0, 1000.0)
       .Real("c_uct", c_uct, 0.0, 100.0)
-      .Int("max_nodes", max_nodes, 0, int64_t{1} << 40);
+      .Int("max_nodes", max_nodes, 0, int64_t{1} << 40)
+      .That(max_nodes <= MaxNodesLimit(), "max_nodes",
+            max_nodes <= MaxNodesLimit() ? "" : TooManyNodes(max_nodes));
   return c.Result();
 }
 

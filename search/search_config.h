@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "util/result.h"
 
@@ -80,7 +81,8 @@ struct SearchConfig {
 
   // The most nodes one tree may hold: a search that reaches it stops early (its result says
   // so, SearchResult::node_limit), so that no budget (e.g. a huge visit count or time) can
-  // grow a tree past the machine's memory. 0 = automatic: DefaultMaxNodes().
+  // grow a tree past the machine's memory. 0 = automatic: DefaultMaxNodes(); at most
+  // MaxNodesLimit().
   int64_t max_nodes = 0;
 
   // Ok when usable, else the setting that is not (bad input, "simulations: 0 is out of
@@ -100,6 +102,14 @@ int64_t MaxNodesForMemory(int64_t memory_bytes);
 // machine's physical memory (4 GiB where it cannot be read; 2 GiB in WebAssembly).
 // Thread-safe.
 int64_t DefaultMaxNodes();
+
+// The most nodes a tree may be given (SearchConfig::max_nodes, the engine protocol's
+// `setoption max_nodes`): as many nodes of MaxNodeBytes() as the machine's physical memory
+// holds, at least 1,000,000. Thread-safe.
+int64_t MaxNodesLimit();
+
+// "<max_nodes> is more than this machine's memory holds: at most <MaxNodesLimit()> nodes (...)".
+std::string TooManyNodes(int64_t max_nodes);
 
 // The copy of `c` used for evaluation play: no root noise, temperature 0 throughout.
 inline SearchConfig ForPlay(SearchConfig c) {

@@ -234,10 +234,13 @@ TrainResult Loop::Prepare() {
   net_->to(device_);
   optimizer_ = MakeOptimizer(c_, net_);
   const model::CheckpointFile& from = *s_.load_from;
-  const bool restore = s_.resuming || from.meta.optimizer == OptimizerName(c_.optimizer);
+  const bool same_run = s_.resuming || r_.restore_input_optimizer;
+  const bool restore =
+      s_.resuming || (same_run && from.meta.optimizer == OptimizerName(c_.optimizer));
   if (!restore && !from.meta.optimizer.empty()) {
     Note(from.path + " holds " + from.meta.optimizer + " optimiser state; starting a fresh " +
-         OptimizerName(c_.optimizer) + " optimiser");
+         OptimizerName(c_.optimizer) + " optimiser" +
+         (same_run ? "" : " (weights only: not a checkpoint of this run)"));
   }
   auto loaded =
       model::LoadCheckpointInto(from, r_.spec, net_, restore ? optimizer_.get() : nullptr);

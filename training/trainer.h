@@ -3,7 +3,8 @@
 //
 // One call, TrainGeneration:
 //  1. loads the input checkpoint (it must match spec: rules, size, architecture) with its
-//     optimiser state when it holds one of the configured kind, and the learner's data
+//     optimiser state when it holds one of the configured kind and the request says it is
+//     the same run's (TrainRequest::restore_input_optimizer), and the learner's data
 //     state from its metadata (files ingested so far, sampling-stream position, reuse
 //     credit; a checkpoint without it, e.g. from init-model, starts fresh);
 //  2. ingests the sample files of `data` not ingested before (training/replay_window.h;
@@ -60,9 +61,14 @@ struct TrainProgress {
 
 struct TrainRequest {
   TrainingConfig config;
-  model::ModelSpec spec;          // rules, size, architecture of the checkpoints
-  std::string device = "cpu";     // "cpu", "cuda" or "auto" (the model section's device)
-  std::string input_checkpoint;   // the network to start from
+  model::ModelSpec spec;         // rules, size, architecture of the checkpoints
+  std::string device = "cpu";    // "cpu", "cuda" or "auto" (the model section's device)
+  std::string input_checkpoint;  // the network to start from
+  // Restore the input's optimiser state (when it holds one of the configured kind): only for
+  // a checkpoint of the same run, e.g. the pipeline's previous generation. Otherwise the input
+  // gives its weights only, and its optimiser section (a Torch archive) is never parsed.
+  // (The training-state file of an interrupted call always restores its own.)
+  bool restore_input_optimizer = false;
   std::vector<std::string> data;  // sample directories or files, oldest first
   std::string output_checkpoint;  // where the trained network goes
   int64_t generation = -1;        // written into the output; -1 = the input's + 1

@@ -170,7 +170,9 @@ TEST_F(ArenaJournalTest, AKilledGateResumesFromItsJournalToTheSameDecision) {
     ASSERT_TRUE(journal.ok()) << journal.error();
     EXPECT_TRUE(restored.empty());
     for (int i : {1, 0, 2, 3, 5, 4, 6, 7, 9, 8, 12}) {
-      ASSERT_EQ(test_support::ErrorText(journal.value().Append(games[static_cast<size_t>(i)])), "");
+      ArenaGame g = games[static_cast<size_t>(i)];
+      g.worker = "w" + std::to_string(i % 3);  // as a learner journals its workers' games
+      ASSERT_EQ(test_support::ErrorText(journal.value().Append(g)), "");
     }
     ASSERT_EQ(
         test_support::ErrorText(util::AppendFile(journal.value().Path(), "{\"index\": 10, \"a_fi")),
@@ -188,6 +190,16 @@ TEST_F(ArenaJournalTest, AKilledGateResumesFromItsJournalToTheSameDecision) {
   EXPECT_EQ(e.games, ref.value().evidence.games);
   EXPECT_EQ(e.wins, ref.value().evidence.wins);
   EXPECT_DOUBLE_EQ(e.llr, ref.value().evidence.llr);
+  // Who played each game survives the journal and the match record (read back from its file).
+  const RunMatches saved = LoadRunMatches(killed.Str());
+  ASSERT_EQ(saved.matches.size(), 1u);
+  const std::vector<MatchGame>& played = saved.matches[0].games;
+  ASSERT_EQ(played.size(), static_cast<size_t>(e.games));
+  for (size_t i = 0; i < played.size(); ++i) {
+    const bool journaled = i <= 9 || i == 12;
+    EXPECT_EQ(played[i].worker, journaled ? "w" + std::to_string(i % 3) : "") << i;
+    EXPECT_EQ(resumed.value().record.games[i].worker, played[i].worker) << i;
+  }
   std::string ref_records, records;
   ASSERT_TRUE(test_support::ReadInto(
       (fs::path(uninterrupted.Str()) / RecordsFileName(name)).string(), ref_records));

@@ -4,15 +4,18 @@
 // name has one learner.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "cluster/audit.h"
 #include "cluster/game_store.h"
 #include "cluster/learner.h"
 #include "cluster/streams.h"
 #include "cluster/worker_registry.h"
+#include "cluster/worker_share.h"
 #include "data/sample_dir.h"
 #include "tests/cluster/cluster_test_util.h"
 #include "util/atomic_file.h"
@@ -396,6 +399,103 @@ TEST_F(LearnerTest, ARedisRestartedWithoutItsDataIsRefilledAndTheWorkersGoOn) {
   for (const std::string& line : log_)
     logged |= line.find("lost the run's data") != std::string::npos;
   EXPECT_TRUE(logged);
+}
+
+TEST(WorkerShareTest, TheCapIsTheShareOfTheGenerationAndNeverLeavesItUnfillable) {
+  EXPECT_EQ(WorkerShareCap(0.5, 6, 2), 3);
+  EXPECT_EQ(WorkerShareCap(0.5, 7, 2), 4);   // rounded up
+  EXPECT_EQ(WorkerShareCap(0.5, 6, 1), 6);   // a lone worker fills a generation alone
+  EXPECT_EQ(WorkerShareCap(0.5, 6, 0), 6);   // (no heartbeat seen yet)
+  EXPECT_EQ(WorkerShareCap(0.3, 10, 2), 5);  // 2 x 0.3 < 1: each may fill half
+  EXPECT_EQ(WorkerShareCap(0.3, 10, 4), 3);
+  EXPECT_EQ(WorkerShareCap(1.0, 10, 8), 10);  // the default: no cap
+  WorkerShare share(0.5, 4);
+  EXPECT_FALSE(share.SetProducers(2));
+  EXPECT_TRUE(share.Take("a"));
+  EXPECT_TRUE(share.Take("a"));
+  EXPECT_FALSE(share.Take("a"));
+  EXPECT_TRUE(share.Take("b"));
+  EXPECT_TRUE(share.Untake("a"));  // a duplicate after all, while one is held back
+  EXPECT_TRUE(share.Take("a"));
+  EXPECT_EQ(share.Held(), 1);
+  EXPECT_TRUE(share.SetProducers(1));  // the cap rose while an entry is held back
+  share.ClearHeld();
+  EXPECT_FALSE(share.SetProducers(2));
+  EXPECT_EQ(share.Held(), 0);
+}
+
+// Two live workers, max_worker_share 0.5: the fast one fills half a generation, its further
+// games wait pending (none rejected) for the next; when the slow one's heartbeat goes, the
+// fast one alone fills the generation with what it held back. Every game once in the run.
+TEST_F(LearnerTest, OneWorkerFillsAtMostItsShareOfAGenerationAndNoGameIsLost) {
+  testing::TempDir run;
+  const RunKeys keys("t");
+  std::atomic<bool> filled{false};
+  LearnerOptions o = Options(run.Str());
+  o.cluster.max_worker_share = 0.5;
+  o.log = [&filled](const std::string& line) {
+    if (line.find("worker fast has filled its share") != std::string::npos) filled = true;
+  };
+  auto learner = Learner::Start(o);
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  const std::string net = l.Publish(Checkpoint(run.Str(), "net"), 0, true).value();
+  const auto games = PlayGames(10);
+  ASSERT_EQ(games.size(), 10u);
+  std::vector<Entry> fast, slow;
+  for (int i = 0; i < 7; ++i) fast.push_back(SelfplayEntry(games[i], net, "fast"));
+  for (int i = 7; i < 10; ++i) slow.push_back(SelfplayEntry(games[i], net, "slow"));
+  for (const char* w : {"fast", "slow"}) {
+    ASSERT_TRUE(redis_->Call({"SET", keys.Worker(w), "{}", "EX", "600"}).ok());
+  }
+  for (int i = 0; i < 6; ++i) Send("fast", Bytes(fast[i]));
+  for (const Entry& e : slow) Send("slow", Bytes(e));
+  const std::string dir0 = run.File("samples/iter_0000");
+  auto first = l.CollectSelfplay(Request(dir0, 6, {net}, {net}));
+  ASSERT_TRUE(first.ok()) << first.error();
+  EXPECT_EQ(first.value().games_by_worker.at("fast"), 3);
+  EXPECT_EQ(first.value().games_by_worker.at("slow"), 3);
+  EXPECT_GE(first.value().held_by_worker.at("fast"), 1);
+  EXPECT_TRUE(filled);
+  std::set<std::string> expected0;
+  for (int i = 0; i < 3; ++i) expected0.insert({ContentId(fast[i]), ContentId(slow[i])});
+  const auto ids0 = StoredIds(dir0);
+  EXPECT_EQ(std::set<std::string>(ids0.begin(), ids0.end()), expected0);
+  EXPECT_EQ(ids0.size(), 6u);
+  // Next generation: the slow worker is alive but sends nothing; once the fast one has filled
+  // its share, the slow one stops (its heartbeat expires) and the fast one fills the rest.
+  filled = false;
+  Send("fast", Bytes(fast[6]));
+  std::atomic<bool> done{false};
+  std::thread stopper([&] {
+    RedisClient redis(options_);
+    while (!filled && !done) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    redis.Call({"DEL", keys.Worker("slow")});
+  });
+  const std::string dir1 = run.File("samples/iter_0001");
+  auto second = l.CollectSelfplay(Request(dir1, 4, {net}, {net}));
+  done = true;
+  stopper.join();
+  ASSERT_TRUE(second.ok()) << second.error();
+  EXPECT_TRUE(filled);  // it was held back at 2 while the slow worker lived
+  EXPECT_EQ(second.value().games_by_worker.at("fast"), 4);
+  std::set<std::string> expected1;
+  for (int i = 3; i < 7; ++i) expected1.insert(ContentId(fast[i]));
+  const auto ids1 = StoredIds(dir1);
+  EXPECT_EQ(std::set<std::string>(ids1.begin(), ids1.end()), expected1);
+  EXPECT_EQ(ids1.size(), 4u);
+  // Nothing rejected, nothing left pending, every game once in the run.
+  EXPECT_EQ(l.Totals().rejected, 0);
+  EXPECT_EQ(redis_->Call({"XLEN", keys.Dead()}).value().integer, 0);
+  EXPECT_EQ(redis_->Call({"XPENDING", keys.WorkerSelfplay("fast"), kLearnerGroup})
+                .value()
+                .elements[0]
+                .integer,
+            0);
+  auto audit = AuditRun(run.Str());
+  ASSERT_TRUE(audit.ok());
+  EXPECT_EQ(audit.value().games_with_id, 10);
+  EXPECT_TRUE(audit.value().duplicates.empty());
 }
 
 TEST_F(LearnerTest, OneRunNameHasOneLearner) {

@@ -91,5 +91,29 @@ TEST_F(OutboxTest, ARestartedWorkerSendsItsSpoolFirst) {
   EXPECT_EQ(*all[1].Field("e"), "b");
 }
 
+// Issue 29: the worker's own stream holds the largest possible id (added with its
+// credentials): no XADD * works any more. The worker stops with bad input (exit 2) that says
+// so and what to do, instead of failing on every send; its games stay in the spool.
+TEST_F(OutboxTest, AStreamThatUsedUpItsIdsStopsTheWorkerWithItsGamesKept) {
+  testing::TempDir dir;
+  const RunKeys keys("t");
+  const std::string max = "18446744073709551615-18446744073709551615";
+  ASSERT_TRUE(redis_->Call({"XADD", keys.WorkerSelfplay("w"), max, "e", "x"}).ok());
+  auto box = Outbox::Open(dir.File("outbox"), 0);
+  ASSERT_TRUE(box.ok());
+  ASSERT_TRUE(box.value()->Put(EntryKind::kSelfplay, "a").ok());
+  ASSERT_TRUE(box.value()->Put(EntryKind::kArena, "b").ok());
+  auto sent = box.value()->Flush(*redis_, keys, "w");
+  ASSERT_FALSE(sent.ok());
+  EXPECT_EQ(sent.exit_code(), 2);
+  EXPECT_NE(sent.error().find("stream " + keys.WorkerSelfplay("w") + " has used up its ids"),
+            std::string::npos)
+      << sent.error();
+  EXPECT_NE(sent.error().find("remove-worker w"), std::string::npos) << sent.error();
+  EXPECT_EQ(Files(dir.File("outbox")), 2u);
+  EXPECT_EQ(box.value()->Waiting(), 2u);
+  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerSelfplay("w")}).value().integer, 1);
+}
+
 }  // namespace
 }  // namespace veletas::cluster

@@ -14,6 +14,7 @@
 
 #include "arena/gate.h"
 #include "arena/match_record.h"
+#include "cluster/audit.h"
 #include "cluster/entry.h"
 #include "cluster/learner.h"
 #include "cluster/streams.h"
@@ -337,6 +338,21 @@ TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsThe
     EXPECT_EQ(result_.value().record.games[i].turns, here.value().record.games[i].turns) << i;
   }
   EXPECT_EQ(result_.value().promoted, here.value().promoted);
+  // The audit says who played the gate's games: all by "one" (none of the forged ones), and
+  // the local gate's in the learner's process.
+  auto audit = AuditRun(run.Str());
+  ASSERT_TRUE(audit.ok()) << audit.error();
+  ASSERT_EQ(audit.value().match_workers.size(), 1u);
+  const MatchAudit& m = audit.value().match_workers[0];
+  EXPECT_EQ(m.decision, here.value().promoted ? "promote" : "reject");
+  EXPECT_EQ(m.games, 8);
+  ASSERT_EQ(m.games_by_worker.size(), 1u);
+  EXPECT_EQ(m.games_by_worker.begin()->first, "one");
+  EXPECT_EQ(IndexRanges(m.games_by_worker.begin()->second), "0-7");
+  auto local_audit = AuditRun(local.Str());
+  ASSERT_TRUE(local_audit.ok()) << local_audit.error();
+  ASSERT_EQ(local_audit.value().match_workers.size(), 1u);
+  EXPECT_EQ(local_audit.value().match_workers[0].games_by_worker.at(kLearnerPlayer).size(), 8u);
   // Counted against the hostile worker only; its task was taken back and played by "one".
   EXPECT_EQ(
       std::atoll(redis_->Call({"HGET", keys.Stats(), "rejected-by:evil"}).value().str.c_str()),

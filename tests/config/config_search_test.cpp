@@ -100,6 +100,15 @@ TEST(ConfigSearch, RejectsOutOfRangeValuesNamingFileLineAndKey) {
     const std::string error = SearchError(c.yaml, out);
     EXPECT_NE(error.find(c.expected), std::string::npos) << c.yaml << " gave: " << error;
   }
+  {  // No more nodes than this machine's memory holds, the limit named.
+    search::SearchConfig out;
+    const std::string error = SearchError("  max_nodes: 1099511627776\n", out);
+    EXPECT_NE(error.find("search.max_nodes: 1099511627776 is more than this machine's memory "
+                         "holds: at most " +
+                         std::to_string(search::MaxNodesLimit()) + " nodes"),
+              std::string::npos)
+        << error;
+  }
   const Case evaluator_cases[] = {
       {"  max_batch: 1\n", "evaluator.max_batch: 1 is out of range [2, 65536]"},
       {"  max_wait_us: -5\n", "evaluator.max_wait_us: -5 is out of range"},

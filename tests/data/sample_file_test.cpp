@@ -282,7 +282,7 @@ TEST_F(SampleFileTest, HeaderClaimsBeyondTheBytesPresentAreRefusedBeforeAllocati
   const Case cases[] = {
       {Reheadered(good, 24, uint64_t{1} << 30, 8),
        "x.vzs: corrupt header: a payload of 1073741824 bytes cannot come from " +
-           std::to_string(zlen) + " compressed bytes"},
+           std::to_string(zlen) + " compressed bytes (at most 64 times as many)"},
       {Reheadered(good, 16, 5'000'000, 4),
        "x.vzs: corrupt header: 5000000 samples and 1 games cannot fit in a payload of " +
            std::to_string(raw_len) + " bytes"},
@@ -312,12 +312,36 @@ TEST_F(SampleFileTest, HeaderClaimsBeyondTheBytesPresentAreRefusedBeforeAllocati
   h.U64(util::Checksum64(payload));
   h.U64(util::Checksum64(h.str()));
   const std::string tiny = h.str() + payload;
+  // Issue 29: 8 GiB declared in a file of 8 MiB (1024:1 passed before): the reader refuses it
+  // before decompressing, naming the file and the limit.
+  {
+    util::Writer big;
+    big.Bytes("VELZSMPL");
+    big.U32(kSampleFormatVersion);
+    big.U8(0);
+    big.U8(7);
+    big.U16(0);
+    big.U32(1);
+    big.U32(1);
+    big.U64(uint64_t{8} << 30);
+    const std::string junk((size_t{8} << 20) + 1, '\x28');
+    big.U64(junk.size());
+    big.U64(0);
+    big.U64(util::Checksum64(junk));
+    big.U64(util::Checksum64(big.str()));
+    const auto bomb = DecodeSampleFile(big.str() + junk, "bomb.vzs");
+    ASSERT_FALSE(bomb.ok());
+    EXPECT_EQ(bomb.error(),
+              "bomb.vzs: corrupt header: a payload of 8589934592 bytes cannot come from 8388609 "
+              "compressed bytes (at most 64 times as many)");
+    EXPECT_EQ(bomb.exit_code(), 2);
+  }
   ASSERT_EQ(tiny.size(), 83u);
   const auto read = DecodeSampleFile(tiny, "x.vzs");
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.error(),
             "x.vzs: corrupt header: a payload of 1073741824 bytes cannot come from 19 compressed "
-            "bytes");
+            "bytes (at most 64 times as many)");
   // The same file as the payload of a journal entry: the entry is dropped with a note.
   util::Writer entry;
   entry.Bytes("VZJ3");

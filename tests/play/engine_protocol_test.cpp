@@ -10,6 +10,7 @@
 #include "rules/notation.h"
 #include "rules/turns.h"
 #include "search/fake_evaluators.h"
+#include "search/search_config.h"
 #include "tests/play/test_util.h"
 
 namespace veletas::play {
@@ -297,6 +298,16 @@ TEST_F(Engine, QuitEnds) {
 TEST_F(Engine, AHugeBudgetStopsAtTheNodeBudget) {
   ASSERT_EQ(Ok("setoption max_nodes 2000"), "");
   EXPECT_NE(Err("setoption max_nodes -1").find("expected an integer in [0, "), std::string::npos);
+  // Up to what this machine's memory holds (search.max_nodes's bound), not 2^40.
+  const std::string limit = std::to_string(search::MaxNodesLimit());
+  const std::string too_many = Err("setoption max_nodes " + std::to_string(int64_t{1} << 40));
+  EXPECT_NE(too_many.find("more than this machine's memory holds: at most " + limit + " nodes"),
+            std::string::npos)
+      << too_many;
+  EXPECT_NE(Err("setoption max_nodes " + std::to_string(search::MaxNodesLimit() + 1)).find(limit),
+            std::string::npos);
+  EXPECT_EQ(Ok("setoption max_nodes " + limit), "");
+  ASSERT_EQ(Ok("setoption max_nodes 2000"), "");
   ASSERT_EQ(Ok("play c3/a1"), "");
   const auto start = std::chrono::steady_clock::now();
   const std::string move = Ok("genmove visits 100000000");

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "search/fake_evaluators.h"
 #include "search/mcts.h"
@@ -78,6 +80,16 @@ TEST(NodeBudget, TheAutomaticBudgetComesFromTheMachinesMemory) {
   EXPECT_EQ(DefaultMaxNodes(), MaxNodesForMemory(int64_t{pages} * page));
   SearchConfig config;  // max_nodes 0: automatic
   EXPECT_EQ(config.max_nodes, 0);
+  // The most a tree may be given: all of the memory at the largest node size.
+  EXPECT_EQ(MaxNodesLimit(), std::max<int64_t>(1'000'000, int64_t{pages} * page / MaxNodeBytes()));
+  EXPECT_GE(MaxNodesLimit(), DefaultMaxNodes());
+  config.max_nodes = MaxNodesLimit();
+  EXPECT_TRUE(config.Validate().ok());
+  config.max_nodes = MaxNodesLimit() + 1;
+  EXPECT_NE(config.Validate().error().find("max_nodes: " + std::to_string(MaxNodesLimit() + 1) +
+                                           " is more than this machine's memory holds"),
+            std::string::npos)
+      << config.Validate().error();
 }
 
 }  // namespace

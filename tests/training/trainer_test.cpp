@@ -251,6 +251,7 @@ TEST(Trainer, GenerationsChainStepsOptimiserAndData) {
   TrainRequest r2 = r;
   r2.input_checkpoint = r.output_checkpoint;
   r2.output_checkpoint = dir.File("out/gen2.ckpt");
+  r2.restore_input_optimizer = true;  // the same run's previous generation, as the pipeline's
   auto second = TrainGeneration(r2);
   ASSERT_TRUE(second.ok()) << second.error;
   EXPECT_EQ(second.stats.generation, 2);
@@ -305,6 +306,48 @@ TEST(Trainer, GenerationsChainStepsOptimiserAndData) {
   EXPECT_EQ(again.stats.steps, second.stats.steps);
   EXPECT_EQ(testing::ReadAll(r2.output_checkpoint), before);
   EXPECT_FALSE(fs::exists(TrainingStatePath(r2.output_checkpoint)));
+}
+
+// Issue 29: a checkpoint from elsewhere (not this run's previous generation) gives its weights
+// only: its optimiser section, a Torch archive, is never parsed. Here it is junk that Torch's
+// parser refuses when asked to read it, as for a checkpoint of the same run.
+TEST(Trainer, AnInputFromElsewhereGivesItsWeightsOnly) {
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  WriteGames(dir.File("data/s_0.vzs"), 2, 1);
+  TrainRequest r = QuickRequest(dir);
+  r.steps = 2;
+  ASSERT_TRUE(TrainGeneration(r).ok());
+  auto sections = model::ReadCheckpointFile(r.output_checkpoint);
+  ASSERT_TRUE(sections.ok()) << sections.error();
+  auto meta = model::MetaFromJson(sections.value().meta_json, "gen1");
+  ASSERT_TRUE(meta.ok());
+  ASSERT_EQ(meta.value().optimizer, "sgd");
+  sections.value().optimizer = std::string(4096, '\x5a');
+  const std::string foreign = dir.File("foreign.ckpt");
+  ASSERT_TRUE(model::WriteCheckpointFile(foreign, sections.value()).ok());
+  std::vector<std::string> notes;
+  TrainRequest from_elsewhere = r;
+  from_elsewhere.input_checkpoint = foreign;
+  from_elsewhere.output_checkpoint = dir.File("out/elsewhere.ckpt");
+  from_elsewhere.log = [&notes](const std::string& n) { notes.push_back(n); };
+  const TrainResult weights_only = TrainGeneration(from_elsewhere);
+  ASSERT_TRUE(weights_only.ok()) << weights_only.error;
+  EXPECT_EQ(weights_only.stats.steps, 2);
+  bool noted = false;
+  for (const std::string& n : notes) {
+    noted |= n.find(
+                 "foreign.ckpt holds sgd optimiser state; starting a fresh sgd optimiser "
+                 "(weights only: not a checkpoint of this run)") != std::string::npos;
+  }
+  EXPECT_TRUE(noted);
+  TrainRequest same_run = from_elsewhere;
+  same_run.output_checkpoint = dir.File("out/same.ckpt");
+  same_run.restore_input_optimizer = true;
+  const TrainResult parsed = TrainGeneration(same_run);
+  EXPECT_EQ(parsed.status, TrainStatus::kBadInput);
+  EXPECT_NE(parsed.error.find("foreign.ckpt: cannot load checkpoint"), std::string::npos)
+      << parsed.error;
 }
 
 TEST(Trainer, DivergenceFailsWithoutWritingTheOutput) {
