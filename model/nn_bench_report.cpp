@@ -65,8 +65,11 @@ void PrintTrainingTable(NnBench& b, int max_batch) {
       "%16s %12s\n",
       "batch", "samples/s", "ms/step", "bf16 autocast/s", "x fp32");
   // On a CPU without bf16 instructions oneDNN would emulate bf16: not measured.
-  const std::string no_bf16 =
-      b.DeviceName().rfind("cuda", 0) == 0 ? std::string() : PrecisionUnsupported(Precision::kBf16);
+  std::string no_bf16;
+  if (b.DeviceName().rfind("cuda", 0) != 0) {
+    const util::Status bf16 = CpuSupports(Precision::kBf16);
+    if (!bf16.ok()) no_bf16 = bf16.error();
+  }
   if (!no_bf16.empty()) std::printf("bf16 autocast not measured: %s\n", no_bf16.c_str());
   for (int batch : {32, 128, 256}) {
     if (batch > max_batch) break;
