@@ -31,21 +31,7 @@ int Audit(const std::string& dir) {
   auto audit = cluster::AuditRun(dir);
   if (!audit) return CommandError("cluster audit", audit.error_value());
   const cluster::RunAudit& a = audit.value();
-  std::cout << dir << ": " << a.selfplay_games << " self-play games in " << a.sample_files
-            << " sample files (" << a.games_with_id << " with a game id, " << a.duplicates.size()
-            << " stored twice), " << a.match_games << " arena games in " << a.matches
-            << " matches\n";
-  for (const cluster::MatchAudit& m : a.match_workers) {
-    std::cout << "  match " << m.name << (m.decision.empty() ? "" : " (gate: " + m.decision + ")")
-              << ", " << m.games << " games:";
-    for (const auto& [worker, games] : m.games_by_worker) {
-      std::cout << " " << worker << " " << games.size() << " [" << cluster::IndexRanges(games)
-                << "];";
-    }
-    std::cout << "\n";
-  }
-  for (const std::string& d : a.duplicates) std::cout << "  stored twice: " << d << "\n";
-  for (const std::string& u : a.unreadable) std::cout << "  unreadable: " << u << "\n";
+  std::cout << cluster::AuditText(dir, a);
   return a.duplicates.empty() && a.unreadable.empty() ? 0 : 1;
 }
 

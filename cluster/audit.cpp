@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "arena/match_record.h"
 #include "arena/sprt.h"
@@ -69,6 +70,24 @@ util::Result<RunAudit> AuditRun(const std::string& run_dir) {
     audit.match_workers.push_back(std::move(a));
   }
   return audit;
+}
+
+std::string AuditText(const std::string& dir, const RunAudit& a) {
+  std::ostringstream out;
+  out << dir << ": " << a.selfplay_games << " self-play games in " << a.sample_files
+      << " sample files (" << a.games_with_id << " with a game id, " << a.duplicates.size()
+      << " stored twice), " << a.match_games << " arena games in " << a.matches << " matches\n";
+  for (const MatchAudit& m : a.match_workers) {
+    out << "  match " << m.name << (m.decision.empty() ? "" : " (gate: " + m.decision + ")") << ", "
+        << m.games << " games:";
+    for (const auto& [worker, games] : m.games_by_worker) {
+      out << " " << worker << " " << games.size() << " [" << IndexRanges(games) << "];";
+    }
+    out << "\n";
+  }
+  for (const std::string& d : a.duplicates) out << "  stored twice: " << d << "\n";
+  for (const std::string& u : a.unreadable) out << "  unreadable: " << u << "\n";
+  return out.str();
 }
 
 }  // namespace veletas::cluster

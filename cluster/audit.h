@@ -43,4 +43,8 @@ struct RunAudit {
 // Reads RUN_DIR/samples/**/*.vzs and RUN_DIR/matches/*.json. Errors: no such run directory.
 util::Result<RunAudit> AuditRun(const std::string& run_dir);
 
+// `cluster audit`'s report of `a` for RUN_DIR `dir`: a summary line, then one line per match
+// (its gate decision, which worker played which games), per duplicate and per unreadable file.
+std::string AuditText(const std::string& dir, const RunAudit& a);
+
 }  // namespace veletas::cluster
