@@ -60,10 +60,7 @@ int RunTrain(const TrainArgs& args) {
 
   const training::TrainResult result = training::TrainGeneration(request);
   progress.Done();
-  if (!result.ok()) {
-    std::cerr << "veletas train: " << result.error << "\n";
-    return result.status == training::TrainStatus::kBadInput ? 2 : 1;
-  }
+  if (!result.ok()) return CommandError("train", result.ToStatus().error_value());
   std::cout << training::TrainStatsText(result.stats, args.out);
   if (result.stats.already_done) return 0;
   DrawLosses(request);

@@ -1,14 +1,13 @@
 // The `veletas` command-line app: one CLI11 subcommand per registered command (app/cmd_*.cpp
 // declare their options next to the command); parses the command line, then runs the command.
-#include <unistd.h>
 #include <CLI/CLI.hpp>
 
-#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "app/command.h"
+#include "util/host.h"
 
 namespace veletas::app {
 
@@ -101,17 +100,7 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace veletas::app
 
-// OpenMP threads that wait by spinning (libgomp's default) collapse a process's network
-// throughput when another process shares its cores (issue 27: 1/7 of idle). libgomp reads
-// OMP_WAIT_POLICY when it loads, before main, so an unset policy is set to PASSIVE and the
-// program executed again; a policy the user set is kept. `veletas bench-nn` measures both.
-void UsePassiveOpenMpWaiting(char** argv) {
-  if (std::getenv("OMP_WAIT_POLICY") != nullptr) return;
-  setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
-  execv("/proc/self/exe", argv);  // returns only on failure: then go on as is
-}
-
 int main(int argc, char** argv) {
-  UsePassiveOpenMpWaiting(argv);
+  veletas::util::UsePassiveOpenMpWaiting(argv);
   return veletas::app::Main(argc, argv);
 }

@@ -64,11 +64,7 @@ util::Result<pipeline::TrainSummary> TorchNetworks::Train(const pipeline::TrainJ
   }
   req.log = job.log;
   const training::TrainResult result = training::TrainGeneration(req);
-  if (!result.ok()) {
-    return util::Error{result.error, result.status == training::TrainStatus::kBadInput
-                                         ? util::ErrorKind::kBadInput
-                                         : util::ErrorKind::kFailure};
-  }
+  if (!result.ok()) return result.ToStatus().error_value();
   const training::TrainStats& t = result.stats;
   pipeline::TrainSummary s;
   s.steps = t.steps;

@@ -22,7 +22,6 @@ util::Status ClusterConfig::Validate() const {
       .Int("arena_games_per_task", arena_games_per_task, 1, 4096)
       .Real("task_timeout_seconds", task_timeout_seconds, 1, 1e6)
       .Real("heartbeat_seconds", heartbeat_seconds, 0.1, 3600)
-      .Real("spool_grace_seconds", spool_grace_seconds, 0, 3600)
       .Int("max_entry_bytes", max_entry_bytes, 1024, 512LL << 20)
       .Int("ingest_batch", ingest_batch, 1, 10000)
       .Real("max_worker_share", max_worker_share, 0, 1, util::Ends::kOpenLow)

@@ -35,10 +35,6 @@ struct ClusterConfig {
   double task_timeout_seconds = 300;
   // How often a worker refreshes its heartbeat (its key lives three times as long).
   double heartbeat_seconds = 2;
-  // How long a worker keeps a game it sent in its spool: longer than Redis's
-  // `appendfsync everysec` window (up to about 2 s), so a power cut of the Redis machine
-  // loses no game either.
-  double spool_grace_seconds = 5;
   // The largest result entry the learner accepts (bytes).
   int64_t max_entry_bytes = 4 << 20;
   // Entries the learner reads, checks and stores in one batch (one flush).

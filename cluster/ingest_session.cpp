@@ -327,9 +327,13 @@ util::Status IngestSession::Settle(EntryKind kind, const std::vector<StreamEntry
 void IngestSession::Trim(EntryKind kind) {
   last_trim_ = std::chrono::steady_clock::now();
   for (const auto& [stream, worker] : owner_) {
-    if (stream == StreamOf(keys_, kind, worker) && grouped_.count(stream)) {
-      TrimAcknowledged(redis_, stream, kLearnerGroup);
-    }
+    if (stream != StreamOf(keys_, kind, worker) || !grouped_.count(stream)) continue;
+    // Everything below `below` is stored (GameStore::Add is durable) or judged: trimmed, and
+    // the worker may delete its spooled copies (Outbox::Flush).
+    auto below = AcknowledgedBelow(redis_, stream, kLearnerGroup);
+    if (!below || below.value().empty()) continue;
+    redis_.Pipeline(
+        {{"XTRIM", stream, "MINID", below.value()}, {"SET", keys_.Stored(stream), below.value()}});
   }
 }
 

@@ -80,7 +80,8 @@ class IngestSession {
                       const std::vector<Verdict>& verdicts);
 
   // Trims the streams of `kind` below their oldest pending or undelivered entry (XTRIM
-  // MINID), so that the queue's length counts only games still to be stored. Best effort.
+  // MINID), so that the queue's length counts only games still to be stored, and tells
+  // their workers that id (RunKeys::Stored). Best effort.
   void Trim(EntryKind kind);
 
   const IngestCounters& Totals() const { return totals_; }

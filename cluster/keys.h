@@ -38,6 +38,13 @@ struct RunKeys {
   // sender of an entry is the owner of the stream it is in.
   std::string WorkerSelfplay(const std::string& name) const { return prefix + "results:" + name; }
   std::string WorkerArena(const std::string& name) const { return prefix + "arena:" + name; }
+  // String: the id below which every entry of the worker stream `stream` (WorkerSelfplay or
+  // WorkerArena) has been stored or judged by the learner (set when it trims the stream).
+  // The worker deletes a spooled game only once its entry is below it. Precondition:
+  // `stream` starts with `prefix`.
+  std::string Stored(const std::string& stream) const {
+    return prefix + "stored:" + stream.substr(prefix.size());
+  }
   // Where a stream that was not a stream (WRONGTYPE) is moved before it is made again.
   std::string Broken(const std::string& name) const { return prefix + "broken:" + name; }
   // Stream: the entries the learner rejected (worker, entry id, reason; capped in length).

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "cluster/streams.h"
 #include "util/atomic_file.h"
-#include "util/clock.h"
 #include "util/run_dir.h"
 
 namespace veletas::cluster {
@@ -34,9 +34,36 @@ std::string ExhaustedStream(const std::string& stream, const std::string& worker
          " games in the spool are kept and sent when this worker is started again";
 }
 
+// The Stored marks of `worker`'s streams (stream -> mark; none yet: ""), after a PING, so a
+// server that died since the last call shows here (and the next call reconnects).
+util::Result<std::map<std::string, std::string>> ReadMarks(RedisClient& redis, const RunKeys& keys,
+                                                           const std::string& worker) {
+  using R = util::Result<std::map<std::string, std::string>>;
+  const std::vector<std::string> streams{keys.WorkerSelfplay(worker), keys.WorkerArena(worker)};
+  std::vector<std::vector<std::string>> commands{{"PING"}};
+  for (const std::string& s : streams) commands.push_back({"GET", keys.Stored(s)});
+  auto replies = redis.Pipeline(commands);
+  if (!replies) return replies.error_value();
+  std::map<std::string, std::string> marks;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    const RedisValue& r = replies.value()[i + 1];
+    if (r.IsError() && r.str.starts_with("NOPERM")) {
+      return R::Error("redis: worker " + worker + " may not read " + keys.Stored(streams[i]) +
+                      " (its user was made by an older `veletas cluster add-worker`): "
+                      "`veletas cluster remove-worker " +
+                      worker + "` and `add-worker " + worker +
+                      "` give it a user with the current rule; its spool keeps "
+                      "every game the learner has not stored, and sends them then");
+    }
+    if (r.IsError()) return R::Failure("redis: GET " + keys.Stored(streams[i]) + ": " + r.str);
+    marks[streams[i]] = r.IsString() ? r.str : std::string();
+  }
+  return marks;
+}
+
 }  // namespace
 
-util::Result<std::unique_ptr<Outbox>> Outbox::Open(const std::string& dir, double grace_seconds) {
+util::Result<std::unique_ptr<Outbox>> Outbox::Open(const std::string& dir) {
   using R = util::Result<std::unique_ptr<Outbox>>;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -44,7 +71,7 @@ util::Result<std::unique_ptr<Outbox>> Outbox::Open(const std::string& dir, doubl
     return R::Failure(dir + ": cannot create the spool directory" +
                       (ec ? ": " + ec.message() : std::string()));
   }
-  std::unique_ptr<Outbox> box(new Outbox(dir, grace_seconds));
+  std::unique_ptr<Outbox> box(new Outbox(dir));
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
     if (util::IsTemporaryName(name)) {
@@ -81,24 +108,11 @@ util::Result<std::string> Outbox::Put(EntryKind kind, std::string_view entry) {
 
 util::Result<int> Outbox::Flush(RedisClient& redis, const RunKeys& keys,
                                 const std::string& worker) {
-  // A server that died since the last call shows here (and the next call reconnects), so
-  // nothing sent on a connection that broke is confirmed.
-  if (auto pong = redis.Call({"PING"}); !pong) return pong.error_value();
+  // Nothing sent on a connection that broke is confirmed.
+  auto marks = ReadMarks(redis, keys, worker);
+  if (!marks) return marks.error_value();
   std::unique_lock<std::mutex> lock(mutex_);
-  // Confirm or take back what was sent before.
-  const uint64_t connection = redis.Connections();
-  for (auto it = sent_.begin(); it != sent_.end();) {
-    if (it->connection != connection) {
-      waiting_.insert(it->name);  // the server may have lost it: send it again
-      it = sent_.erase(it);
-    } else if (util::SecondsSince(it->when) >= grace_) {
-      std::error_code ec;
-      fs::remove(fs::path(dir_) / it->name, ec);
-      it = sent_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  Confirm(marks.value(), redis.Connections());
   int sent = 0;
   while (!waiting_.empty()) {
     std::vector<std::string> names;
@@ -137,11 +151,27 @@ util::Result<int> Outbox::Flush(RedisClient& redis, const RunKeys& keys,
         return util::Result<int>::Failure("redis: XADD " + commands[i][1] + ": " + r.str);
       }
       waiting_.erase(sendable[i]);
-      sent_.push_back({sendable[i], util::SteadyClock::now(), redis.Connections()});
+      sent_.push_back({sendable[i], commands[i][1], r.str, redis.Connections()});
       ++sent;
     }
   }
   return sent;
+}
+
+void Outbox::Confirm(const std::map<std::string, std::string>& marks, uint64_t connection) {
+  for (auto it = sent_.begin(); it != sent_.end();) {
+    const auto mark = marks.find(it->stream);
+    if (it->connection != connection) {
+      waiting_.insert(it->name);  // the server may have lost it: send it again
+      it = sent_.erase(it);
+    } else if (mark != marks.end() && !mark->second.empty() && StreamIdLess(it->id, mark->second)) {
+      std::error_code ec;
+      fs::remove(fs::path(dir_) / it->name, ec);
+      it = sent_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 bool Outbox::Sent(const std::string& name) const {

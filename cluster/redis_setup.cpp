@@ -135,7 +135,8 @@ std::string WorkerAclLine(const std::string& run, const std::string& name,
   return "user " + k.WorkerUser(name) + " on #" + sha256_hex +
          " resetkeys resetchannels -@all +ping +auth +hello +client|setname +xadd %W~" +
          k.WorkerSelfplay(name) + " %W~" + k.WorkerArena(name) + " (+get +hmget +llen +lrange %R~" +
-         k.Config() + " %R~" + k.Current() + " %R~" + k.Model("*") + " %R~" + k.Queued() +
+         k.Config() + " %R~" + k.Current() + " %R~" + k.Model("*") + " %R~" + k.Queued() + " %R~" +
+         k.Stored(k.WorkerSelfplay(name)) + " %R~" + k.Stored(k.WorkerArena(name)) +
          ") (+set +del %RW~" + k.Worker(name) + ") (+xlen %R~" + k.WorkerSelfplay(name) +
          ") (+xreadgroup %RW~" + k.Tasks() + ")";
 }

@@ -118,8 +118,8 @@ util::Status Ack(RedisClient& redis, const std::string& key, const std::string& 
   return util::Ok();
 }
 
-util::Result<long long> TrimAcknowledged(RedisClient& redis, const std::string& key,
-                                         const std::string& group) {
+util::Result<std::string> AcknowledgedBelow(RedisClient& redis, const std::string& key,
+                                            const std::string& group) {
   // The group's last delivered id first, then its pending entries: an entry delivered in
   // between is either in the pending summary or newer than the last delivered id read.
   auto info = redis.Call({"XINFO", "GROUPS", key});
@@ -133,7 +133,7 @@ util::Result<long long> TrimAcknowledged(RedisClient& redis, const std::string& 
     }
     if (name == group) last_delivered = last;
   }
-  if (last_delivered.empty()) return 0LL;
+  if (last_delivered.empty()) return std::string();
   auto pending = redis.Call({"XPENDING", key, group});
   if (!pending) return pending.error_value();
   std::string min_id = NextStreamId(last_delivered);
@@ -142,7 +142,15 @@ util::Result<long long> TrimAcknowledged(RedisClient& redis, const std::string& 
       StreamIdLess(p.elements[1].str, min_id)) {
     min_id = p.elements[1].str;
   }
-  auto trimmed = redis.Call({"XTRIM", key, "MINID", min_id});
+  return min_id;
+}
+
+util::Result<long long> TrimAcknowledged(RedisClient& redis, const std::string& key,
+                                         const std::string& group) {
+  auto below = AcknowledgedBelow(redis, key, group);
+  if (!below) return below.error_value();
+  if (below.value().empty()) return 0LL;
+  auto trimmed = redis.Call({"XTRIM", key, "MINID", below.value()});
   if (!trimmed) return trimmed.error_value();
   return trimmed.value().integer;
 }

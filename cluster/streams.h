@@ -61,8 +61,12 @@ util::Result<Claimed> AutoClaim(RedisClient& redis, const std::string& key,
 util::Status Ack(RedisClient& redis, const std::string& key, const std::string& group,
                  const std::vector<std::string>& ids);
 
-// Trims `key` below its oldest entry that `group` has pending or not yet delivered (XTRIM
-// MINID). Returns the number of entries removed.
+// The oldest id of `key` that `group` has pending or not yet delivered: every entry below
+// it has been acknowledged. Empty when the group has delivered nothing (or does not exist).
+util::Result<std::string> AcknowledgedBelow(RedisClient& redis, const std::string& key,
+                                            const std::string& group);
+
+// Trims `key` below AcknowledgedBelow (XTRIM MINID). Returns the number of entries removed.
 util::Result<long long> TrimAcknowledged(RedisClient& redis, const std::string& key,
                                          const std::string& group);
 

@@ -33,9 +33,7 @@ util::Result<WorkerReport> Worker::Run() {
   if (!id) return id.error_value();
   id_ = id.value();
   report_.id = id_;
-  const ClusterConfig defaults;
-  auto outbox =
-      Outbox::Open((fs::path(options_.dir) / "outbox").string(), defaults.spool_grace_seconds);
+  auto outbox = Outbox::Open((fs::path(options_.dir) / "outbox").string());
   if (!outbox) return outbox.error_value();
   outbox_ = std::move(outbox.value());
   spool_ = std::make_unique<SpoolWriter>(*outbox_);
@@ -144,7 +142,6 @@ util::Status Worker::LoadConfig() {
   if (settings_) Log("worker " + id_ + ": the run's config changed; self-play restarts with it");
   settings_changed_ = settings_.has_value();
   settings_ = settings.value();
-  outbox_->SetGrace(settings_->cluster.spool_grace_seconds);
   config_text_ = text.value().str;
   return util::Ok();
 }

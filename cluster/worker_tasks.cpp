@@ -8,6 +8,13 @@
 #include "cluster/worker_loop.h"
 
 namespace veletas::cluster {
+namespace {
+
+// Whether `e` says that the task stream has no group (yet): Redis restarted without its data
+// and the learner has not made the group again. No task for now, not a failure.
+bool NoTaskGroup(const util::Error& e) { return e.message.find("NOGROUP") != std::string::npos; }
+
+}  // namespace
 
 util::Status Worker::HandleTask() {
   if (!task_) return ClaimTask();
@@ -38,14 +45,14 @@ util::Status Worker::ClaimTask() {
   if (!resumed_all_) {  // a restarted worker's own pending tasks first, each once
     auto own =
         ReadGroup(redis_, keys_.Tasks(), kWorkerGroup, id_, 1, 0, /*pending=*/true, resume_after_);
-    if (!own) return own.error_value();
+    if (!own) return NoTaskGroup(own.error_value()) ? util::Ok() : own.error_value();
     got = own.value();
     if (got.empty()) resumed_all_ = true;
     if (!got.empty()) resume_after_ = got.front().id;
   }
   if (got.empty()) {
     auto fresh = ReadGroup(redis_, keys_.Tasks(), kWorkerGroup, id_, 1, 0, /*pending=*/false);
-    if (!fresh) return fresh.error_value();
+    if (!fresh) return NoTaskGroup(fresh.error_value()) ? util::Ok() : fresh.error_value();
     got = fresh.value();
   }
   if (got.empty()) return util::Ok();

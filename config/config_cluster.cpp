@@ -17,7 +17,6 @@ void ParseClusterSection(ConfigSection& s, cluster::ClusterConfig& out) {
   out.arena_games_per_task = s.SmallInt("arena_games_per_task", out.arena_games_per_task);
   out.task_timeout_seconds = s.Real("task_timeout_seconds", out.task_timeout_seconds);
   out.heartbeat_seconds = s.Real("heartbeat_seconds", out.heartbeat_seconds);
-  out.spool_grace_seconds = s.Real("spool_grace_seconds", out.spool_grace_seconds);
   out.max_entry_bytes = s.Int("max_entry_bytes", out.max_entry_bytes);
   out.ingest_batch = s.SmallInt("ingest_batch", out.ingest_batch);
   out.max_worker_share = s.Real("max_worker_share", out.max_worker_share);

@@ -41,6 +41,7 @@
 
 #include "model/checkpoint_file.h"
 #include "training/training_config.h"
+#include "util/result.h"
 
 namespace veletas::training {
 
@@ -123,6 +124,13 @@ struct TrainResult {
   std::string error;  // names the file and the problem when status is not kOk
   TrainStats stats;
   bool ok() const { return status == TrainStatus::kOk; }
+  // The outcome as the one error convention: kBadInput is bad input (exit 2), kFailed and
+  // kAborted failures (exit 1).
+  util::Status ToStatus() const {
+    if (ok()) return util::Ok();
+    return util::Error{error, status == TrainStatus::kBadInput ? util::ErrorKind::kBadInput
+                                                               : util::ErrorKind::kFailure};
+  }
 };
 
 // Runs one call as described above. Blocks; uses Torch with config.threads intra-op

@@ -16,83 +16,12 @@ set -u
 VELETAS=$1
 CONFIG=$2
 WORK=$3
-RUN="$WORK/run"
 NAME=e2e
-rm -rf "$WORK"
-mkdir -p "$WORK/redis"
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-  wait 2>/dev/null
-}
-trap cleanup EXIT
-fail() {
-  echo "FAIL: $*" >&2
-  for f in "$WORK"/*.log; do echo "== $f" >&2; tail -20 "$f" >&2; done
-  exit 1
-}
-command -v redis-server >/dev/null || fail "redis-server is not installed (apt-get install redis-server)"
-PORT=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-URL="redis://127.0.0.1:$PORT"
-SETUP="$WORK/setup"
-# The documented setup: users.acl (default user off), the limits, the credentials files.
-"$VELETAS" cluster setup --run "$NAME" --dir "$SETUP" --maxmemory $((256 << 20)) >/dev/null ||
-  fail "cluster setup"
-[ "$(stat -c %a "$SETUP/learner.auth")" = 600 ] || fail "learner.auth is not 0600"
-pass() { cut -d' ' -f2 "$SETUP/$1.auth"; }
-cli() { redis-cli -p "$PORT" --user vz-admin --pass "$(pass admin)" --no-auth-warning "$@"; }
+source "$(dirname "$0")/e2e_lib.sh"
+e2e_setup w1 w2 evil
 # The hostile worker has valid credentials of its own.
 wcli() { redis-cli -p "$PORT" --user "vz:$NAME:evil" --pass "$(pass evil)" --no-auth-warning "$@"; }
-
-start_redis() {
-  redis-server "$SETUP/redis-veletas.conf" --port "$PORT" --bind 127.0.0.1 --dir "$WORK/redis" \
-    --save "" --logfile "$WORK/redis.log" &
-  REDIS_PID=$!
-  PIDS+=("$REDIS_PID")
-  for _ in $(seq 1 200); do
-    [ "$(cli ping 2>/dev/null)" = "PONG" ] && return 0
-    sleep 0.05
-  done
-  fail "redis-server did not start"
-}
-start_redis
-for w in w1 w2 evil; do
-  "$VELETAS" cluster add-worker "$w" --run "$NAME" --dir "$SETUP" --redis "$URL" >/dev/null ||
-    fail "cluster add-worker $w"
-done
-case "$(redis-cli -p "$PORT" ping 2>&1)" in *NOAUTH*) ;; *) fail "the default user is open" ;; esac
-
-cat "$CONFIG" >"$WORK/run.yaml"
-cat >>"$WORK/run.yaml" <<EOF
-cluster:
-  redis: $URL
-  run: $NAME
-  auth_file: $SETUP/learner.auth
-  task_timeout_seconds: 3
-  heartbeat_seconds: 0.5
-  spool_grace_seconds: 1
-  arena_games_per_task: 2
-EOF
 sed -i 's/^  generations: 2$/  generations: 3/; s/^  games_per_generation: 8$/  games_per_generation: 12/' "$WORK/run.yaml"
-
-start_worker() {  # $1 = number
-  "$VELETAS" worker --redis "$URL" --run "$NAME" --dir "$WORK/w$1" \
-    --redis-auth "$SETUP/w$1.auth" --threads 1 --device cpu >>"$WORK/worker$1.log" 2>&1 &
-  eval "W$1=$!"
-  PIDS+=("$!")
-}
-start_learner() {
-  "$VELETAS" pipeline --config "$WORK/run.yaml" --run "$RUN" >>"$WORK/learner.log" 2>&1 &
-  LEARNER=$!
-  PIDS+=("$LEARNER")
-}
-wait_for() {  # $1 = glob, $2 = what; fails after 240 s
-  for _ in $(seq 1 4800); do
-    compgen -G "$1" >/dev/null && return 0
-    sleep 0.05
-  done
-  fail "timed out waiting for $2 ($1)"
-}
 
 start_worker 1
 start_worker 2
@@ -153,31 +82,18 @@ done
 [ -n "$taken" ] || fail "worker 2 never took a task"
 kill -9 "$W2" && echo "killed worker 2 during task $taken"
 
-for _ in $(seq 1 2400); do
-  kill -0 "$LEARNER" 2>/dev/null || break
-  sleep 0.1
-done
-kill -0 "$LEARNER" 2>/dev/null && fail "the learner did not finish in 240 s"
-wait "$LEARNER" || fail "the learner failed: $(tail -5 "$WORK/learner.log")"
+wait_learner
 grep -q "finished: trained 3 generations" "$WORK/learner.log" || fail "the run did not finish"
 
 # Every game id once; every iteration exactly its games.
-"$VELETAS" cluster audit "$RUN" >"$WORK/audit.out" || fail "audit: $(cat "$WORK/audit.out")"
-grep -q "^$RUN: 36 self-play games in .* (36 with a game id, 0 stored twice)" "$WORK/audit.out" ||
-  fail "audit: $(cat "$WORK/audit.out")"
+check_iterations 3 12
 /usr/bin/python3 - "$RUN" <<'PY' || exit 1
-import glob, json, os, struct, sys
+import glob, json, os, sys
 run = sys.argv[1]
 def fail(msg):
     print("FAIL:", msg, file=sys.stderr); sys.exit(1)
 state = json.load(open(os.path.join(run, "state.json")))
 if [g["generation"] for g in state["generations"]] != [1, 2, 3]: fail("generations %s" % state["generations"])
-for it in range(3):
-    games = 0
-    for f in glob.glob(os.path.join(run, "samples", "iter_%04d" % it, "*.vzs")):
-        games += struct.unpack("<I", open(f, "rb").read(24)[20:24])[0]
-    if games != 12: fail("iteration %d holds %d games, expected 12" % (it, games))
-    if glob.glob(os.path.join(run, "samples", "iter_%04d" % it, "*.part")): fail("journal left in iteration %d" % it)
 for g in state["generations"]:
     if g["gate_games"] <= 0: fail("generation %d not gated" % g["generation"])
 matches = glob.glob(os.path.join(run, "matches", "*.json"))

@@ -217,6 +217,12 @@ TEST_F(LearnerTest, AKilledLearnerStoresEachGameOnceAndLeftoversWaitForTheNextIt
   std::multiset<std::string> ids0 = StoredIds(dir0);
   EXPECT_EQ(ids0.size(), 10u);
   EXPECT_EQ(std::set<std::string>(ids0.begin(), ids0.end()).size(), 10u);
+  // The stream keeps entries 10 and 11 only, and the Stored mark tells the worker that every
+  // entry below them is stored: it may delete their spooled copies, not those of 10 and 11.
+  auto left = ParseEntries(redis_->Call({"XRANGE", keys.WorkerSelfplay("w"), "-", "+"}).value());
+  ASSERT_EQ(left.size(), 2u);
+  EXPECT_EQ(*left[0].Field("e"), Bytes(entries[10]));
+  EXPECT_EQ(redis_->Call({"GET", keys.Stored(keys.WorkerSelfplay("w"))}).value().str, left[0].id);
   // Entries 10 and 11 found the first iteration full: they wait, pending, for the second.
   // A worker sends a game of the first iteration again (it lost its connection before its
   // spool confirmed it): not stored twice in the run.

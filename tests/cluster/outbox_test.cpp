@@ -1,6 +1,6 @@
-// The worker's spool: games stay on disk until Redis has had them for the grace period on
-// the same connection; a restarted worker sends what it left; a Redis that lost acknowledged
-// entries (a power cut) gets them again.
+// The worker's spool: games stay on disk until the learner has stored them (the stream's
+// Stored mark, read on the connection that sent them); a restarted worker sends what it
+// left; a Redis that lost its data gets every game not yet stored again.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -22,10 +22,28 @@ size_t Files(const std::string& dir) {
   return n;
 }
 
-TEST_F(OutboxTest, KeepsGamesUntilConfirmedAndResendsAfterALoss) {
+// What the learner does after storing entries (IngestSession::Trim): acknowledge them and
+// publish the id below which all are stored.
+void StoreFirst(RedisClient& redis, const RunKeys& keys, const std::string& stream, int count) {
+  ASSERT_TRUE(redis.Call({"XGROUP", "CREATE", stream, kLearnerGroup, "0", "MKSTREAM"}).ok());
+  auto read = redis.Call({"XREADGROUP", "GROUP", kLearnerGroup, kLearnerConsumer, "COUNT",
+                          std::to_string(count), "STREAMS", stream, ">"});
+  ASSERT_TRUE(read.ok()) << read.error();
+  std::vector<std::string> ids;
+  for (const StreamEntry& e : ParseEntries(read.value().elements[0].elements[1])) {
+    ids.push_back(e.id);
+  }
+  ASSERT_EQ(ids.size(), static_cast<size_t>(count));
+  ASSERT_TRUE(Ack(redis, stream, kLearnerGroup, ids).ok());
+  auto below = AcknowledgedBelow(redis, stream, kLearnerGroup);
+  ASSERT_TRUE(below.ok()) << below.error();
+  ASSERT_TRUE(redis.Call({"SET", keys.Stored(stream), below.value()}).ok());
+}
+
+TEST_F(OutboxTest, KeepsGamesUntilTheLearnerStoredThemAndResendsAfterALoss) {
   testing::TempDir dir;
   const RunKeys keys("t");
-  auto box = Outbox::Open(dir.File("outbox"), 60);
+  auto box = Outbox::Open(dir.File("outbox"));
   ASSERT_TRUE(box.ok()) << box.error();
   Outbox& o = *box.value();
   for (int i = 0; i < 3; ++i)
@@ -45,42 +63,74 @@ TEST_F(OutboxTest, KeepsGamesUntilConfirmedAndResendsAfterALoss) {
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_EQ(entries[0].Field("w"), nullptr);    // the stream names the sender
   EXPECT_EQ(*entries[0].Field("e"), "game 0");  // in the order written
-  // Within the grace period the files stay.
+  // In Redis but not stored by the learner: the files stay, however long that takes.
+  ASSERT_TRUE(o.Flush(*redis_, keys, "w1").ok());
   EXPECT_EQ(Files(dir.File("outbox")), 4u);
   EXPECT_EQ(o.Unconfirmed(), 4u);
+  // The learner stored the first two self-play games: their files go, the others stay.
+  StoreFirst(*redis_, keys, keys.WorkerSelfplay("w1"), 2);
+  ASSERT_TRUE(o.Flush(*redis_, keys, "w1").ok());
+  EXPECT_EQ(Files(dir.File("outbox")), 2u);
+  EXPECT_EQ(o.Unconfirmed(), 2u);
 
-  // The Redis machine loses power: its AOF lost the last second (here: all of it).
+  // Redis restarts without its data (a power cut with its AOF lost, or a new machine).
   server_->Kill();
   fs::remove_all(fs::path(server_->Dir()) / "appendonlydir");
   ASSERT_TRUE(server_->Restart());
-  o.SetGrace(0);
   EXPECT_FALSE(o.Flush(*redis_, keys, "w1").ok());  // the connection broke: nothing confirmed
-  EXPECT_EQ(Files(dir.File("outbox")), 4u);
+  EXPECT_EQ(Files(dir.File("outbox")), 2u);
   EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerSelfplay("w1")}).value().integer, 0);
   // Reconnected: everything unconfirmed is sent again.
-  o.SetGrace(60);
   sent = o.Flush(*redis_, keys, "w1");
   ASSERT_TRUE(sent.ok()) << sent.error();
-  EXPECT_EQ(sent.value(), 4);
-  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerSelfplay("w1")}).value().integer, 3);
-  // After the grace period on the same connection the files go.
-  o.SetGrace(0);
+  EXPECT_EQ(sent.value(), 2);
+  auto again = ParseEntries(redis_->Call({"XRANGE", keys.WorkerSelfplay("w1"), "-", "+"}).value());
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(*again[0].Field("e"), "game 2");
+  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerArena("w1")}).value().integer, 1);
+  // Once the learner has stored everything, the spool is empty.
+  StoreFirst(*redis_, keys, keys.WorkerSelfplay("w1"), 1);
+  StoreFirst(*redis_, keys, keys.WorkerArena("w1"), 1);
   ASSERT_TRUE(o.Flush(*redis_, keys, "w1").ok());
   EXPECT_EQ(Files(dir.File("outbox")), 0u);
   EXPECT_EQ(o.Unconfirmed(), 0u);
+}
+
+// A worker user made before the Stored marks existed may not read them: the worker stops
+// with bad input that says how to renew its user, and keeps its games.
+TEST_F(OutboxTest, AUserThatMayNotReadTheMarksIsToldToRenewIt) {
+  testing::TempDir dir;
+  const RunKeys keys("t");
+  ASSERT_TRUE(redis_
+                  ->Call({"ACL", "SETUSER", "old", "on", ">pw", "resetkeys", "-@all", "+ping",
+                          "+auth", "+xadd", "%W~" + keys.WorkerSelfplay("w")})
+                  .ok());
+  RedisOptions options = redis_->Options();
+  options.auth.user = "old";
+  options.auth.password = "pw";
+  RedisClient old(options);
+  auto box = Outbox::Open(dir.File("outbox"));
+  ASSERT_TRUE(box.ok());
+  ASSERT_TRUE(box.value()->Put(EntryKind::kSelfplay, "a").ok());
+  auto sent = box.value()->Flush(old, keys, "w");
+  ASSERT_FALSE(sent.ok());
+  EXPECT_EQ(sent.exit_code(), 2);
+  EXPECT_NE(sent.error().find("remove-worker w` and `add-worker w`"), std::string::npos)
+      << sent.error();
+  EXPECT_EQ(Files(dir.File("outbox")), 1u);
 }
 
 TEST_F(OutboxTest, ARestartedWorkerSendsItsSpoolFirst) {
   testing::TempDir dir;
   const RunKeys keys("t");
   {
-    auto box = Outbox::Open(dir.File("outbox"), 60);
+    auto box = Outbox::Open(dir.File("outbox"));
     ASSERT_TRUE(box.ok());
     ASSERT_TRUE(box.value()->Put(EntryKind::kSelfplay, "a").ok());
     ASSERT_TRUE(box.value()->Put(EntryKind::kSelfplay, "b").ok());
   }  // killed before sending
   std::ofstream(dir.File("outbox/x.vze.tmp.123")) << "torn";
-  auto box = Outbox::Open(dir.File("outbox"), 0);
+  auto box = Outbox::Open(dir.File("outbox"));
   ASSERT_TRUE(box.ok());
   EXPECT_EQ(box.value()->Waiting(), 2u);
   EXPECT_FALSE(fs::exists(dir.File("outbox/x.vze.tmp.123")));
@@ -99,7 +149,7 @@ TEST_F(OutboxTest, AStreamThatUsedUpItsIdsStopsTheWorkerWithItsGamesKept) {
   const RunKeys keys("t");
   const std::string max = "18446744073709551615-18446744073709551615";
   ASSERT_TRUE(redis_->Call({"XADD", keys.WorkerSelfplay("w"), max, "e", "x"}).ok());
-  auto box = Outbox::Open(dir.File("outbox"), 0);
+  auto box = Outbox::Open(dir.File("outbox"));
   ASSERT_TRUE(box.ok());
   ASSERT_TRUE(box.value()->Put(EntryKind::kSelfplay, "a").ok());
   ASSERT_TRUE(box.value()->Put(EntryKind::kArena, "b").ok());

@@ -42,7 +42,6 @@ RunSettings SmallSettings() {
   s.arena.opening_turns = 1;
   s.cluster.heartbeat_seconds = 0.2;
   s.cluster.task_timeout_seconds = 1;
-  s.cluster.spool_grace_seconds = 0.2;
   s.cluster.arena_games_per_task = 2;
   s.max_queued_games = 1000;
   return s;

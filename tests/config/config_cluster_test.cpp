@@ -20,7 +20,7 @@ TEST(ConfigCluster, ReadsEveryKey) {
       "  redis: redis://10.0.0.5:6380\n  run: big-run\n  auth_file: /etc/vz.auth\n"
       "  local_selfplay: true\n  accept_previous_networks: 2\n  max_queued_games: 5000\n"
       "  arena_games_per_task: 4\n  task_timeout_seconds: 600\n  heartbeat_seconds: 1\n"
-      "  spool_grace_seconds: 10\n  max_entry_bytes: 1048576\n  ingest_batch: 32\n"
+      "  max_entry_bytes: 1048576\n  ingest_batch: 32\n"
       "  max_worker_share: 0.25\n";
   ASSERT_EQ(ClusterError(yaml, c), "");
   EXPECT_EQ(c.redis, "redis://10.0.0.5:6380");
@@ -31,7 +31,6 @@ TEST(ConfigCluster, ReadsEveryKey) {
   EXPECT_EQ(c.arena_games_per_task, 4);
   EXPECT_EQ(c.task_timeout_seconds, 600);
   EXPECT_EQ(c.heartbeat_seconds, 1);
-  EXPECT_EQ(c.spool_grace_seconds, 10);
   EXPECT_EQ(c.max_entry_bytes, 1048576);
   EXPECT_EQ(c.ingest_batch, 32);
   EXPECT_EQ(c.max_worker_share, 0.25);
@@ -53,7 +52,8 @@ TEST(ConfigCluster, BadValuesNameTheKeyAndLine) {
       {redis + "  arena_games_per_task: 0\n", "cluster.arena_games_per_task: 0 is out"},
       {redis + "  task_timeout_seconds: 0.5\n", "cluster.task_timeout_seconds: 0.5 is out"},
       {redis + "  heartbeat_seconds: 0\n", "cluster.heartbeat_seconds: 0 is out"},
-      {redis + "  spool_grace_seconds: -1\n", "cluster.spool_grace_seconds: -1 is out"},
+      // Removed: a spooled game now stays until the learner has stored it.
+      {redis + "  spool_grace_seconds: 5\n", "unknown key \"cluster.spool_grace_seconds\""},
       {redis + "  max_entry_bytes: 10\n", "cluster.max_entry_bytes: 10 is out"},
       {redis + "  ingest_batch: 10001\n", "cluster.ingest_batch: 10001 is out"},
       {redis + "  max_worker_share: 0\n", "cluster.max_worker_share: 0 is out of range (0, 1]"},
