@@ -35,11 +35,11 @@ class Outbox {
 
   // Sends what waits, oldest first, in pipelined batches, while the connection holds; removes
   // the files confirmed as above (a user that may not read the Stored marks is bad input:
-  // the message says to add the worker again); takes back for sending the files sent on an earlier
-  // connection. Returns how many were sent now, or the connection's error (the rest waits);
-  // bad input (a worker stops with exit 2) when a stream has used up its ids (someone with
-  // the worker's credentials added the largest possible id): the message says what to do.
-  // Call from one thread.
+  // the message says to remove and add the worker again); takes back for sending the files
+  // sent on an earlier connection. Returns how many were sent now, or the connection's error (the
+  // rest waits); bad input (a worker stops with exit 2) when a stream has used up its ids (someone
+  // with the worker's credentials added the largest possible id): the message says what to do. Call
+  // from one thread.
   util::Result<int> Flush(RedisClient& redis, const RunKeys& keys, const std::string& worker);
 
   // Whether the file `name` (from Put) has been added to its stream.
