@@ -43,9 +43,8 @@ util::Status IngestSession::Reconnect() {
     if (s.ok()) {
       if (lost_) Print("  cluster: Redis is back");
       lost_ = false;
-      // A Redis restarted without its data has lost the groups: make them again.
-      grouped_.clear();
-      return EnsureGroup(redis_, keys_.Tasks(), kWorkerGroup);
+      grouped_.clear();  // the groups are looked at again (CheckEpoch remakes lost ones)
+      return util::Ok();
     }
     if (s.kind() == util::ErrorKind::kBadInput) return s;
     if (!lost_) Print("  cluster: " + s.error() + "; waiting for Redis");
@@ -91,6 +90,9 @@ util::Status IngestSession::CheckEpoch() {
   }
   grouped_.clear();
   cursor_.clear();
+  // The arena's tasks stream went with its workers group, whichever call (a retried publish,
+  // say) met the new Redis first: without the group no task could be posted or taken.
+  if (util::Status s = EnsureGroup(redis_, keys_.Tasks(), kWorkerGroup); !s.ok()) return s;
   if (on_data_lost_) {
     if (util::Status s = on_data_lost_(); !s.ok()) return s;
   }

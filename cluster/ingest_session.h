@@ -95,7 +95,8 @@ class IngestSession {
  private:
   util::Status Reconnect();
   // Detects a Redis that lost the run's data (no epoch key) and restores what the session
-  // knows: the epoch, the registry of the workers it has read from, then OnDataLost.
+  // knows: the epoch, the arena tasks' workers group, the registry of the workers it has read
+  // from, then OnDataLost.
   util::Status CheckEpoch();
   // The registered workers' streams of `kind` (groups made for new ones).
   util::Result<std::vector<std::string>> Streams(EntryKind kind);

@@ -388,6 +388,9 @@ TEST_F(LearnerTest, ARedisRestartedWithoutItsDataIsRefilledAndTheWorkersGoOn) {
   std::filesystem::remove_all(fs::path(server_->Dir()) / "appendonlydir");
   ASSERT_TRUE(server_->Restart());
   redis_->Disconnect();
+  // The learner's first call after the loss is a publish (the gate's candidate), which
+  // reconnects on its own: the loss is noticed when the learner reads next.
+  ASSERT_TRUE(l.Publish(Checkpoint(run.Str(), "candidate"), 3, false).ok());
   // A worker with a user of its own cannot register itself: it just adds its next game.
   ASSERT_TRUE(AddEntry(*redis_, keys.WorkerSelfplay("w1"),
                        {{"e", Bytes(SelfplayEntry(games[1], net, "w1"))}})
@@ -401,6 +404,11 @@ TEST_F(LearnerTest, ARedisRestartedWithoutItsDataIsRefilledAndTheWorkersGoOn) {
   EXPECT_EQ(redis_->Call({"LLEN", keys.Model(old)}).value().integer, 1);
   EXPECT_EQ(redis_->Call({"GET", keys.Config()}).value().str, "config");
   EXPECT_EQ(redis_->Call({"EXISTS", keys.Epoch()}).value().integer, 1);
+  // The arena's tasks stream has its workers group again: tasks can be posted and taken.
+  auto groups = redis_->Call({"XINFO", "GROUPS", keys.Tasks()});
+  ASSERT_TRUE(groups.ok()) << groups.error();
+  ASSERT_EQ(groups.value().elements.size(), 1u);
+  EXPECT_EQ(groups.value().elements[0].elements[1].str, kWorkerGroup);
   bool logged = false;
   for (const std::string& line : log_)
     logged |= line.find("lost the run's data") != std::string::npos;
