@@ -38,6 +38,7 @@ void ParseTrainingSection(ConfigSection& s, training::TrainingConfig& out) {
   out.value_weight = s.Real("value_weight", out.value_weight);
   out.aux_weight = s.Real("aux_weight", out.aux_weight);
   out.root_value_weight = s.Real("root_value_weight", out.root_value_weight);
+  out.aux_ignore_resigned = s.Bool("aux_ignore_resigned", out.aux_ignore_resigned);
 
   out.window_min = s.Int("window_min", out.window_min);
   out.window_max = s.Int("window_max", out.window_max);

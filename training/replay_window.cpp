@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <vector>
 
 #include "rules/notation.h"
 #include "util/json.h"
@@ -158,6 +159,23 @@ util::Status CheckGame(const std::string& path, const data::SampleFile& f, rules
                              std::to_string(size) + "x" + std::to_string(size));
 }
 
+// Drops the "nobody" aux targets of the samples of resigned games in `f` (its games' sample
+// counts cover its samples in order; a file whose counts do not is left as it is).
+void DropUnclaimedAuxOfResigned(data::SampleFile& f) {
+  size_t next = 0;
+  for (const data::GameRecord& g : f.games) next += g.samples;
+  if (next != f.samples.size()) return;
+  next = 0;
+  for (const data::GameRecord& g : f.games) {
+    const size_t end = next + g.samples;
+    for (; g.resigned && next < end; ++next) {
+      std::erase_if(f.samples[next].aux,
+                    [](const data::AuxTarget& t) { return t.owner == data::Owner::kNobody; });
+    }
+    next = end;
+  }
+}
+
 }  // namespace
 
 util::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::string>& listed,
@@ -204,7 +222,8 @@ util::Result<IngestReport> IngestFiles(DataState& state, const std::vector<std::
 util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t window,
                                               rules::RuleSet rs, int size,
                                               std::map<std::string, data::SampleFile> loaded,
-                                              std::vector<std::string>& skipped) {
+                                              std::vector<std::string>& skipped,
+                                              bool aux_ignore_resigned) {
   // The newest files that cover `window` samples, by their ingested counts.
   size_t first = state.files.size();
   int64_t covered = 0;
@@ -233,6 +252,7 @@ util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t wi
         return fits.error_value();
       }
     }
+    if (aux_ignore_resigned) DropUnclaimedAuxOfResigned(file);
     auto& samples = file.samples;
     // The oldest file may be only partly inside the window: keep its newest samples.
     size_t skip = 0;

@@ -90,10 +90,13 @@ class ReplayWindow {
   // Loads the newest `window` samples of state.files (from `loaded` when present, else from
   // disk). A file that cannot be read any more is reported in `skipped` and left out (the
   // window then holds fewer samples). Errors: a file of another rule set or size.
+  // `aux_ignore_resigned`: the samples of resigned games lose the aux targets of their
+  // unclaimed shooters (TrainingConfig::aux_ignore_resigned).
   static util::Result<ReplayWindow> Load(const DataState& state, int64_t window,
                                          rules::RuleSet rules, int size,
                                          std::map<std::string, data::SampleFile> loaded,
-                                         std::vector<std::string>& skipped);
+                                         std::vector<std::string>& skipped,
+                                         bool aux_ignore_resigned = false);
   // A window over given samples (tests, benchmarks).
   explicit ReplayWindow(std::vector<data::Sample> samples) : samples_(std::move(samples)) {}
 

@@ -186,8 +186,9 @@ util::Status PlanNewCall(Call& c) {
 // The replay window of the plan; bad input when it holds no sample.
 util::Result<ReplayWindow> LoadWindow(Call& c) {
   std::vector<std::string> window_skipped;
-  auto window = ReplayWindow::Load(c.data, c.plan.window_samples, c.r.spec.rules, c.r.spec.size,
-                                   std::move(c.loaded), window_skipped);
+  auto window =
+      ReplayWindow::Load(c.data, c.plan.window_samples, c.r.spec.rules, c.r.spec.size,
+                         std::move(c.loaded), window_skipped, c.r.config.aux_ignore_resigned);
   if (!window) return util::Error{window.error()};
   c.Skipped(window_skipped);
   if (window.value().Size() == 0) {

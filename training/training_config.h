@@ -46,6 +46,10 @@ struct TrainingConfig {
   double aux_weight = 0.1;
   // Value target = (1 - w) * game outcome + w * search root value.
   double root_value_weight = 0.0;
+  // Aux targets of resigned games: a shooter still unclaimed when a game was resigned is
+  // labelled "nobody", though it might have been claimed had the game been played out; true
+  // leaves such shooters out of the aux loss (the sample's other targets stay).
+  bool aux_ignore_resigned = false;
 
   // --- Replay window (training/replay_window.h): the newest W(N) samples of the N seen,
   // W(N) = N for N <= window_min, else

@@ -2,6 +2,7 @@
 // window's contents, the reuse limit on steps and the learning-rate schedule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -235,6 +236,50 @@ TEST(ReplayWindow, HoldsTheNewestSamples) {
   EXPECT_EQ(partial.value().Size(), 5);
   ASSERT_EQ(skipped.size(), 1u);
   EXPECT_NE(skipped[0].find("s_2.vzs"), std::string::npos) << skipped[0];
+}
+
+TEST(ReplayWindow, CanLeaveTheUnclaimedShootersOfResignedGamesOutOfTheAuxLoss) {
+  TempDir dir;
+  const std::string path = dir.File("s.vzs");
+  data::SampleFile f = RandomGameSamples(rules::RuleSet::kStandard, 7, 2, 5, 1.0);
+  ASSERT_EQ(f.games.size(), 2u);
+  f.games[0].resigned = true;
+  // Every sample with a shooter has one labelled "nobody" and one claimed.
+  int with_aux = 0;
+  for (data::Sample& s : f.samples) {
+    if (s.aux.size() < 2) continue;
+    s.aux[0].owner = data::Owner::kNobody;
+    s.aux[1].owner = data::Owner::kToMove;
+    ++with_aux;
+  }
+  ASSERT_GT(with_aux, 0);
+  ASSERT_EQ(test_support::ErrorText(data::WriteSampleFile(path, f)), "");
+  DataState state;
+  state.files.push_back({path, static_cast<int64_t>(f.samples.size())});
+  state.total_samples = static_cast<int64_t>(f.samples.size());
+  std::vector<std::string> skipped;
+  auto count = [](const data::Sample& s, data::Owner o) {
+    return std::count_if(s.aux.begin(), s.aux.end(),
+                         [o](const data::AuxTarget& t) { return t.owner == o; });
+  };
+  for (bool ignore : {false, true}) {
+    auto w = ReplayWindow::Load(state, state.total_samples, rules::RuleSet::kStandard, 7, {},
+                                skipped, ignore);
+    ASSERT_TRUE(w.ok()) << w.error();
+    ASSERT_EQ(w.value().Size(), state.total_samples);
+    for (int64_t i = 0; i < w.value().Size(); ++i) {
+      const data::Sample& got = w.value().At(i);
+      const data::Sample& sent = f.samples[i];
+      const bool resigned = i < static_cast<int64_t>(f.games[0].samples);
+      EXPECT_EQ(count(got, data::Owner::kNobody),
+                ignore && resigned ? 0 : count(sent, data::Owner::kNobody))
+          << i;
+      EXPECT_EQ(count(got, data::Owner::kToMove), count(sent, data::Owner::kToMove)) << i;
+      EXPECT_EQ(count(got, data::Owner::kOpponent), count(sent, data::Owner::kOpponent)) << i;
+      EXPECT_EQ(got.outcome, sent.outcome) << i;
+    }
+  }
+  EXPECT_TRUE(skipped.empty());
 }
 
 TEST(PlanSteps, AverageReuseCarriesTheRemainderAndHonoursTheCap) {
