@@ -162,17 +162,16 @@ util::Status CheckGame(const std::string& path, const data::SampleFile& f, rules
 // Drops the "nobody" aux targets of the samples of resigned games in `f` (its games' sample
 // counts cover its samples in order; a file whose counts do not is left as it is).
 void DropUnclaimedAuxOfResigned(data::SampleFile& f) {
-  size_t next = 0;
-  for (const data::GameRecord& g : f.games) next += g.samples;
-  if (next != f.samples.size()) return;
-  next = 0;
+  size_t total = 0;
+  for (const data::GameRecord& g : f.games) total += g.samples;
+  if (total != f.samples.size()) return;
+  size_t first = 0;  // the game's first sample
   for (const data::GameRecord& g : f.games) {
-    const size_t end = next + g.samples;
-    for (; g.resigned && next < end; ++next) {
-      std::erase_if(f.samples[next].aux,
+    for (size_t i = first; g.resigned && i < first + g.samples; ++i) {
+      std::erase_if(f.samples[i].aux,
                     [](const data::AuxTarget& t) { return t.owner == data::Owner::kNobody; });
     }
-    next = end;
+    first += g.samples;
   }
 }
 

@@ -50,8 +50,8 @@ TEST(ConfigTraining, ReadsEveryKey) {
       "  nesterov: false\n  weight_decay: 0.01\n  lr_schedule: step\n"
       "  lr_step_boundaries: [1000, 5000]\n  lr_step_gamma: 0.5\n  lr_cosine_steps: 777\n"
       "  lr_min: 0.0001\n  warmup_steps: 50\n  value_weight: 1.5\n  aux_weight: 0.25\n"
-      "  root_value_weight: 0.3\n  aux_ignore_resigned: true\n  window_min: 1000\n  window_max: "
-      "9000\n"
+      "  root_value_weight: 0.3\n  aux_ignore_resigned: true\n"
+      "  window_min: 1000\n  window_max: 9000\n"
       "  window_exponent: 0.6\n  window_growth: 0.5\n  max_sample_reuse: 3\n"
       "  max_steps_per_generation: 123\n  checkpoint_every: 40\n  metrics_every: 20\n"
       "  threads: 3\n  prefetch_batches: 4\n  seed: 99\n  precision: bf16\n";
