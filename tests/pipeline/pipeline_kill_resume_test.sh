@@ -107,7 +107,21 @@ for f in report/elo.png report/losses.png report/speed.png report/gate.png repor
   [ -s "$RUN/$f" ] || fail "report did not write $f"
 done
 grep -q "wrote $RUN/report/gate.png" "$RUN/report/summary.txt" || fail "summary names no gate.png"
-grep -q '"selfplay_network_evaluations": [1-9]' "$RUN/state.json" || fail "no evaluations counted"
+# A generation whose self-play the saving session played itself (none resumed from files)
+# counts its network evaluations; games resumed from a killed session's files carry none.
+/usr/bin/python3 - "$RUN" <<'PY' || exit 1
+import json, os, re, sys
+run = sys.argv[1]
+last = {}
+for line in open(os.path.join(run, "logs", "pipeline.log")):
+    m = re.search(r"gen (\d+) self-play: \d+ games by gen \d+ \((\d+) resumed\)", line)
+    if m: last[int(m.group(1))] = int(m.group(2))
+state = json.load(open(os.path.join(run, "state.json")))
+if sorted(last) != [1, 2]: sys.exit("FAIL: self-play lines for generations %s" % sorted(last))
+for g in state["generations"]:
+    if last[g["generation"]] == 0 and g["selfplay_network_evaluations"] <= 0:
+        sys.exit("FAIL: gen %d played its games but counted no evaluations" % g["generation"])
+PY
 # The initial network's games say nothing of where the next network should resign.
 grep -q "resignation: not calibrated on the initial network's games" "$RUN/logs/pipeline.log" ||
   fail "resignation calibrated on the initial network's games"

@@ -88,6 +88,9 @@ TEST(Pipeline, TrainsTheConfiguredGenerationsOnAGrowingWindowAndFinishes) {
   EXPECT_EQ(st.generations[0].selfplay_games, 4);
   EXPECT_EQ(st.generations[1].selfplay_games, 8);
   EXPECT_GT(st.generations[1].selfplay_samples, 0);
+  // Every position the fake network evaluated is counted (no game was resumed from files).
+  EXPECT_GT(st.generations[0].selfplay_network_evaluations, 0);
+  EXPECT_GT(st.generations[1].selfplay_network_evaluations, 0);
   EXPECT_EQ(st.generations[0].cpu_seconds, 120);  // only the fake trainer spends time
   EXPECT_EQ(st.elapsed_seconds, 120);
   EXPECT_EQ(st.rated_generations, (std::vector<long long>{1, 2}));
