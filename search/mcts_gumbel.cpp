@@ -8,12 +8,11 @@
 #include <cmath>
 #include <limits>
 
+#include "search/improved_policy.h"
 #include "search/mcts.h"
 
 namespace veletas::search {
 namespace {
-
-constexpr float kMinPrior = 1e-30f;
 
 double Normal(util::Rng& rng) {
   const double u1 = 1.0 - rng.Uniform();  // (0, 1]

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "search/improved_policy.h"
 #include "search/mcts.h"
 
 namespace veletas::search {
@@ -35,17 +36,15 @@ SearchResult Mcts::Result() {
   const bool gumbel = config_.algorithm == Algorithm::kGumbel;
   if (gumbel) {
     // The improved policy: softmax(logits + sigma(completed Q)).
-    GumbelSigma(root_, scratch_);
-    float max_logit = -std::numeric_limits<float>::infinity();
+    std::vector<float> priors(k);
+    std::vector<VisitedAction> visited;
     for (int i = 0; i < k; ++i) {
-      scratch_[i] += GumbelLogit(root_, i);
-      max_logit = std::max(max_logit, scratch_[i]);
+      priors[i] = root_->edges[i].prior;
+      if (r.children[i].visits > 0) visited.push_back({i, r.children[i].visits, r.children[i].q});
     }
-    double sum = 0;
-    for (int i = 0; i < k; ++i) sum += std::exp(scratch_[i] - max_logit);
-    for (int i = 0; i < k; ++i) {
-      r.children[i].policy = static_cast<float>(std::exp(scratch_[i] - max_logit) / sum);
-    }
+    const std::vector<float> policy = ImprovedPolicy(
+        priors, root_->raw_value, visited, config_.gumbel_c_visit, config_.gumbel_c_scale);
+    for (int i = 0; i < k; ++i) r.children[i].policy = policy[i];
   } else {
     for (int i = 0; i < k; ++i) {
       r.children[i].policy = r.root_visits > 0 ? static_cast<float>(r.children[i].visits) /
