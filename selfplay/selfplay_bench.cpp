@@ -170,4 +170,33 @@ std::string BenchSetupText(const std::string& game, const std::string& network,
              m.warm.seconds, m.totals.rates.size());
 }
 
+SpotCheckMeasure MeasureSpotChecks(const std::vector<FinishedGame>& games,
+                                   const search::SearchConfig& search, search::Evaluator& evaluator,
+                                   const SpotCheckTolerance& tolerance) {
+  SpotCheckMeasure m;
+  // Checked without the tolerances, which are applied here: the largest differences are
+  // those of every check, the failed ones included.
+  SpotCheckTolerance loose;
+  loose.policy_tv = 1;
+  loose.value = 2;
+  const auto start = util::SteadyClock::now();
+  for (const FinishedGame& g : games) {
+    for (size_t i = 0; i < g.samples.size() && i < g.summaries.size(); ++i) {
+      ++m.positions;
+      auto r = SpotCheck(g.samples[i], g.summaries[i], search, evaluator, loose);
+      std::string failure = r ? "" : r.error();
+      if (r) {
+        m.evaluations += r.value().evaluations;
+        m.max_policy_tv = std::max(m.max_policy_tv, r.value().policy_tv);
+        m.max_value_error = std::max(m.max_value_error, r.value().value_error);
+        if (r.value().policy_tv > tolerance.policy_tv) failure = "policy target";
+        if (r.value().value_error > tolerance.value) failure = "single-visit value";
+      }
+      if (!failure.empty() && m.failures++ == 0) m.first_failure = failure;
+    }
+  }
+  m.seconds = util::SecondsSince(start);
+  return m;
+}
+
 }  // namespace veletas::selfplay

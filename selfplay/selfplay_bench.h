@@ -11,13 +11,16 @@
 #include <mutex>
 #include <ostream>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "rules/position.h"
 #include "search/evaluator.h"
 #include "search/search_config.h"
 #include "selfplay/selfplay_config.h"
+#include "selfplay/selfplay_game.h"
 #include "selfplay/selfplay_stats.h"
+#include "selfplay/spot_check.h"
 #include "util/clock.h"
 #include "util/result.h"
 
@@ -99,5 +102,19 @@ void PrintFigures(const Figures& f, const SelfplayStats& end, int batch, std::os
 std::string BenchSetupText(const std::string& game, const std::string& network,
                            const SelfplayConfig& config, const search::SearchConfig& search,
                            const search::BatchingConfig& batching, const Measured& m);
+
+// `veletas bench-spot-check`: every recorded sample of `games` (as a worker sent them)
+// checked by the learner's `evaluator` (selfplay/spot_check.h).
+struct SpotCheckMeasure {
+  int64_t positions = 0;                          // checked
+  int64_t failures = 0;                           // false alarms, for honest games
+  int64_t evaluations = 0;                        // positions the network evaluated for the checks
+  double seconds = 0;                             // spent checking
+  double max_policy_tv = 0, max_value_error = 0;  // over every check
+  std::string first_failure;                      // what the first false alarm exceeded
+};
+SpotCheckMeasure MeasureSpotChecks(const std::vector<FinishedGame>& games,
+                                   const search::SearchConfig& search, search::Evaluator& evaluator,
+                                   const SpotCheckTolerance& tolerance);
 
 }  // namespace veletas::selfplay

@@ -75,6 +75,7 @@ void SelfplayGame::RecordSample(const search::SearchResult& r) {
       s.policy.begin(), s.policy.end(),
       [](const data::PolicyEntry& a, const data::PolicyEntry& b) { return a.action < b.action; });
   s.root_value = std::clamp(r.value, -1.0f, 1.0f);
+  ps.summary = SummarizeRoot(r);
   for (int sq : pos_.AllShooters()) {
     s.aux.push_back({static_cast<uint8_t>(sq), data::Owner::kNobody});
     ps.shooter_ids.push_back(shooter_id_[sq]);
@@ -171,7 +172,9 @@ FinishedGame SelfplayGame::Finish() {
       final_owner[id] = pos_.PlayerOf(rules::Color::kWhite);
   }
   g.samples.reserve(samples_.size());
+  g.summaries.reserve(samples_.size());
   for (PendingSample& ps : samples_) {
+    g.summaries.push_back(std::move(ps.summary));
     data::Sample& s = ps.sample;
     const int person = s.position.ToMovePlayer();
     s.outcome = person == g.winner_person ? 1.0f : -1.0f;

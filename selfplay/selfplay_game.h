@@ -13,6 +13,7 @@
 #include "rules/turns.h"
 #include "search/mcts.h"
 #include "selfplay/selfplay_config.h"
+#include "selfplay/spot_check.h"
 #include "util/random.h"
 
 namespace veletas::selfplay {
@@ -56,6 +57,8 @@ class ResignTracker {
 struct FinishedGame {
   uint64_t index = 0;
   std::vector<data::Sample> samples;
+  // The root summary of each sample's search (parallel to samples), for spot checks.
+  std::vector<RootSummary> summaries;
   data::GameRecord record;
   int turns = 0;          // full turns played (Position::TurnsPlayed at the end)
   int winner_person = 0;  // 0 first player, 1 second
@@ -115,6 +118,7 @@ class SelfplayGame {
  private:
   struct PendingSample {
     data::Sample sample;
+    RootSummary summary;
     std::vector<int8_t> shooter_ids;  // parallel to sample.aux
   };
 

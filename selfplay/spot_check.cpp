@@ -1,0 +1,189 @@
+#include "selfplay/spot_check.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "search/fake_evaluators.h"
+#include "search/improved_policy.h"
+
+namespace veletas::selfplay {
+namespace {
+
+using R = util::Result<SpotCheckReport>;
+
+R Failed(const std::string& what) { return R::Error("spot check: " + what); }
+
+// The legal actions of `pos` in the order Mcts::Expand lists them, and the network's priors
+// over them as the search normalises them.
+struct RootPriors {
+  std::vector<int> actions;
+  std::vector<float> priors;
+};
+
+RootPriors PriorsOf(const rules::Position& pos, const search::EvalOutput& eval) {
+  RootPriors p;
+  const rules::ActionSet legal = pos.LegalActions();
+  for (int sq : legal.squares) p.actions.push_back(sq);
+  if (legal.pass) p.actions.push_back(pos.PassAction());
+  double sum = 0;
+  for (int a : p.actions) {
+    const float x = eval.policy[a];
+    p.priors.push_back(std::isfinite(x) && x > 0 ? x : 0.0f);
+    sum += p.priors.back();
+  }
+  for (float& x : p.priors) {
+    x = sum > 0 ? static_cast<float>(x / sum) : 1.0f / static_cast<float>(p.priors.size());
+  }
+  return p;
+}
+
+// Checks the summary's form against the position: legal, distinct actions with visits, Q in
+// [-1, 1], a legal chosen action. Returns the index of each child's action among `actions`.
+util::Result<std::vector<int>> IndexChildren(const RootSummary& summary,
+                                             const std::vector<int>& actions) {
+  std::map<int, int> index;
+  for (size_t i = 0; i < actions.size(); ++i) index[actions[i]] = static_cast<int>(i);
+  std::vector<int> out;
+  std::vector<bool> seen(actions.size());
+  for (const RootChild& c : summary.children) {
+    auto it = index.find(c.action);
+    if (it == index.end() || seen[it->second] || c.visits == 0 || !(std::abs(c.q) <= 1.0f) ||
+        std::abs(c.proven) > 1) {
+      return util::Result<std::vector<int>>::Error(
+          fmt::format("spot check: the summary's action {} is illegal, repeated or has no visits "
+                      "or a Q outside [-1, 1]",
+                      c.action));
+    }
+    seen[it->second] = true;
+    out.push_back(it->second);
+  }
+  if (!index.count(summary.chosen)) {
+    return util::Result<std::vector<int>>::Error(
+        fmt::format("spot check: the chosen action {} is illegal", summary.chosen));
+  }
+  return out;
+}
+
+// The root value the search records for the summary's chosen action (Mcts::ChosenValue).
+float ChosenValue(const RootSummary& summary, float mixed) {
+  for (const RootChild& c : summary.children) {
+    if (c.action != summary.chosen) continue;
+    return c.proven != 0 ? static_cast<float>(c.proven) : c.q;
+  }
+  return mixed;
+}
+
+double TotalVariation(const data::Sample& sample, const std::vector<int>& actions,
+                      const std::vector<float>& expected) {
+  std::map<int, double> diff;
+  for (size_t i = 0; i < actions.size(); ++i) diff[actions[i]] = expected[i];
+  for (const data::PolicyEntry& e : sample.policy) diff[e.action] -= e.prob;
+  double tv = 0;
+  for (const auto& [a, d] : diff) tv += std::abs(d);
+  return tv / 2;
+}
+
+}  // namespace
+
+RootSummary SummarizeRoot(const search::SearchResult& r) {
+  RootSummary s;
+  s.chosen = static_cast<uint8_t>(r.action);
+  for (const search::ChildInfo& c : r.children) {
+    if (c.visits == 0) continue;
+    s.children.push_back({static_cast<uint8_t>(c.action), c.visits, c.q, c.proven});
+  }
+  std::sort(s.children.begin(), s.children.end(),
+            [](const RootChild& a, const RootChild& b) { return a.action < b.action; });
+  return s;
+}
+
+util::Result<SpotCheckReport> SpotCheck(const data::Sample& sample, const RootSummary& summary,
+                                        const search::SearchConfig& search,
+                                        search::Evaluator& evaluator,
+                                        const SpotCheckTolerance& tolerance) {
+  const rules::Position& pos = sample.position;
+  // The root and every non-terminal position one visit reached, in one batch.
+  std::vector<rules::Position> positions{pos};
+  std::vector<const RootChild*> single;
+  for (const RootChild& c : summary.children) {
+    if (c.visits != 1) continue;
+    rules::Position next = pos;
+    if (!pos.IsLegal(c.action)) return Failed("an illegal action in the summary");
+    next.Apply(c.action);
+    single.push_back(&c);
+    if (!next.IsTerminal()) positions.push_back(next);
+  }
+  std::vector<search::EvalOutput> out(positions.size());
+  evaluator.Evaluate(positions, out);
+  SpotCheckReport report;
+  report.evaluations = static_cast<int>(positions.size());
+
+  const RootPriors root = PriorsOf(pos, out[0]);
+  auto index = IndexChildren(summary, root.actions);
+  if (!index) return index.error_value();
+  std::vector<search::VisitedAction> visited;
+  uint32_t total = 0;
+  for (size_t i = 0; i < summary.children.size(); ++i) {
+    const RootChild& c = summary.children[i];
+    visited.push_back({index.value()[i], c.visits, c.q});
+    total += c.visits;
+  }
+  const float raw = std::isfinite(out[0].value) ? std::clamp(out[0].value, -1.0f, 1.0f) : 0.0f;
+  std::vector<float> expected;
+  if (search.algorithm == search::Algorithm::kGumbel) {
+    expected = search::ImprovedPolicy(root.priors, raw, visited, search.gumbel_c_visit,
+                                      search.gumbel_c_scale);
+  } else {
+    expected = root.priors;
+    if (total > 0) {
+      std::fill(expected.begin(), expected.end(), 0.0f);
+      for (const search::VisitedAction& v : visited)
+        expected[v.index] = static_cast<float>(v.visits) / static_cast<float>(total);
+    }
+  }
+  report.policy_tv = TotalVariation(sample, root.actions, expected);
+  if (report.policy_tv > tolerance.policy_tv) {
+    return Failed(
+        fmt::format("the policy target is {:.3f} (total variation) from the one its "
+                    "summary implies; at most {:.3f} expected",
+                    report.policy_tv, tolerance.policy_tv));
+  }
+  const float value =
+      std::clamp(ChosenValue(summary, search::MixedValue(root.priors, raw, visited)), -1.0f, 1.0f);
+  if (std::abs(value - sample.root_value) > 1e-4f) {
+    return Failed(fmt::format("the root value {:.4f} is not the chosen action's {:.4f}",
+                              sample.root_value, value));
+  }
+  size_t next_eval = 1;
+  const int mover = pos.ToMovePlayer();
+  for (const RootChild* c : single) {
+    rules::Position next = pos;
+    next.Apply(c->action);
+    float truth;
+    if (next.IsTerminal()) {
+      truth = search::TerminalValue(next);
+    } else {
+      const float v = out[next_eval++].value;
+      truth = std::isfinite(v) ? std::clamp(v, -1.0f, 1.0f) : 0.0f;
+    }
+    if (next.ToMovePlayer() != mover) truth = -truth;
+    const double error = std::abs(truth - c->q);
+    report.value_error = std::max(report.value_error, error);
+    if (error > tolerance.value) {
+      return Failed(
+          fmt::format("action {}, visited once, has Q {:.3f} where the network says "
+                      "{:.3f} (at most {:.3f} apart expected)",
+                      c->action, c->q, truth, tolerance.value));
+    }
+    if (c->proven != 0 && !(next.IsTerminal() && c->proven == static_cast<int>(truth))) {
+      return Failed(
+          fmt::format("action {}, visited once, claims a proof it cannot have", c->action));
+    }
+  }
+  return report;
+}
+
+}  // namespace veletas::selfplay

@@ -1,0 +1,152 @@
+// The spot check of a worker's targets (selfplay/spot_check.h) on real self-play games with a
+// deterministic fake network: every honest sample passes with no difference at all, and each
+// kind of forged target is caught with its reason.
+#include "selfplay/spot_check.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "search/batching_evaluator.h"
+#include "search/fake_evaluators.h"
+#include "selfplay/selfplay_engine.h"
+#include "tests/selfplay/selfplay_test_util.h"
+
+namespace veletas::selfplay {
+namespace {
+
+search::SearchConfig Search(search::Algorithm algorithm) {
+  search::SearchConfig s;
+  s.algorithm = algorithm;
+  s.simulations = 16;
+  return s;
+}
+
+std::vector<FinishedGame> Games(const search::SearchConfig& search, search::Evaluator& net) {
+  SelfplayJob job;
+  job.size = 7;
+  job.games = 3;
+  job.generation = 5;
+  search::BatchingConfig batching;
+  batching.max_batch = 16;
+  batching.max_wait_us = 0;
+  auto games = PlayGamesInMemory(testing::SmallConfig(), search, batching, net, job);
+  EXPECT_TRUE(games.ok()) << (games.ok() ? "" : games.error());
+  return games.ok() ? std::move(games.value()) : std::vector<FinishedGame>{};
+}
+
+// The first sample of `g` with an action visited once (and its index there), or -1.
+int WithSingleVisit(const FinishedGame& g, size_t& child) {
+  for (size_t i = 0; i < g.summaries.size(); ++i) {
+    const auto& c = g.summaries[i].children;
+    for (size_t k = 0; k < c.size(); ++k) {
+      rules::Position next = g.samples[i].position;
+      next.Apply(c[k].action);
+      if (c[k].visits == 1 && !next.IsTerminal()) {
+        child = k;
+        return static_cast<int>(i);
+      }
+    }
+  }
+  return -1;
+}
+
+class SpotCheckTest : public ::testing::TestWithParam<search::Algorithm> {};
+
+TEST_P(SpotCheckTest, EveryHonestSamplePassesExactly) {
+  search::HashEvaluator net(3);
+  const search::SearchConfig search = Search(GetParam());
+  int checked = 0;
+  for (const FinishedGame& g : Games(search, net)) {
+    ASSERT_EQ(g.summaries.size(), g.samples.size());
+    for (size_t i = 0; i < g.samples.size(); ++i) {
+      auto r = SpotCheck(g.samples[i], g.summaries[i], search, net, SpotCheckTolerance{});
+      ASSERT_TRUE(r.ok()) << r.error() << " (sample " << i << ")";
+      EXPECT_LT(r.value().policy_tv, 1e-4);
+      EXPECT_LT(r.value().value_error, 1e-6);
+      EXPECT_GE(r.value().evaluations, 1);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 30);
+}
+
+TEST_P(SpotCheckTest, AForgedPolicyOrRootValueIsCaught) {
+  search::HashEvaluator net(3);
+  const search::SearchConfig search = Search(GetParam());
+  const std::vector<FinishedGame> games = Games(search, net);
+  ASSERT_FALSE(games.empty());
+  const FinishedGame& g = games.front();
+  ASSERT_FALSE(g.samples.empty());
+  // All weight on the least likely action of the target.
+  data::Sample forged = g.samples[0];
+  const auto least = std::min_element(
+      forged.policy.begin(), forged.policy.end(),
+      [](const data::PolicyEntry& a, const data::PolicyEntry& b) { return a.prob < b.prob; });
+  const uint8_t action = least->action;
+  forged.policy = {{action, 1.0f}};
+  auto r = SpotCheck(forged, g.summaries[0], search, net, SpotCheckTolerance{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("the policy target is"), std::string::npos) << r.error();
+  // A root value that claims more than the search found.
+  forged = g.samples[0];
+  forged.root_value = forged.root_value > 0 ? forged.root_value - 0.5f : forged.root_value + 0.5f;
+  r = SpotCheck(forged, g.summaries[0], search, net, SpotCheckTolerance{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("the root value"), std::string::npos) << r.error();
+}
+
+TEST_P(SpotCheckTest, AForgedQOfAnActionVisitedOnceIsCaught) {
+  search::HashEvaluator net(3);
+  const search::SearchConfig search = Search(GetParam());
+  const std::vector<FinishedGame> games = Games(search, net);
+  size_t child = 0;
+  const int i = games.empty() ? -1 : WithSingleVisit(games.front(), child);
+  ASSERT_GE(i, 0);
+  RootSummary summary = games.front().summaries[i];
+  float& q = summary.children[child].q;
+  q = q > 0 ? q - 0.1f : q + 0.1f;
+  // A forger that also made the target and root value fit its summary: only the Q is wrong.
+  SpotCheckTolerance any_target;
+  any_target.policy_tv = 1.0;
+  data::Sample sample = games.front().samples[i];
+  if (summary.chosen == summary.children[child].action) sample.root_value = q;
+  auto r = SpotCheck(sample, summary, search, net, any_target);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("visited once, has Q"), std::string::npos) << r.error();
+  // Within the tolerance it passes (what two machines' arithmetic may differ by).
+  any_target.value = 0.11;
+  EXPECT_TRUE(SpotCheck(sample, summary, search, net, any_target).ok());
+}
+
+TEST_P(SpotCheckTest, SummariesThatCannotBeTheSearchsAreRefused) {
+  search::HashEvaluator net(3);
+  const search::SearchConfig search = Search(GetParam());
+  const std::vector<FinishedGame> games = Games(search, net);
+  ASSERT_FALSE(games.empty());
+  const FinishedGame& g = games.front();
+  RootSummary s = g.summaries[0];
+  s.children.push_back(s.children.front());  // an action twice
+  EXPECT_FALSE(SpotCheck(g.samples[0], s, search, net, SpotCheckTolerance{}).ok());
+  s = g.summaries[0];
+  s.children.front().action = 200;  // not an action of the position
+  auto r = SpotCheck(g.samples[0], s, search, net, SpotCheckTolerance{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("illegal"), std::string::npos) << r.error();
+  s = g.summaries[0];
+  s.children.front().q = 3.0f;  // outside [-1, 1]
+  EXPECT_FALSE(SpotCheck(g.samples[0], s, search, net, SpotCheckTolerance{}).ok());
+  s = g.summaries[0];
+  s.chosen = 200;
+  EXPECT_FALSE(SpotCheck(g.samples[0], s, search, net, SpotCheckTolerance{}).ok());
+}
+
+INSTANTIATE_TEST_SUITE_P(BothRootPolicies, SpotCheckTest,
+                         ::testing::Values(search::Algorithm::kGumbel, search::Algorithm::kPuct),
+                         [](const auto& param_info) {
+                           return std::string(
+                               param_info.param == search::Algorithm::kGumbel ? "Gumbel" : "Puct");
+                         });
+
+}  // namespace
+}  // namespace veletas::selfplay
