@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "data/excluded_games.h"
 #include "rules/notation.h"
 #include "util/json.h"
 #include "util/names.h"
@@ -232,6 +233,7 @@ util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t wi
   }
   ReplayWindow w;
   w.samples_.reserve(static_cast<size_t>(std::min(window, covered)));
+  std::map<std::string, std::set<data::GameId>> excluded;  // by directory
   for (size_t i = first; i < state.files.size(); ++i) {
     const IngestedFile& f = state.files[i];
     data::SampleFile file;
@@ -251,6 +253,15 @@ util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t wi
         return fits.error_value();
       }
     }
+    // Games left out after they were stored (a worker that failed a spot check).
+    const std::string dir = std::filesystem::path(f.path).parent_path().string();
+    if (!excluded.count(dir)) {
+      auto ids = data::ReadExcludedGames(dir);
+      if (!ids) return ids.error_value();
+      excluded[dir] = std::move(ids.value());
+    }
+    const int64_t dropped = data::DropExcludedGames(file, excluded[dir]);
+    w.excluded_samples_ += dropped;
     if (aux_ignore_resigned) DropUnclaimedAuxOfResigned(file);
     auto& samples = file.samples;
     // The oldest file may be only partly inside the window: keep its newest samples.
@@ -259,7 +270,7 @@ util::Result<ReplayWindow> ReplayWindow::Load(const DataState& state, int64_t wi
       skip = static_cast<size_t>(
           std::min<int64_t>(covered - window, static_cast<int64_t>(samples.size())));
     }
-    if (static_cast<int64_t>(samples.size()) != f.samples) {
+    if (static_cast<int64_t>(samples.size()) + dropped != f.samples) {
       skipped.push_back(f.path + ": now holds " + std::to_string(samples.size()) + " samples, " +
                         std::to_string(f.samples) + " when ingested (file replaced?)");
     }

@@ -89,7 +89,9 @@ class ReplayWindow {
  public:
   // Loads the newest `window` samples of state.files (from `loaded` when present, else from
   // disk). A file that cannot be read any more is reported in `skipped` and left out (the
-  // window then holds fewer samples). Errors: a file of another rule set or size.
+  // window then holds fewer samples); so are the games a sample directory's
+  // excluded_games.txt lists (data/excluded_games.h). Errors: a file of another rule set or
+  // size, an unreadable exclusion list.
   // `aux_ignore_resigned`: the samples of resigned games lose the aux targets of their
   // unclaimed shooters (TrainingConfig::aux_ignore_resigned).
   static util::Result<ReplayWindow> Load(const DataState& state, int64_t window,
@@ -104,11 +106,14 @@ class ReplayWindow {
   const data::Sample& At(int64_t i) const { return samples_[i]; }
   // Number of files the window draws from.
   int64_t Files() const { return files_; }
+  // Samples of excluded games (data/excluded_games.h) left out of the window's files.
+  int64_t ExcludedSamples() const { return excluded_samples_; }
 
  private:
   ReplayWindow() = default;
   std::vector<data::Sample> samples_;
   int64_t files_ = 0;
+  int64_t excluded_samples_ = 0;
 };
 
 }  // namespace veletas::training

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "data/excluded_games.h"
 #include "tests/support/files.h"
 #include "tests/training/test_util.h"
 #include "training/call_plan.h"
@@ -280,6 +281,43 @@ TEST(ReplayWindow, CanLeaveTheUnclaimedShootersOfResignedGamesOutOfTheAuxLoss) {
     }
   }
   EXPECT_TRUE(skipped.empty());
+}
+
+TEST(ReplayWindow, LeavesOutTheGamesItsDirectoryExcludes) {
+  TempDir dir;
+  const std::string path = dir.File("s.vzs");
+  data::SampleFile f = RandomGameSamples(rules::RuleSet::kStandard, 7, 3, 5, 1.0);
+  ASSERT_EQ(f.games.size(), 3u);
+  for (size_t g = 0; g < f.games.size(); ++g) f.games[g].id.bytes[0] = static_cast<uint8_t>(g + 1);
+  ASSERT_EQ(test_support::ErrorText(data::WriteSampleFile(path, f)), "");
+  DataState state;
+  state.files.push_back({path, static_cast<int64_t>(f.samples.size())});
+  state.total_samples = static_cast<int64_t>(f.samples.size());
+  // The middle game excluded (twice: listed once).
+  ASSERT_EQ(test_support::ErrorText(data::AddExcludedGames(dir.Str(), {f.games[1].id})), "");
+  ASSERT_EQ(test_support::ErrorText(data::AddExcludedGames(dir.Str(), {f.games[1].id})), "");
+  std::vector<std::string> skipped;
+  auto w =
+      ReplayWindow::Load(state, state.total_samples, rules::RuleSet::kStandard, 7, {}, skipped);
+  ASSERT_TRUE(w.ok()) << w.error();
+  const int64_t first = f.games[0].samples, middle = f.games[1].samples;
+  ASSERT_GT(middle, 0);
+  EXPECT_EQ(w.value().ExcludedSamples(), middle);
+  ASSERT_EQ(w.value().Size(), state.total_samples - middle);
+  for (int64_t i = 0; i < w.value().Size(); ++i) {
+    const data::Sample& sent = f.samples[i < first ? i : i + middle];
+    EXPECT_EQ(w.value().At(i).position.Hash(), sent.position.Hash()) << i;
+  }
+  EXPECT_TRUE(skipped.empty()) << skipped.front();
+  // A list that is not one is bad input naming the file and line.
+  ASSERT_EQ(test_support::ErrorText(util::WriteFileAtomic(data::ExcludedGamesPath(dir.Str()),
+                                                          f.games[0].id.Hex() + "\nnot an id\n")),
+            "");
+  auto bad =
+      ReplayWindow::Load(state, state.total_samples, rules::RuleSet::kStandard, 7, {}, skipped);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("excluded_games.txt:2: expected a game id"), std::string::npos)
+      << bad.error();
 }
 
 TEST(PlanSteps, AverageReuseCarriesTheRemainderAndHonoursTheCap) {
