@@ -15,6 +15,7 @@ util::Result<std::unique_ptr<search::Evaluator>> TorchRunLoader::Load(const std:
   // The app's one load path: one read of the file, checked against the run's config.
   auto loaded = LoadConfigNetwork(path, config_);
   if (!loaded) return loaded.error_value();
+  precision_ = loaded.value().evaluator->PrecisionName();
   return std::unique_ptr<search::Evaluator>(std::move(loaded.value().evaluator));
 }
 

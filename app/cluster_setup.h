@@ -23,8 +23,10 @@ class TorchRunLoader final : public cluster::RunLoader {
       : run_(std::move(run)), overrides_(std::move(overrides)) {}
   util::Result<cluster::RunSettings> Settings(const std::string& config_text) override;
   util::Result<std::unique_ptr<search::Evaluator>> Load(const std::string& path) override;
+  std::string LastPrecision() const override { return precision_; }
 
  private:
+  std::string precision_;
   std::string run_;
   cluster::WorkerOverrides overrides_;
   config::Config config_;

@@ -1,5 +1,6 @@
 #include "app/pipeline_services.h"
 
+#include <algorithm>
 #include <iostream>
 #include <utility>
 
@@ -101,7 +102,26 @@ PipelineServicesOfApp::PipelineServicesOfApp(const config::Config& config,
     auto load = [this](const std::string& checkpoint) {
       return networks.LoadForSelfplay(checkpoint);
     };
-    auto games = cluster::PipelineGames::Start(config, run_dir, log, load);
+    // The spot checks evaluate a network on the CPU at the precision its worker used ("":
+    // the config's).
+    auto check = [&config](const std::string& checkpoint, const std::string& precision)
+        -> util::Result<std::unique_ptr<search::Evaluator>> {
+      config::Config c = config;
+      c.model.device = "cpu";  // as the workers run it, also on a GPU learner
+      const auto& known = model::kInferencePrecisions;
+      if (precision != "auto" && std::find(known.begin(), known.end(), precision) != known.end()) {
+        c.model.inference_precision = precision;
+      }
+      auto loaded = LoadConfigNetwork(checkpoint, c);
+      if (!loaded) return loaded.error_value();
+      // A precision this machine does not have would differ by more than the tolerances:
+      // such games are left unchecked (counted) rather than falsely accused.
+      if (!precision.empty() && loaded.value().evaluator->PrecisionName() != precision) {
+        return std::unique_ptr<search::Evaluator>();
+      }
+      return std::unique_ptr<search::Evaluator>(std::move(loaded.value().evaluator));
+    };
+    auto games = cluster::PipelineGames::Start(config, run_dir, log, load, check);
     if (!games) return games.error_value();
     return std::unique_ptr<pipeline::RemotePlay>(std::move(games.value()));
   };

@@ -87,6 +87,7 @@ util::Result<std::vector<std::string>> EncodeEntries(
     e.game.rules = s.rules;
     e.game.size = s.size;
     e.game.samples = g.samples;
+    e.summaries = g.summaries;
     data::GameRecord r = g.record;
     r.id = e.game_id;
     e.game.games.push_back(r);

@@ -25,6 +25,9 @@ util::Status ClusterConfig::Validate() const {
       .Int("max_entry_bytes", max_entry_bytes, 1024, 512LL << 20)
       .Int("ingest_batch", ingest_batch, 1, 10000)
       .Real("max_worker_share", max_worker_share, 0, 1, util::Ends::kOpenLow)
+      .Real("spot_check_fraction", spot_check_fraction, 0, 1)
+      .Real("spot_check_policy_tv", spot_check_policy_tv, 0, 1)
+      .Real("spot_check_value", spot_check_value, 0, 2)
       .Result();
 }
 

@@ -45,6 +45,13 @@ struct ClusterConfig {
   // self-play counts as one) the share used is max(max_worker_share, 1/N), so the live
   // workers can always fill a generation and a lone worker fills it alone.
   double max_worker_share = 1;
+  // Spot checks (selfplay/spot_check.h): the share of each worker's recorded positions the
+  // learner checks against the network that played them, in [0, 1] (0: none), and the
+  // tolerances: total variation of the policy target, and the Q of an action visited once
+  // against the network's value. A worker that fails one is quarantined.
+  double spot_check_fraction = 0.01;
+  double spot_check_policy_tv = 0.02;
+  double spot_check_value = 0.02;
 
   // Ok, or bad input "<key>: <what>" for the first setting out of its range, a URL that is
   // not redis://HOST[:PORT] (an empty one is allowed: no cluster) or a bad run name.

@@ -12,14 +12,49 @@ namespace veletas::cluster {
 namespace {
 
 constexpr char kMagic[4] = {'V', 'Z', 'C', 'E'};
-// Version 2: XXH3 checksums (util::Checksum64), in the entry and in its sample file
-// (format version 3). Version 1 (FNV-1a) came from workers of earlier builds.
-constexpr uint32_t kVersion = 2;
+// Version 3: self-play entries carry a root summary per sample (spot checks). Version 2:
+// XXH3 checksums (util::Checksum64), in the entry and in its sample file (format version 3).
+// Version 1 (FNV-1a) came from workers of earlier builds.
+constexpr uint32_t kVersion = 3;
 constexpr size_t kChecksumBytes = 8;
 
 void ShortString(util::Writer& w, std::string_view s) {
   w.U8(s.size());
   w.Bytes(s.substr(0, 255));
+}
+
+void WriteSummaries(util::Writer& w, const std::vector<selfplay::RootSummary>& summaries) {
+  w.U32(summaries.size());
+  for (const selfplay::RootSummary& s : summaries) {
+    w.U8(s.chosen);
+    w.U8(s.children.size());
+    for (const selfplay::RootChild& c : s.children) {
+      w.U8(c.action);
+      w.U32(c.visits);
+      w.F32(c.q);
+      w.U8(static_cast<uint8_t>(c.proven));
+    }
+  }
+}
+
+// The summaries of `samples` samples; false when they do not fit what is left of `r`
+// (checked before anything is allocated for them).
+bool ReadSummaries(util::Reader& r, size_t samples, std::vector<selfplay::RootSummary>& out) {
+  if (r.U32() != samples || samples * 2 > r.remaining()) return false;
+  out.resize(samples);
+  for (selfplay::RootSummary& s : out) {
+    s.chosen = static_cast<uint8_t>(r.U8());
+    const size_t n = r.U8();
+    if (!r.ok() || n * 10 > r.remaining()) return false;
+    s.children.resize(n);
+    for (selfplay::RootChild& c : s.children) {
+      c.action = static_cast<uint8_t>(r.U8());
+      c.visits = static_cast<uint32_t>(r.U32());
+      c.q = r.F32();
+      c.proven = static_cast<int8_t>(static_cast<uint8_t>(r.U8()));
+    }
+  }
+  return r.ok();
 }
 
 // Hex digits of 32 raw bytes, or "" when `raw` is not 32 bytes.
@@ -52,10 +87,12 @@ util::Result<std::string> EncodeEntry(const Entry& e) {
   ShortString(w, e.worker);
   if (e.kind == EntryKind::kSelfplay) {
     w.Bytes(RawOf(e.network));
+    ShortString(w, e.precision);
     const auto payload = data::EncodeSampleFile(e.game);
     if (!payload) return payload.error_value();
     w.U32(payload.value().size());
     w.Bytes(payload.value());
+    WriteSummaries(w, e.summaries);
   } else {
     ShortString(w, e.task);
     ShortString(w, e.match);
@@ -102,14 +139,19 @@ util::Result<Entry> DecodeEntry(std::string_view bytes, int64_t max_bytes) {
   e.worker = std::string(r.Bytes(r.U8()));
   if (e.kind == EntryKind::kSelfplay) {
     e.network = HexOf(r.Bytes(32));
+    e.precision = std::string(r.Bytes(r.U8()));
+    if (e.precision.size() > 16) return R::Error("malformed: a precision of more than 16 bytes");
     const uint64_t length = r.U32();
-    if (!r.ok() || length != r.remaining()) {
+    if (!r.ok() || length > r.remaining()) {
       return R::Error("malformed: the game's length disagrees with the entry's");
     }
     auto game = data::DecodeSampleFile(r.Bytes(length), "game",
                                        static_cast<uint64_t>(max_bytes) * kMaxExpansion);
     if (!game) return R::Error("malformed: " + game.error());
     e.game = std::move(game.value());
+    if (!ReadSummaries(r, e.game.samples.size(), e.summaries)) {
+      return R::Error("malformed: the root summaries do not match the game's samples");
+    }
   } else {
     e.task = std::string(r.Bytes(r.U8()));
     e.match = std::string(r.Bytes(r.U8()));

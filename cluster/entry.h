@@ -10,10 +10,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "arena/arena.h"
 #include "data/sample.h"
 #include "data/sample_file.h"
+#include "selfplay/spot_check.h"
 #include "util/result.h"
 
 namespace veletas::cluster {
@@ -37,7 +39,13 @@ struct Entry {
   // kSelfplay: the network that played it (64 hex digits, the SHA-256 of its published
   // checkpoint) and the game with its samples (one game in `game.games`).
   std::string network;
+  // kSelfplay: the inference precision the worker evaluated the network at ("fp32", "bf16",
+  // "int8", "torch"; at most 16 bytes; "" unknown): the learner's spot checks use the same.
+  std::string precision;
   data::SampleFile game;
+  // kSelfplay: the root summary of each sample's search (parallel to game.samples), for the
+  // learner's spot checks (selfplay/spot_check.h).
+  std::vector<selfplay::RootSummary> summaries;
   // kArena: the task (its stream id), the match and the game.
   std::string task;
   std::string match;

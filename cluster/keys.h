@@ -67,6 +67,9 @@ struct RunKeys {
   // Hash: the learner's counters (accepted, duplicate, stale, rejected, rejected:<reason>,
   // rejected-by:<worker>).
   std::string Stats() const { return prefix + "stats"; }
+  // Hash worker -> reason: the workers the learner quarantined (a failed spot check); their
+  // games are refused.
+  std::string Quarantined() const { return prefix + "quarantined"; }
   // List: the latest rejected entries, newest first (at most 200).
   std::string Rejections() const { return prefix + "rejections"; }
 };

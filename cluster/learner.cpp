@@ -17,6 +17,7 @@
 #include "cluster/validate.h"
 #include "cluster/worker_registry.h"
 #include "cluster/worker_share.h"
+#include "data/excluded_games.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/host.h"
@@ -44,7 +45,8 @@ constexpr char kRefreshScript[] =
 
 // The verdict on one self-play entry before storing it; `game` receives the game to store.
 Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64_t max_bytes,
-                      data::IndexedGame& game, std::string& network) {
+                      data::IndexedGame& game, std::string& network, std::string& precision,
+                      std::vector<selfplay::RootSummary>& summaries) {
   using K = Verdict::Kind;
   if (entry.oversized > 0) {
     return {K::kRejected, "oversized: a field of " + std::to_string(entry.oversized) + " bytes"};
@@ -73,6 +75,8 @@ Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64
     return {K::kRejected, s.error()};
   }
   game.samples = std::move(e.game.samples);
+  summaries = std::move(e.summaries);
+  precision = e.precision;
   game.record = std::move(e.game.games.front());
   // Stored in canonical form, under the id of its content (not the one its worker chose):
   // padding is not kept, and one game under many ids is stored once.
@@ -118,6 +122,21 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
   l->session_ =
       std::make_unique<IngestSession>(l->redis_, l->keys_, l->options_.cluster, l->options_.log);
   Learner* self = l.get();
+  SpotCheckerOptions spot;
+  spot.fraction = l->options_.cluster.spot_check_fraction;
+  spot.tolerance.policy_tv = l->options_.cluster.spot_check_policy_tv;
+  spot.tolerance.value = l->options_.cluster.spot_check_value;
+  spot.search = l->options_.search;
+  if (l->options_.load_network) {
+    spot.load = [self](const std::string& id, const std::string& precision) {
+      return self->CheckNetwork(id, precision);
+    };
+  }
+  l->checker_ = std::make_unique<SpotChecker>(std::move(spot), std::random_device()());
+  auto quarantined = l->redis_.Call({"HGETALL", l->keys_.Quarantined()});
+  if (!quarantined) return quarantined.error_value();
+  const auto& q = quarantined.value().elements;
+  for (size_t i = 0; i + 1 < q.size(); i += 2) l->quarantined_[q[i].str] = q[i + 1].str;
   l->session_->OnDataLost([self] { return self->Republish(); });
   l->arena_ = std::make_unique<RemoteArena>(
       *l->session_, [self](const std::string& checkpoint, long long generation) {
@@ -230,7 +249,38 @@ util::Status Learner::Republish() {
   }
   auto set = redis_.Call({"SET", keys_.Config(), options_.config_text});
   if (!set) return set.error_value();
+  for (const auto& [worker, why] : quarantined_) {
+    auto q = redis_.Call({"HSET", keys_.Quarantined(), worker, why});
+    if (!q) return q.error_value();
+  }
   return util::Ok();
+}
+
+util::Status Learner::Quarantine(const std::string& worker, const std::string& why) {
+  int64_t excluded = 0;
+  for (const auto& [dir, ids] : checker_->TakeUnverified(worker)) {
+    if (util::Status s = data::AddExcludedGames(dir, ids); !s.ok()) return s;
+    excluded += static_cast<int64_t>(ids.size());
+  }
+  if (why.empty()) return util::Ok();  // quarantined already: only its newest games
+  quarantined_[worker] = why;
+  auto set = Retrying([&] { return redis_.Call({"HSET", keys_.Quarantined(), worker, why}); });
+  if (!set) return set.error_value();
+  if (options_.log) {
+    options_.log("  cluster: worker " + worker + " quarantined (" + why + "); its " +
+                 std::to_string(excluded) +
+                 " games since its last passed check leave the training window and its further "
+                 "games are refused");
+  }
+  return util::Ok();
+}
+
+util::Result<std::unique_ptr<search::Evaluator>> Learner::CheckNetwork(
+    const std::string& id, const std::string& precision) {
+  for (const auto& [checkpoint, p] : published_) {
+    if (p.id == id) return options_.load_network(checkpoint, precision);
+  }
+  return std::unique_ptr<search::Evaluator>();
 }
 
 util::Result<std::set<std::string>> Learner::Networks() {
@@ -257,13 +307,24 @@ namespace {
 // ingest loop's).
 struct Collecting {
   Collecting(const CollectRequest& r, GameStore& s, CollectReport& out, double max_share,
-             std::function<void(const std::string&)> log_line)
-      : req(r), store(s), report(out), share(max_share, r.dir.games), log(std::move(log_line)) {}
+             std::function<void(const std::string&)> log_line, SpotChecker& spot_checker,
+             const std::map<std::string, std::string>& quarantined_workers)
+      : req(r),
+        store(s),
+        report(out),
+        share(max_share, r.dir.games),
+        log(std::move(log_line)),
+        checker(spot_checker),
+        quarantined(quarantined_workers) {}
   const CollectRequest& req;
   GameStore& store;
   CollectReport& report;  // games_by_worker and samples under report_mutex
   WorkerShare share;      // the workers' games (not the local ones), the ingest loop's
   std::function<void(const std::string&)> log;
+  SpotChecker& checker;
+  const std::map<std::string, std::string>& quarantined;  // worker -> why
+  // Quarantines a worker that failed a spot check (Learner::Quarantine).
+  std::function<util::Status(const std::string& worker, const std::string& why)> quarantine;
   // A game counted toward a share was not stored while entries are held back: they may fit
   // now, the pending entries are read again.
   bool reread = false;
@@ -302,28 +363,88 @@ std::thread StartLocalSelfplay(Collecting& c) {
   });
 }
 
-// Judges `entries`, stores the accepted games and sets each entry's verdict (a duplicate,
-// or kept pending when the store is full).
+// The verdict on an accepted entry of a quarantined worker, or one that fails its spot
+// check; `checked` says whether a check passed. Errors: a network that could not be loaded.
+util::Result<Verdict> SpotCheckEntry(Collecting& c, const std::string& worker,
+                                     const std::string& network, const std::string& precision,
+                                     const data::IndexedGame& game,
+                                     const std::vector<selfplay::RootSummary>& summaries,
+                                     bool& checked) {
+  using K = Verdict::Kind;
+  checked = false;
+  if (auto q = c.quarantined.find(worker); q != c.quarantined.end()) {
+    return Verdict{K::kRejected, "quarantined: " + q->second.substr(0, 160)};
+  }
+  std::string why;
+  auto outcome = c.checker.Check(network, precision, game.samples, summaries, why);
+  if (!outcome) return outcome.error_value();
+  if (outcome.value() == SpotChecker::Outcome::kFailed) return Verdict{K::kRejected, why};
+  checked = outcome.value() == SpotChecker::Outcome::kPassed;
+  return Verdict{K::kAccepted, ""};
+}
+
+// After the batch's games are stored, in the order of the entries: a passed check vouches
+// for its worker's earlier games, a stored game waits for its worker's next check, and a
+// failed check quarantines its worker (its unvouched games leave the training window).
+util::Status SettleSpotChecks(Collecting& c, const std::vector<StreamEntry>& entries,
+                              const std::vector<Verdict>& verdicts,
+                              const std::vector<data::GameId>& ids,
+                              const std::vector<bool>& checked) {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const std::string& worker = SenderOf(entries[i]);
+    const Verdict& v = verdicts[i];
+    if (v.kind == Verdict::Kind::kRejected && v.message.rfind("spot check:", 0) == 0) {
+      if (!c.quarantined.count(worker)) {
+        if (util::Status s = c.quarantine(worker, v.message); !s.ok()) return s;
+      }
+    } else if (v.kind == Verdict::Kind::kAccepted) {
+      if (c.quarantined.count(worker)) {  // later in the batch than its failed check
+        c.checker.Stored(worker, c.req.dir.dir, ids[i]);
+        if (util::Status s = c.quarantine(worker, ""); !s.ok()) return s;
+      } else if (checked[i]) {
+        c.checker.Passed(worker);
+      } else {
+        c.checker.Stored(worker, c.req.dir.dir, ids[i]);
+      }
+    }
+  }
+  return util::Ok();
+}
+
+// Judges `entries`, spot-checks a share of them, stores the accepted games and sets each
+// entry's verdict (a duplicate, or kept pending when the store is full).
 util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
                                                 const std::vector<StreamEntry>& entries,
                                                 int64_t max_entry_bytes) {
   std::vector<Verdict> verdicts;
   std::vector<data::IndexedGame> games;
   std::vector<size_t> where;  // entry of each game
+  std::vector<data::GameId> ids(entries.size());
+  std::vector<bool> checked(entries.size());
   for (size_t i = 0; i < entries.size(); ++i) {
     data::IndexedGame game;
-    std::string network;
-    verdicts.push_back(JudgeSelfplay(entries[i], c.req, max_entry_bytes, game, network));
-    if (verdicts.back().kind == Verdict::Kind::kAccepted && !c.share.Take(SenderOf(entries[i]))) {
+    std::string network, precision;
+    std::vector<selfplay::RootSummary> summaries;
+    const std::string& w = SenderOf(entries[i]);
+    verdicts.push_back(
+        JudgeSelfplay(entries[i], c.req, max_entry_bytes, game, network, precision, summaries));
+    if (verdicts.back().kind == Verdict::Kind::kAccepted) {
+      bool passed = false;
+      auto spot = SpotCheckEntry(c, w, network, precision, game, summaries, passed);
+      if (!spot) return spot.error_value();
+      verdicts.back() = spot.value();
+      checked[i] = passed;
+    }
+    if (verdicts.back().kind == Verdict::Kind::kAccepted && !c.share.Take(w)) {
       // Over its worker's share: pending for the next generation.
       verdicts.back().kind = Verdict::Kind::kKeep;
-      const std::string& w = SenderOf(entries[i]);
       if (c.share.HeldByWorker().at(w) == 1 && c.log) {
         c.log("  cluster: worker " + w + " has filled its share of this generation (" +
               std::to_string(c.share.Cap()) + " games); its further games wait for the next");
       }
     }
     if (verdicts.back().kind == Verdict::Kind::kAccepted) {
+      ids[i] = game.record.id;
       games.push_back(std::move(game));
       where.push_back(i);
     }
@@ -351,6 +472,9 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
         c.reread |= c.share.Untake(SenderOf(entries[where[k]]));
         break;
     }
+  }
+  if (util::Status s = SettleSpotChecks(c, entries, verdicts, ids, checked); !s.ok()) {
+    return s.error_value();
   }
   return verdicts;
 }
@@ -398,7 +522,11 @@ util::Result<CollectReport> Learner::CollectSelfplay(const CollectRequest& req) 
   if (!opened) return opened.error_value();
   GameStore& store = *opened.value();
   report.resumed = store.Count();
-  Collecting c(req, store, report, options_.cluster.max_worker_share, options_.log);
+  Collecting c(req, store, report, options_.cluster.max_worker_share, options_.log, *checker_,
+               quarantined_);
+  c.quarantine = [this](const std::string& worker, const std::string& why) {
+    return Quarantine(worker, why);
+  };
   std::thread local;
   if (req.local && !store.Full()) local = StartLocalSelfplay(c);
   session_->Restart();

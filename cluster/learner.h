@@ -10,7 +10,8 @@
 // one; so do the games of a worker beyond its share of the generation
 // (ClusterConfig::max_worker_share, cluster/worker_share.h). Games of a network that is no longer
 // accepted are dropped as stale; entries that are invalid are rejected, counted and logged with the
-// sender's worker id.
+// sender's worker id. A share of each worker's positions is spot-checked
+// (cluster/spot_checker.h); a worker that fails a check is quarantined.
 #pragma once
 
 #include <atomic>
@@ -29,7 +30,10 @@
 #include "cluster/ingest_session.h"
 #include "cluster/keys.h"
 #include "cluster/redis_client.h"
+#include "cluster/spot_checker.h"
 #include "data/sample_dir_writer.h"
+#include "search/evaluator.h"
+#include "search/search_config.h"
 #include "selfplay/selfplay_game.h"
 #include "util/result.h"
 
@@ -46,6 +50,14 @@ struct LearnerOptions {
   std::function<void(const std::string&)> log;
   // The bytes to publish for the network of a checkpoint file (e.g. without optimiser state).
   std::function<util::Result<std::string>(const std::string& checkpoint)> network_bytes;
+  // For spot checks (ClusterConfig::spot_check_fraction): the evaluator of a checkpoint file
+  // with the run's inference settings, and the search settings the workers use. Empty: no
+  // spot checks.
+  // `precision`: the worker's (Entry::precision; "" or an unknown name: the learner's own).
+  std::function<util::Result<std::unique_ptr<search::Evaluator>>(const std::string& checkpoint,
+                                                                 const std::string& precision)>
+      load_network;
+  search::SearchConfig search;
 };
 
 // Progress of a collection, about every second.
@@ -104,6 +116,10 @@ class Learner {
   // A line for `veletas cluster status` (e.g. "gen 4 self-play").
   void SetStatus(const std::string& status);
   const IngestCounters& Totals() const { return session_->Totals(); }
+  // The spot checks so far (this process).
+  const SpotCheckTotals& SpotChecks() const { return checker_->Totals(); }
+  // The quarantined workers and why (failed spot checks, this run).
+  const std::map<std::string, std::string>& QuarantinedWorkers() const { return quarantined_; }
 
  private:
   explicit Learner(LearnerOptions options);
@@ -122,6 +138,12 @@ class Learner {
   std::set<std::string> earlier_dirs_;
   // Publishes every network published before again (a Redis that lost its data).
   util::Status Republish();
+  // Quarantines `worker` (a failed spot check, `why`): recorded in Redis, its games since
+  // its last passed check excluded from training (data/excluded_games.h), logged.
+  util::Status Quarantine(const std::string& worker, const std::string& why);
+  // The evaluator of a network this learner published (nullptr for another one).
+  util::Result<std::unique_ptr<search::Evaluator>> CheckNetwork(const std::string& id,
+                                                                const std::string& precision);
 
   struct Published {
     std::string id;
@@ -137,6 +159,8 @@ class Learner {
   // queue count that pauses the workers (else they would pause the workers still owed games).
   std::atomic<int64_t> held_back_{0};
   std::thread lock_thread_;
+  std::unique_ptr<SpotChecker> checker_;
+  std::map<std::string, std::string> quarantined_;  // worker -> why
 };
 
 }  // namespace veletas::cluster

@@ -52,7 +52,8 @@ std::string Counts(const IngestCounters& n) {
 
 util::Result<std::unique_ptr<PipelineGames>> PipelineGames::Start(const config::Config& c,
                                                                   const std::string& run_dir,
-                                                                  Log log, LoadNetwork load) {
+                                                                  Log log, LoadNetwork load,
+                                                                  CheckNetwork check) {
   auto redis = MakeRedisOptions(c.cluster.redis, c.cluster.auth_file, "veletas-learner");
   if (!redis) return util::Prefixed(redis.error_value(), c.source + ": cluster: ");
   std::error_code ec;
@@ -71,6 +72,8 @@ util::Result<std::unique_ptr<PipelineGames>> PipelineGames::Start(const config::
   o.run_dir = run_dir;
   o.log = games->log_;
   o.network_bytes = model::ReadCheckpointWithoutOptimizer;
+  o.load_network = std::move(check);
+  o.search = c.search;
   auto learner = Learner::Start(o);
   if (!learner) return learner.error_value();
   games->learner_ = std::move(learner.value());
@@ -131,13 +134,19 @@ util::Result<PipelineGames::SelfplayResult> PipelineGames::Selfplay(const Selfpl
     log_("  self-play: worker " + w + ": " + std::to_string(n) +
          " games over its share wait for the next generation");
   }
+  const SpotCheckTotals& spot = learner_->SpotChecks();
+  const std::string checks = fmt::format(
+      "spot checks so far: {} positions, {} failed, {} not reproducible here, {:.1f}s, largest "
+      "differences {:.4f} (policy) {:.4f} (value)",
+      spot.positions, spot.failed, spot.unreproducible, spot.seconds, spot.max_policy_tv,
+      spot.max_value_error);
   out.line = fmt::format(
-      "{} games by gen {} ({} resumed) from {} workers{}, {} samples, {}, {:.1f} games/s, {}",
+      "{} games by gen {} ({} resumed) from {} workers{}, {} samples, {}, {:.1f} games/s, {}; {}",
       out.games, r.bests.front().first, out.resumed, rep.games_by_worker.size(),
       workers.empty() ? "" : " (" + workers + ")", out.samples, Counts(rep.totals.counters),
       rep.totals.seconds > 0 ? static_cast<double>(out.games - out.resumed) / rep.totals.seconds
                              : 0.0,
-      util::FormatDuration(rep.totals.seconds));
+      util::FormatDuration(rep.totals.seconds), checks);
   return out;
 }
 

@@ -212,6 +212,13 @@ util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostre
     }
   }
   if (!by_worker.empty()) out << "rejected entries by worker: " << by_worker << "\n";
+  auto quarantined = redis.Call({"HGETALL", keys.Quarantined()});
+  if (!quarantined) return quarantined.error_value();
+  for (const auto& [worker, why] : Pairs(quarantined.value())) {
+    // Written by the learner, but worker names and reasons quote what workers sent.
+    out << "quarantined worker " << util::EscapedBytes(worker.substr(0, 64)) << ": "
+        << util::EscapedBytes(why.str.substr(0, 200)) << "\n";
+  }
   auto recent = redis.Call({"LRANGE", keys.Rejections(), "0", "4"});
   if (recent && !recent.value().elements.empty()) {
     out << "latest rejected entries:\n";

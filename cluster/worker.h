@@ -56,6 +56,10 @@ class RunLoader {
   // Called from the worker's main thread; the evaluator is then called from one thread at a
   // time.
   virtual util::Result<std::unique_ptr<search::Evaluator>> Load(const std::string& path) = 0;
+  // The inference precision of the network last loaded (model::TorchEvaluator::
+  // PrecisionName), sent with its games so that the learner's spot checks evaluate the
+  // network the same way; "" when unknown.
+  virtual std::string LastPrecision() const { return ""; }
 };
 
 struct WorkerOptions {

@@ -49,6 +49,7 @@ util::Status Worker::StartSelfplay(const std::string& id, long long generation) 
   run->generation = generation;
   run->settings = *settings_;
   run->evaluator = std::move(evaluator.value());
+  run->precision = loader_.LastPrecision();
   SelfplayRun* r = run.get();
   Log("worker " + id_ + ": self-play with gen " + std::to_string(generation) + " (network " +
       id.substr(0, 12) + ")");
@@ -68,9 +69,11 @@ util::Status Worker::StartSelfplay(const std::string& id, long long generation) 
       e.game_id = RandomGameId();
       e.worker = id_;
       e.network = r->network;
+      e.precision = r->precision;
       e.game.rules = r->settings.rules;
       e.game.size = r->settings.size;
       e.game.samples = std::move(g.samples);
+      e.summaries = std::move(g.summaries);
       g.record.id = e.game_id;
       e.game.games.push_back(std::move(g.record));
       return SpoolGame(EntryKind::kSelfplay, std::move(e), nullptr);

@@ -20,6 +20,9 @@ void ParseClusterSection(ConfigSection& s, cluster::ClusterConfig& out) {
   out.max_entry_bytes = s.Int("max_entry_bytes", out.max_entry_bytes);
   out.ingest_batch = s.SmallInt("ingest_batch", out.ingest_batch);
   out.max_worker_share = s.Real("max_worker_share", out.max_worker_share);
+  out.spot_check_fraction = s.Real("spot_check_fraction", out.spot_check_fraction);
+  out.spot_check_policy_tv = s.Real("spot_check_policy_tv", out.spot_check_policy_tv);
+  out.spot_check_value = s.Real("spot_check_value", out.spot_check_value);
   s.Check(out.Validate());
   s.RejectUnknownKeys();
 }

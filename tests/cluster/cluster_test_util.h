@@ -64,6 +64,7 @@ inline Entry SelfplayEntry(const selfplay::FinishedGame& g, const std::string& n
   e.network = network;
   e.game.size = size;
   e.game.samples = g.samples;
+  e.summaries = g.summaries;
   data::GameRecord r = g.record;
   r.id = e.game_id;
   e.game.games.push_back(r);

@@ -23,7 +23,8 @@ const std::string kNetwork = util::Sha256Hex("network");
 TEST(Entry, SelfplayRoundTripAndValidGame) {
   const auto games = PlayGames(2);
   ASSERT_EQ(games.size(), 2u);
-  const Entry e = SelfplayEntry(games[0], kNetwork, "w-1");
+  Entry e = SelfplayEntry(games[0], kNetwork, "w-1");
+  e.precision = "int8";
   auto d = DecodeEntry(Bytes(e), kDefaultMaxEntryBytes);
   ASSERT_TRUE(d.ok()) << d.error();
   EXPECT_EQ(d.value().kind, EntryKind::kSelfplay);
@@ -34,6 +35,28 @@ TEST(Entry, SelfplayRoundTripAndValidGame) {
   EXPECT_EQ(d.value().game.games[0].id, e.game_id);
   EXPECT_EQ(d.value().game.games[0].record, games[0].record.record);
   EXPECT_EQ(d.value().game.samples.size(), games[0].samples.size());
+  EXPECT_EQ(d.value().precision, "int8");
+  // The root summaries, one per sample, as searched.
+  ASSERT_EQ(d.value().summaries.size(), games[0].samples.size());
+  for (size_t i = 0; i < games[0].summaries.size(); ++i) {
+    const selfplay::RootSummary& got = d.value().summaries[i];
+    const selfplay::RootSummary& sent = games[0].summaries[i];
+    EXPECT_EQ(got.chosen, sent.chosen);
+    ASSERT_EQ(got.children.size(), sent.children.size());
+    ASSERT_FALSE(sent.children.empty());
+    for (size_t k = 0; k < sent.children.size(); ++k) {
+      EXPECT_EQ(got.children[k].action, sent.children[k].action);
+      EXPECT_EQ(got.children[k].visits, sent.children[k].visits);
+      EXPECT_EQ(got.children[k].q, sent.children[k].q);
+      EXPECT_EQ(got.children[k].proven, sent.children[k].proven);
+    }
+  }
+  // Summaries that are not one per sample are refused.
+  Entry short_of_one = e;
+  short_of_one.summaries.pop_back();
+  auto refused = DecodeEntry(Bytes(short_of_one), kDefaultMaxEntryBytes);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("root summaries"), std::string::npos) << refused.error();
   EXPECT_TRUE(ValidateSelfplayGame(d.value().game, rules::RuleSet::kStandard, 7).ok());
   // The other game, and the wrong board size.
   const Entry other = SelfplayEntry(games[1], kNetwork, "w-1");
@@ -98,7 +121,7 @@ TEST(Entry, GarbageTruncatedCorruptAndOversizedAreRefused) {
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(RejectionReason(d.error()), "version");
   EXPECT_NE(d.error().find("entry format version 1"), std::string::npos) << d.error();
-  EXPECT_NE(d.error().find("reads version 2"), std::string::npos) << d.error();
+  EXPECT_NE(d.error().find("reads version 3"), std::string::npos) << d.error();
   EXPECT_EQ(reason(good, static_cast<int64_t>(good.size()) - 1), "oversized");
   EXPECT_EQ(reason(good + "x"), "checksum");
 }
@@ -128,12 +151,13 @@ TEST(Entry, AGameClaimingAHugePayloadIsRefusedBeforeAllocating) {
 }
 
 TEST(Entry, AGameExpandingMoreThanSixteenTimesItsLimitIsRefused) {
-  // Real sample files expand 3-3.5 times; one sample repeated 300 times compresses far
+  // Real sample files expand 3-3.5 times; one sample repeated 3,000 times compresses far
   // better: a decompression bomb within the entry limit.
   const auto games = PlayGames(1);
   Entry e = SelfplayEntry(games[0], kNetwork, "w");
-  e.game.samples.assign(300, e.game.samples.front());
-  e.game.games[0].samples = 300;
+  e.game.samples.assign(3000, e.game.samples.front());
+  e.game.games[0].samples = 3000;
+  e.summaries.assign(3000, selfplay::RootSummary{});
   const std::string bytes = Bytes(e);
   const auto file = data::EncodeSampleFile(e.game);
   ASSERT_TRUE(file.ok());

@@ -21,7 +21,10 @@ TEST(ConfigCluster, ReadsEveryKey) {
       "  local_selfplay: true\n  accept_previous_networks: 2\n  max_queued_games: 5000\n"
       "  arena_games_per_task: 4\n  task_timeout_seconds: 600\n  heartbeat_seconds: 1\n"
       "  max_entry_bytes: 1048576\n  ingest_batch: 32\n"
-      "  max_worker_share: 0.25\n";
+      "  max_worker_share: 0.25\n"
+      "  spot_check_fraction: 0.05\n"
+      "  spot_check_policy_tv: 0.03\n"
+      "  spot_check_value: 0.01\n";
   ASSERT_EQ(ClusterError(yaml, c), "");
   EXPECT_EQ(c.redis, "redis://10.0.0.5:6380");
   EXPECT_EQ(c.run, "big-run");
@@ -34,6 +37,9 @@ TEST(ConfigCluster, ReadsEveryKey) {
   EXPECT_EQ(c.max_entry_bytes, 1048576);
   EXPECT_EQ(c.ingest_batch, 32);
   EXPECT_EQ(c.max_worker_share, 0.25);
+  EXPECT_EQ(c.spot_check_fraction, 0.05);
+  EXPECT_EQ(c.spot_check_policy_tv, 0.03);
+  EXPECT_EQ(c.spot_check_value, 0.01);
   EXPECT_TRUE(cluster::ClusterConfig{}.Validate().ok());  // no cluster
 }
 
@@ -58,6 +64,8 @@ TEST(ConfigCluster, BadValuesNameTheKeyAndLine) {
       {redis + "  ingest_batch: 10001\n", "cluster.ingest_batch: 10001 is out"},
       {redis + "  max_worker_share: 0\n", "cluster.max_worker_share: 0 is out of range (0, 1]"},
       {redis + "  max_worker_share: 1.5\n", "cluster.max_worker_share: 1.5 is out"},
+      {redis + "  spot_check_fraction: 1.5\n", "cluster.spot_check_fraction: 1.5 is out"},
+      {redis + "  spot_check_value: -0.1\n", "cluster.spot_check_value: -0.1 is out"},
       {redis + "  workers: 3\n", "unknown key \"cluster.workers\""},
   };
   for (const Case& c : cases) {

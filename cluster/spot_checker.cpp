@@ -1,0 +1,72 @@
+#include "cluster/spot_checker.h"
+
+#include <algorithm>
+
+#include "util/clock.h"
+
+namespace veletas::cluster {
+
+SpotChecker::SpotChecker(SpotCheckerOptions options, uint64_t seed)
+    : options_(std::move(options)), rng_(seed) {}
+
+util::Result<SpotChecker::Outcome> SpotChecker::Check(
+    const std::string& network, const std::string& precision,
+    const std::vector<data::Sample>& samples, const std::vector<selfplay::RootSummary>& summaries,
+    std::string& why) {
+  if (options_.fraction <= 0 || !options_.load) return Outcome::kUnchecked;
+  std::vector<size_t> chosen;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    if (rng_.Uniform() < options_.fraction) chosen.push_back(i);
+  }
+  if (chosen.empty()) return Outcome::kUnchecked;
+  const auto start = util::SteadyClock::now();
+  if (network + "/" + precision != network_) {
+    auto loaded = options_.load(network, precision);
+    if (!loaded) return loaded.error_value();
+    evaluator_ = std::move(loaded.value());
+    network_ = network + "/" + precision;
+  }
+  if (evaluator_ == nullptr) {
+    totals_.unreproducible += static_cast<int64_t>(chosen.size());
+    return Outcome::kUnchecked;
+  }
+  Outcome outcome = Outcome::kPassed;
+  for (size_t i : chosen) {
+    if (i >= summaries.size()) {
+      why = "spot check: sample " + std::to_string(i) + " has no root summary";
+      outcome = Outcome::kFailed;
+      break;
+    }
+    ++totals_.positions;
+    auto r = selfplay::SpotCheck(samples[i], summaries[i], options_.search, *evaluator_,
+                                 options_.tolerance);
+    if (!r) {
+      why = r.error().substr(0, 200) + " (sample " + std::to_string(i) + ")";
+      outcome = Outcome::kFailed;
+      break;
+    }
+    totals_.evaluations += r.value().evaluations;
+    totals_.max_policy_tv = std::max(totals_.max_policy_tv, r.value().policy_tv);
+    totals_.max_value_error = std::max(totals_.max_value_error, r.value().value_error);
+  }
+  if (outcome == Outcome::kFailed) ++totals_.failed;
+  totals_.seconds += util::SecondsSince(start);
+  return outcome;
+}
+
+void SpotChecker::Stored(const std::string& worker, const std::string& dir,
+                         const data::GameId& id) {
+  unverified_[worker].emplace_back(dir, id);
+}
+
+std::map<std::string, std::vector<data::GameId>> SpotChecker::TakeUnverified(
+    const std::string& worker) {
+  std::map<std::string, std::vector<data::GameId>> out;
+  if (auto it = unverified_.find(worker); it != unverified_.end()) {
+    for (const auto& [dir, id] : it->second) out[dir].push_back(id);
+    unverified_.erase(it);
+  }
+  return out;
+}
+
+}  // namespace veletas::cluster

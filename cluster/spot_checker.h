@@ -1,0 +1,83 @@
+// The learner's spot checks of the workers' self-play games (selfplay/spot_check.h): a random
+// share of each worker's recorded positions is checked against the network that played
+// them, the games a worker stored since its last passed check are remembered, and a worker
+// that fails a check is quarantined: those games leave the training window
+// (data/excluded_games.h) and its further games are refused. Used by the learner's ingest
+// loop (one thread); not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "data/sample.h"
+#include "data/sample_file.h"
+#include "search/evaluator.h"
+#include "search/search_config.h"
+#include "selfplay/spot_check.h"
+#include "util/random.h"
+#include "util/result.h"
+
+namespace veletas::cluster {
+
+struct SpotCheckerOptions {
+  double fraction = 0.01;  // of each worker's recorded positions; 0: no checks
+  selfplay::SpotCheckTolerance tolerance;
+  search::SearchConfig search;  // the settings the workers search with
+  // The evaluator of a published network by its id (nullptr: a network this learner cannot
+  // check); errors are failures of the learner. Empty: no checks.
+  std::function<util::Result<std::unique_ptr<search::Evaluator>>(const std::string& network,
+                                                                 const std::string& precision)>
+      load;
+};
+
+// Totals of the checks so far.
+struct SpotCheckTotals {
+  int64_t positions = 0;       // checked
+  int64_t evaluations = 0;     // positions the network evaluated for them
+  int64_t failed = 0;          // checks failed
+  int64_t unreproducible = 0;  // positions drawn but not checked: the network could not be
+                               // evaluated as the worker did (options.load gave nullptr)
+  double seconds = 0;          // spent checking (network loads included)
+  double max_policy_tv = 0;
+  double max_value_error = 0;
+};
+
+class SpotChecker {
+ public:
+  // `seed`: the learner's own random choice (the workers cannot know which positions are
+  // checked).
+  SpotChecker(SpotCheckerOptions options, uint64_t seed);
+
+  enum class Outcome { kUnchecked, kPassed, kFailed };
+  // Checks a random share of `samples` (their summaries parallel to them), played by
+  // `network` at `precision` (Entry::precision). kFailed with the reason in `why` (at most about
+  // 200 characters); kUnchecked also when options.load gives no evaluator for the network. Errors:
+  // the network could not be loaded.
+  util::Result<Outcome> Check(const std::string& network, const std::string& precision,
+                              const std::vector<data::Sample>& samples,
+                              const std::vector<selfplay::RootSummary>& summaries,
+                              std::string& why);
+
+  // A game of `worker` stored in sample directory `dir` (kPassed games: call Passed).
+  void Stored(const std::string& worker, const std::string& dir, const data::GameId& id);
+  // `worker` passed a check: its earlier games are vouched for.
+  void Passed(const std::string& worker) { unverified_.erase(worker); }
+  // The games of `worker` stored since its last passed check, by directory; forgets them.
+  std::map<std::string, std::vector<data::GameId>> TakeUnverified(const std::string& worker);
+
+  const SpotCheckTotals& Totals() const { return totals_; }
+
+ private:
+  SpotCheckerOptions options_;
+  util::Rng rng_;
+  SpotCheckTotals totals_;
+  std::string network_;  // of evaluator_: network id and precision
+  std::unique_ptr<search::Evaluator> evaluator_;
+  std::map<std::string, std::vector<std::pair<std::string, data::GameId>>> unverified_;
+};
+
+}  // namespace veletas::cluster
