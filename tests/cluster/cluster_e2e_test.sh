@@ -11,21 +11,37 @@
 # the end: generations advanced, gate and ladder games were played by the workers, every
 # self-play iteration holds exactly its games and every game id is in the run once, the bad
 # entries were rejected and counted, and the worker user cannot do more than it needs.
-# Usage: cluster_e2e_test.sh VELETAS CONFIG WORK_DIR
+# A game with forged targets is caught by the spot check, which checks every position here,
+# and the hostile worker is quarantined; no honest worker is.
+# Usage: cluster_e2e_test.sh VELETAS CONFIG WORK_DIR FORGE (tests/cluster/forge_entry.cpp)
 set -u
 VELETAS=$1
 CONFIG=$2
 WORK=$3
+FORGE=$4
 NAME=e2e
 source "$(dirname "$0")/e2e_lib.sh"
 e2e_setup w1 w2 evil
 # The hostile worker has valid credentials of its own.
 wcli() { redis-cli -p "$PORT" --user "vz:$NAME:evil" --pass "$(pass evil)" --no-auth-warning "$@"; }
 sed -i 's/^  generations: 2$/  generations: 3/; s/^  games_per_generation: 8$/  games_per_generation: 12/' "$WORK/run.yaml"
+echo "  spot_check_fraction: 1" >>"$WORK/run.yaml"  # the cluster section comes last
 
+# A hostile worker's game with forged targets (played with a made-up network, and the first
+# sample's target moved to its least likely action), sent before the honest workers start
+# so that the learner's first read judges it.
+start_learner
+network=""
+for _ in $(seq 1 12000); do
+  network=$(cli HGET "vz:$NAME:current" id 2>/dev/null)
+  [ -n "$network" ] && break
+  sleep 0.01
+done
+[ -n "$network" ] || fail "the learner published no network"
+"$FORGE" "$network" "$WORK/forged.vze" evil || fail "forging an entry"
+wcli -x XADD "vz:$NAME:results:evil" '*' e <"$WORK/forged.vze" >/dev/null || fail "XADD forged"
 start_worker 1
 start_worker 2
-start_learner
 
 # A worker killed in the middle of its games; its spool stays for its restart.
 wait_for "$RUN/samples/iter_0000/*.vzs*" "the first self-play games"
@@ -121,4 +137,10 @@ grep -q "oversized 1" "$WORK/status.out" || fail "oversized entry not counted: $
 grep -q "workers registered: 3, alive: 1" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
 grep -q "rejected entries by worker: evil [1-9]" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
 [ "$(cli XLEN "vz:$NAME:dead")" -ge 1 ] || fail "no dead letters"
+# The forged target: caught, its worker quarantined and named; no honest worker quarantined.
+grep -q "worker evil quarantined (spot check: the policy target" "$WORK/learner.log" ||
+  fail "the forged target was not caught: $(grep -i "spot\|evil" "$WORK/learner.log" | tail -5)"
+grep -q "quarantined worker evil: spot check" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
+grep -q "quarantined worker w" "$WORK/status.out" && fail "an honest worker was quarantined"
+grep -q "spot checks so far: [1-9][0-9]* positions" "$WORK/learner.log" || fail "no spot checks counted"
 echo "cluster end to end: ok"
