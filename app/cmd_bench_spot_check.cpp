@@ -64,8 +64,10 @@ int RunBenchSpotCheck(const BenchSpotCheckArgs& args) {
   const config::Config& c = config.value();
   auto worker = Load(args.model, c);
   if (!worker) return CommandError("bench-spot-check", worker.error_value());
+  // As the learner does: the worker's precision, unless told otherwise.
   config::Config checker = c;
-  if (args.check_precision) checker.model.inference_precision = *args.check_precision;
+  checker.model.inference_precision =
+      args.check_precision.value_or(worker.value()->PrecisionName());
   const auto load_start = util::SteadyClock::now();
   auto learner = Load(args.model, checker);
   if (!learner) return CommandError("bench-spot-check", learner.error_value());

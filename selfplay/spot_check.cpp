@@ -105,15 +105,12 @@ util::Result<SpotCheckReport> SpotCheck(const data::Sample& sample, const RootSu
                                         search::Evaluator& evaluator,
                                         const SpotCheckTolerance& tolerance) {
   const rules::Position& pos = sample.position;
-  // The root and every non-terminal position one visit reached, in one batch.
+  // The root and every non-terminal position a visited action leads to, in one batch.
   std::vector<rules::Position> positions{pos};
-  std::vector<const RootChild*> single;
   for (const RootChild& c : summary.children) {
-    if (c.visits != 1) continue;
     rules::Position next = pos;
     if (!pos.IsLegal(c.action)) return Failed("an illegal action in the summary");
     next.Apply(c.action);
-    single.push_back(&c);
     if (!next.IsTerminal()) positions.push_back(next);
   }
   std::vector<search::EvalOutput> out(positions.size());
@@ -159,7 +156,8 @@ util::Result<SpotCheckReport> SpotCheck(const data::Sample& sample, const RootSu
   }
   size_t next_eval = 1;
   const int mover = pos.ToMovePlayer();
-  for (const RootChild* c : single) {
+  for (const RootChild& child : summary.children) {
+    const RootChild* c = &child;
     rules::Position next = pos;
     next.Apply(c->action);
     float truth;
@@ -170,6 +168,19 @@ util::Result<SpotCheckReport> SpotCheck(const data::Sample& sample, const RootSu
       truth = std::isfinite(v) ? std::clamp(v, -1.0f, 1.0f) : 0.0f;
     }
     if (next.ToMovePlayer() != mover) truth = -truth;
+    if (c->visits > 1) {
+      // Its first visit was the network's value (every visit, where the game ends there);
+      // each later one moved the sum by at most 1.
+      const double n = c->visits;
+      const double off = next.IsTerminal() ? std::abs(c->q - truth) * n  // each visit: truth
+                                           : std::max(0.0, std::abs(n * c->q - truth) - (n - 1));
+      if (off > n * tolerance.value) {
+        return Failed(fmt::format(
+            "action {}, visited {} times, has Q {:.3f}, out of reach of the network's {:.3f}",
+            c->action, c->visits, c->q, truth));
+      }
+      continue;
+    }
     const double error = std::abs(truth - c->q);
     report.value_error = std::max(report.value_error, error);
     if (error > tolerance.value) {

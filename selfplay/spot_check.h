@@ -9,8 +9,11 @@
 // - an action visited once has as its Q the network's value of the position it leads to
 //   (sign from the root's player to move), or the exact result where the game ends there,
 //   within `value` (and a proof claimed for it is that result).
-// What it cannot see: the Q of an action visited more than once is only checked to lie in
-// [-1, 1], and the summary's visit counts and chosen action are taken as sent (the chosen
+// - an action visited n > 1 times has a Q that n visits can reach from that value: its first
+//   visit was the network's value and each later one moves the sum by at most 1 (exactly the
+//   result, every visit, where the game ends there).
+// What it cannot see: within that reach the Q of an action visited more than once is taken as
+// sent, and so are the summary's visit counts and chosen action (the chosen
 // action also depends on the search's Gumbel noise and on visits reused from the previous
 // sub-decision's tree, which the summary does not carry).
 #pragma once

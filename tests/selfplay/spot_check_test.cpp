@@ -119,6 +119,34 @@ TEST_P(SpotCheckTest, AForgedQOfAnActionVisitedOnceIsCaught) {
   EXPECT_TRUE(SpotCheck(sample, summary, search, net, any_target).ok());
 }
 
+TEST_P(SpotCheckTest, AQOfAnActionVisitedMoreThanOnceOutOfTheNetworksReachIsCaught) {
+  search::HashEvaluator net(3);
+  const search::SearchConfig search = Search(GetParam());
+  int forged = 0;
+  for (const FinishedGame& g : Games(search, net)) {
+    for (size_t i = 0; i < g.samples.size() && forged < 5; ++i) {
+      for (size_t k = 0; k < g.summaries[i].children.size(); ++k) {
+        const RootChild& c = g.summaries[i].children[k];
+        if (c.visits < 2 || c.visits > 40) continue;
+        // The far end from where the search found it (at n <= 40 out of reach of any
+        // network value for the first visit).
+        RootSummary summary = g.summaries[i];
+        summary.children[k].q = c.q > 0 ? -1.0f : 1.0f;
+        data::Sample sample = g.samples[i];
+        if (summary.chosen == c.action) sample.root_value = summary.children[k].q;
+        SpotCheckTolerance any_target;
+        any_target.policy_tv = 1.0;
+        auto r = SpotCheck(sample, summary, search, net, any_target);
+        ASSERT_FALSE(r.ok()) << "sample " << i;
+        EXPECT_NE(r.error().find("out of reach"), std::string::npos) << r.error();
+        ++forged;
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(forged, 5);
+}
+
 TEST_P(SpotCheckTest, SummariesThatCannotBeTheSearchsAreRefused) {
   search::HashEvaluator net(3);
   const search::SearchConfig search = Search(GetParam());
