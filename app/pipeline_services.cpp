@@ -108,15 +108,17 @@ PipelineServicesOfApp::PipelineServicesOfApp(const config::Config& config,
         -> util::Result<std::unique_ptr<search::Evaluator>> {
       config::Config c = config;
       c.model.device = "cpu";  // as the workers run it, also on a GPU learner
+      // A precision that names none is checked at the config's: declaring nonsense escapes
+      // nothing.
       const auto& known = model::kInferencePrecisions;
-      if (precision != "auto" && std::find(known.begin(), known.end(), precision) != known.end()) {
-        c.model.inference_precision = precision;
-      }
+      const bool named =
+          precision != "auto" && std::find(known.begin(), known.end(), precision) != known.end();
+      if (named) c.model.inference_precision = precision;
       auto loaded = LoadConfigNetwork(checkpoint, c);
       if (!loaded) return loaded.error_value();
       // A precision this machine does not have would differ by more than the tolerances:
       // such games are left unchecked (counted) rather than falsely accused.
-      if (!precision.empty() && loaded.value().evaluator->PrecisionName() != precision) {
+      if (named && loaded.value().evaluator->PrecisionName() != precision) {
         return std::unique_ptr<search::Evaluator>();
       }
       return std::unique_ptr<search::Evaluator>(std::move(loaded.value().evaluator));
