@@ -13,13 +13,12 @@
 #include "cluster/audit.h"
 #include "cluster/game_store.h"
 #include "cluster/learner.h"
-#include "cluster/status.h"
 #include "cluster/streams.h"
 #include "cluster/worker_registry.h"
 #include "cluster/worker_share.h"
-#include "data/excluded_games.h"
 #include "data/sample_dir.h"
 #include "tests/cluster/cluster_test_util.h"
+#include "tests/cluster/learner_fixture.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
 
@@ -30,60 +29,6 @@ namespace fs = std::filesystem;
 using testing::Bytes;
 using testing::PlayGames;
 using testing::SelfplayEntry;
-
-class LearnerTest : public testing::RedisTest {
- protected:
-  LearnerOptions Options(const std::string& run_dir) {
-    LearnerOptions o;
-    o.redis = options_;
-    o.run = "t";
-    o.cluster.ingest_batch = 4;
-    o.config_text = "config";
-    o.run_dir = run_dir;
-    o.log = [this](const std::string& line) { log_.push_back(line); };
-    o.network_bytes = [](const std::string& path) { return util::ReadFile(path); };
-    return o;
-  }
-  std::string Checkpoint(const std::string& dir, const std::string& content) {
-    const std::string path = dir + "/" + content + ".ckpt";
-    std::ofstream(path) << content;
-    return path;
-  }
-  CollectRequest Request(const std::string& dir, int64_t games,
-                         const std::set<std::string>& accepted,
-                         const std::set<std::string>& known) {
-    CollectRequest r;
-    r.dir.dir = dir;
-    r.dir.games = games;
-    r.dir.games_per_file = 4;
-    r.dir.size = 7;
-    r.accepted = accepted;
-    r.known = known;
-    return r;
-  }
-  // Adds `bytes` to the self-play stream of worker `sender` (registered first).
-  void Send(const std::string& sender, const std::string& bytes) {
-    const RunKeys keys("t");
-    ASSERT_TRUE(RegisterWorker(*redis_, keys, sender).ok());
-    ASSERT_TRUE(AddEntry(*redis_, keys.WorkerSelfplay(sender), {{"e", bytes}}).ok());
-  }
-  // The id the learner stores the game of `e` under: that of its content.
-  static std::string ContentId(const Entry& e) {
-    return SelfplayGameId(rules::RuleSet::kStandard, 7, e.game.games[0].record).Hex();
-  }
-  // The game ids in the sample files under `dir`.
-  std::multiset<std::string> StoredIds(const std::string& dir) {
-    std::multiset<std::string> ids;
-    for (const auto& e : fs::directory_iterator(dir)) {
-      if (e.path().extension() != ".vzs") continue;
-      auto f = data::ReadSampleFile(e.path().string());
-      EXPECT_TRUE(f.ok());
-      for (const auto& g : f.value().games) ids.insert(g.id.Hex());
-    }
-    return ids;
-  }
-  std::vector<std::string> log_;
-};
 
 TEST_F(LearnerTest, HostileEntriesAreRejectedAndCountedAndTheRunGoesOn) {
   testing::TempDir run;
@@ -170,99 +115,6 @@ TEST_F(LearnerTest, HostileEntriesAreRejectedAndCountedAndTheRunGoesOn) {
               0);
   }
   EXPECT_TRUE(fs::exists(GameIdsPath(dir)));
-}
-
-// Spot checks at every position: a worker whose policy target is forged fails one and is
-// quarantined. Its forged game is refused, a game of it stored after the failure (same batch)
-// is excluded from training, its later games are refused, Redis and `cluster status` name
-// it, and every game of the honest worker is kept.
-TEST_F(LearnerTest, AWorkerWithAForgedTargetIsQuarantinedByTheSpotCheck) {
-  testing::TempDir run;
-  LearnerOptions o = Options(run.Str());
-  o.cluster.spot_check_fraction = 1;
-  o.cluster.ingest_batch = 16;
-  o.search = search::SearchConfig{};  // as PlayGames searches
-  int loads = 0;
-  o.load_network = [&loads](
-                       const std::string&,
-                       const std::string&) -> util::Result<std::unique_ptr<search::Evaluator>> {
-    ++loads;
-    return std::unique_ptr<search::Evaluator>(std::make_unique<search::HashEvaluator>(1));
-  };
-  auto learner = Learner::Start(o);
-  ASSERT_TRUE(learner.ok()) << learner.error();
-  Learner& l = *learner.value();
-  auto id = l.Publish(Checkpoint(run.Str(), "net"), 1, true);
-  ASSERT_TRUE(id.ok()) << id.error();
-  const auto games = PlayGames(9);
-  ASSERT_EQ(games.size(), 9u);
-  const Entry honest = SelfplayEntry(games[0], id.value(), "evil");
-  Entry forged = SelfplayEntry(games[1], id.value(), "evil");
-  {
-    // All of the first sample's target on its least likely action.
-    std::vector<data::PolicyEntry>& p = forged.game.samples[0].policy;
-    const auto least = std::min_element(
-        p.begin(), p.end(), [](const auto& a, const auto& b) { return a.prob < b.prob; });
-    p = {{least->action, 1.0f}};
-  }
-  const Entry after = SelfplayEntry(games[2], id.value(), "evil");
-  Send("evil", Bytes(honest));
-  Send("evil", Bytes(forged));
-  Send("evil", Bytes(after));
-  std::set<std::string> good_ids;
-  for (int i = 3; i < 8; ++i) {
-    const Entry e = SelfplayEntry(games[i], id.value(), "good");
-    good_ids.insert(ContentId(e));
-    Send("good", Bytes(e));
-  }
-  const std::string dir = run.File("samples/iter_0000");
-  auto report = l.CollectSelfplay(Request(dir, 7, {id.value()}, {id.value()}));
-  ASSERT_TRUE(report.ok()) << report.error();
-  EXPECT_EQ(loads, 1);  // the network is loaded once
-  EXPECT_EQ(report.value().totals.counters.rejected_by_reason.at("spot check"), 1);
-  ASSERT_EQ(l.QuarantinedWorkers().count("evil"), 1u);
-  EXPECT_NE(l.QuarantinedWorkers().at("evil").find("the policy target is"), std::string::npos)
-      << l.QuarantinedWorkers().at("evil");
-  EXPECT_EQ(l.QuarantinedWorkers().count("good"), 0u);
-  EXPECT_GT(l.SpotChecks().positions, 20);
-  EXPECT_EQ(l.SpotChecks().failed, 1);
-  // In the training window: the honest worker's games and evil's game vouched for by a
-  // passed check before the failure; not the forged one, nor the one after it.
-  const auto stored = StoredIds(dir);
-  auto excluded = data::ReadExcludedGames(dir);
-  ASSERT_TRUE(excluded.ok()) << excluded.error();
-  std::set<std::string> window;
-  for (const std::string& g : stored) {
-    if (!excluded.value().count(*data::GameId::FromHex(g))) window.insert(g);
-  }
-  std::set<std::string> expected = good_ids;
-  expected.insert(ContentId(honest));
-  EXPECT_EQ(window, expected);
-  EXPECT_EQ(stored.count(ContentId(forged)), 0u);
-  // Recorded in Redis, named by `cluster status`, logged.
-  const RunKeys keys("t");
-  EXPECT_NE(redis_->Call({"HGET", keys.Quarantined(), "evil"}).value().str.find("spot check"),
-            std::string::npos);
-  auto status = ClusterStatus(*redis_, keys);
-  ASSERT_TRUE(status.ok()) << status.error();
-  EXPECT_NE(status.value().find("quarantined worker evil: spot check: the policy target"),
-            std::string::npos)
-      << status.value();
-  EXPECT_TRUE(std::any_of(log_.begin(), log_.end(), [](const std::string& line) {
-    return line.find("worker evil quarantined") != std::string::npos;
-  }));
-  // A learner started again still refuses the quarantined worker's games.
-  learner.value().reset();
-  auto again = Learner::Start(o);
-  ASSERT_TRUE(again.ok()) << again.error();
-  ASSERT_TRUE(again.value()->Publish(Checkpoint(run.Str(), "net"), 1, true).ok());
-  Send("evil", Bytes(SelfplayEntry(games[8], id.value(), "evil")));
-  Send("good", Bytes(SelfplayEntry(games[8], id.value(), "good")));
-  const std::string next = run.File("samples/iter_0001");
-  auto second = again.value()->CollectSelfplay(Request(next, 1, {id.value()}, {id.value()}));
-  ASSERT_TRUE(second.ok()) << second.error();
-  EXPECT_EQ(second.value().totals.counters.rejected_by_reason.at("quarantined"), 1);
-  EXPECT_EQ(second.value().games_by_worker.count("evil"), 0u);
 }
 
 TEST_F(LearnerTest, AKilledLearnerStoresEachGameOnceAndLeftoversWaitForTheNextIteration) {

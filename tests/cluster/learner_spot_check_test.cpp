@@ -1,0 +1,116 @@
+// The learner's spot checks against a real redis-server: a worker that sends a forged
+// target is quarantined, its games after its last passed check leave the training window, and
+// a restarted learner still refuses it (cluster/spot_checker.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "cluster/status.h"
+#include "data/excluded_games.h"
+#include "search/fake_evaluators.h"
+#include "tests/cluster/learner_fixture.h"
+
+namespace veletas::cluster {
+namespace {
+
+using testing::Bytes;
+using testing::PlayGames;
+using testing::SelfplayEntry;
+
+// Spot checks at every position: a worker whose policy target is forged fails one and is
+// quarantined. Its forged game is refused, a game of it stored after the failure (same batch)
+// is excluded from training, its later games are refused, Redis and `cluster status` name
+// it, and every game of the honest worker is kept.
+TEST_F(LearnerTest, AWorkerWithAForgedTargetIsQuarantinedByTheSpotCheck) {
+  testing::TempDir run;
+  LearnerOptions o = Options(run.Str());
+  o.cluster.spot_check_fraction = 1;
+  o.cluster.ingest_batch = 16;
+  o.search = search::SearchConfig{};  // as PlayGames searches
+  int loads = 0;
+  o.load_network = [&loads](
+                       const std::string&,
+                       const std::string&) -> util::Result<std::unique_ptr<search::Evaluator>> {
+    ++loads;
+    return std::unique_ptr<search::Evaluator>(std::make_unique<search::HashEvaluator>(1));
+  };
+  auto learner = Learner::Start(o);
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  auto id = l.Publish(Checkpoint(run.Str(), "net"), 1, true);
+  ASSERT_TRUE(id.ok()) << id.error();
+  const auto games = PlayGames(9);
+  ASSERT_EQ(games.size(), 9u);
+  const Entry honest = SelfplayEntry(games[0], id.value(), "evil");
+  Entry forged = SelfplayEntry(games[1], id.value(), "evil");
+  {
+    // All of the first sample's target on its least likely action.
+    std::vector<data::PolicyEntry>& p = forged.game.samples[0].policy;
+    const auto least = std::min_element(
+        p.begin(), p.end(), [](const auto& a, const auto& b) { return a.prob < b.prob; });
+    p = {{least->action, 1.0f}};
+  }
+  const Entry after = SelfplayEntry(games[2], id.value(), "evil");
+  Send("evil", Bytes(honest));
+  Send("evil", Bytes(forged));
+  Send("evil", Bytes(after));
+  std::set<std::string> good_ids;
+  for (int i = 3; i < 8; ++i) {
+    const Entry e = SelfplayEntry(games[i], id.value(), "good");
+    good_ids.insert(ContentId(e));
+    Send("good", Bytes(e));
+  }
+  const std::string dir = run.File("samples/iter_0000");
+  auto report = l.CollectSelfplay(Request(dir, 7, {id.value()}, {id.value()}));
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(loads, 1);  // the network is loaded once
+  EXPECT_EQ(report.value().totals.counters.rejected_by_reason.at("spot check"), 1);
+  ASSERT_EQ(l.QuarantinedWorkers().count("evil"), 1u);
+  EXPECT_NE(l.QuarantinedWorkers().at("evil").find("the policy target is"), std::string::npos)
+      << l.QuarantinedWorkers().at("evil");
+  EXPECT_EQ(l.QuarantinedWorkers().count("good"), 0u);
+  EXPECT_GT(l.SpotChecks().positions, 20);
+  EXPECT_EQ(l.SpotChecks().failed, 1);
+  // In the training window: the honest worker's games and evil's game vouched for by a
+  // passed check before the failure; not the forged one, nor the one after it.
+  const auto stored = StoredIds(dir);
+  auto excluded = data::ReadExcludedGames(dir);
+  ASSERT_TRUE(excluded.ok()) << excluded.error();
+  std::set<std::string> window;
+  for (const std::string& g : stored) {
+    if (!excluded.value().count(*data::GameId::FromHex(g))) window.insert(g);
+  }
+  std::set<std::string> expected = good_ids;
+  expected.insert(ContentId(honest));
+  EXPECT_EQ(window, expected);
+  EXPECT_EQ(stored.count(ContentId(forged)), 0u);
+  // Recorded in Redis, named by `cluster status`, logged.
+  const RunKeys keys("t");
+  EXPECT_NE(redis_->Call({"HGET", keys.Quarantined(), "evil"}).value().str.find("spot check"),
+            std::string::npos);
+  auto status = ClusterStatus(*redis_, keys);
+  ASSERT_TRUE(status.ok()) << status.error();
+  EXPECT_NE(status.value().find("quarantined worker evil: spot check: the policy target"),
+            std::string::npos)
+      << status.value();
+  EXPECT_TRUE(std::any_of(log_.begin(), log_.end(), [](const std::string& line) {
+    return line.find("worker evil quarantined") != std::string::npos;
+  }));
+  // A learner started again still refuses the quarantined worker's games.
+  learner.value().reset();
+  auto again = Learner::Start(o);
+  ASSERT_TRUE(again.ok()) << again.error();
+  ASSERT_TRUE(again.value()->Publish(Checkpoint(run.Str(), "net"), 1, true).ok());
+  Send("evil", Bytes(SelfplayEntry(games[8], id.value(), "evil")));
+  Send("good", Bytes(SelfplayEntry(games[8], id.value(), "good")));
+  const std::string next = run.File("samples/iter_0001");
+  auto second = again.value()->CollectSelfplay(Request(next, 1, {id.value()}, {id.value()}));
+  ASSERT_TRUE(second.ok()) << second.error();
+  EXPECT_EQ(second.value().totals.counters.rejected_by_reason.at("quarantined"), 1);
+  EXPECT_EQ(second.value().games_by_worker.count("evil"), 0u);
+}
+}  // namespace
+}  // namespace veletas::cluster
