@@ -91,11 +91,11 @@ class IngestSession {
   void Print(const std::string& line) const {
     if (log_) log_(line);
   }
+  // Makes the arena tasks' workers group unless it exists (the tasks stream with it).
+  util::Status EnsureTaskGroup();
 
  private:
   util::Status Reconnect();
-  // Makes the arena tasks' workers group unless it exists (the tasks stream with it).
-  util::Status EnsureTaskGroup();
   // Detects a Redis that lost the run's data (no epoch key) and restores what the session
   // knows: the epoch, the arena tasks' workers group, the registry of the workers it has read
   // from, then OnDataLost.

@@ -303,6 +303,14 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
       last_check = util::SteadyClock::now();
       std::set<int> freed;  // games of tasks taken back: posted again at once
       auto covered = Covered(base.value());
+      if (!covered && session_.Redis().Connected()) {
+        // The tasks stream or its group is gone while the run's data is not (deleted by
+        // hand): made again, else no task could ever be posted.
+        session_.Print("  cluster: arena tasks: " + covered.error().substr(0, 200) +
+                       "; making the tasks' group again");
+        if (util::Status s = session_.EnsureTaskGroup(); !s.ok()) return s;
+        covered = Covered(base.value());
+      }
       if (covered && !first) {
         if (util::Status s = Leases(freed); !s.ok() && session_.Redis().Connected()) return s;
         if (!freed.empty()) covered = Covered(base.value());

@@ -123,8 +123,9 @@ class WorkerTest : public testing::RedisTest {
   }
 
   // `lease`: the learner's cluster.task_timeout_seconds (0: a task whose holder's heartbeat
-  // does not name it is taken back at the next check).
-  std::unique_ptr<Learner> StartLearner(const std::string& run_dir, double lease = 1) {
+  // does not name it is taken back at the next check); `lines`: where its log goes.
+  std::unique_ptr<Learner> StartLearner(const std::string& run_dir, double lease = 1,
+                                        std::vector<std::string>* lines = nullptr) {
     LearnerOptions o;
     o.redis = options_;
     o.run = "t";
@@ -133,6 +134,7 @@ class WorkerTest : public testing::RedisTest {
     o.config_text = "config";
     o.run_dir = run_dir;
     o.network_bytes = [](const std::string& path) { return util::ReadFile(path); };
+    if (lines != nullptr) o.log = [lines](const std::string& line) { lines->push_back(line); };
     auto l = Learner::Start(o);
     EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.error());
     return l.ok() ? std::move(l.value()) : nullptr;
@@ -227,6 +229,25 @@ TEST_F(WorkerTest, GateGamesPlayedByWorkersAreTheArenasGames) {
   EXPECT_NE(one.Log().find("task"), std::string::npos) << logs;
   EXPECT_NE(two.Log().find("task"), std::string::npos) << logs;
   EXPECT_EQ(logs.find("ERROR"), std::string::npos) << logs;
+}
+
+// The tasks stream deleted by hand (the run's other data intact): the arena makes its group
+// again, says so, and the gate is played.
+TEST_F(WorkerTest, AnArenaWhoseTasksStreamWasDeletedMakesItAgain) {
+  testing::TempDir run, w1;
+  std::vector<std::string> lines;
+  auto learner = StartLearner(run.Str(), 1, &lines);
+  ASSERT_NE(learner, nullptr);
+  ASSERT_TRUE(redis_->Call({"DEL", RunKeys("t").Tasks()}).ok());
+  const std::string a = Network(run.Str(), "net-a");
+  const std::string b = Network(run.Str(), "net-b");
+  WorkerThread one(options_, w1.Str(), "one");
+  auto remote = Gate(run.Str(), a, b, &learner->Arena());
+  ASSERT_TRUE(remote.ok()) << remote.error();
+  EXPECT_EQ(remote.value().record.games.size(), 8u);
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find("making the tasks' group again") != std::string::npos;
+  }));
 }
 
 TEST_F(WorkerTest, ATaskOfADeadWorkerIsTakenBackByTheLearnerAfterItsLease) {
