@@ -1,6 +1,7 @@
 // Learner::CollectSelfplay: an iteration's self-play games judged, spot-checked
 // (cluster/spot_checker.h), stored and acknowledged (cluster/learner.h).
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "cluster/entry.h"
@@ -122,49 +123,53 @@ std::thread StartLocalSelfplay(Collecting& c) {
 }
 
 // The verdict on an accepted entry of a quarantined worker, or one that fails its spot
-// check; `checked` says whether a check passed. Errors: a network that could not be loaded.
+// check; `outcome` is the check's (kUnchecked for a quarantined worker). Errors: a network
+// that could not be loaded.
 util::Result<Verdict> SpotCheckEntry(Collecting& c, const std::string& worker,
                                      const std::string& network, const std::string& precision,
                                      const data::IndexedGame& game,
                                      const std::vector<selfplay::RootSummary>& summaries,
-                                     bool& checked) {
+                                     SpotChecker::Outcome& outcome) {
   using K = Verdict::Kind;
-  checked = false;
+  outcome = SpotChecker::Outcome::kUnchecked;
   if (auto q = c.quarantined.find(worker); q != c.quarantined.end()) {
     return Verdict{K::kRejected, "quarantined: " + q->second.substr(0, 160)};
   }
   std::string why;
-  auto outcome = c.checker.Check(network, precision, game.samples, summaries, why);
-  if (!outcome) return outcome.error_value();
-  if (outcome.value() == SpotChecker::Outcome::kFailed) return Verdict{K::kRejected, why};
-  checked = outcome.value() == SpotChecker::Outcome::kPassed;
+  auto checked = c.checker.Check(network, precision, game.samples, summaries, why);
+  if (!checked) return checked.error_value();
+  outcome = checked.value();
+  if (outcome == SpotChecker::Outcome::kFailed) return Verdict{K::kRejected, why};
   return Verdict{K::kAccepted, ""};
 }
 
 // After the batch's games are stored, in the order of the entries: a passed check vouches
 // for its worker's earlier games, a stored game waits for its worker's next check, and a
-// failed check quarantines its worker (its unvouched games leave the training window).
+// failed check quarantines its worker (its unvouched games leave the training window, also
+// those the batch stored after the failure).
 util::Status SettleSpotChecks(Collecting& c, const std::vector<StreamEntry>& entries,
                               const std::vector<Verdict>& verdicts,
                               const std::vector<data::GameId>& ids,
-                              const std::vector<bool>& checked) {
+                              const std::vector<SpotChecker::Outcome>& outcomes) {
+  using O = SpotChecker::Outcome;
+  std::set<std::string> failed;  // quarantined by this batch
   for (size_t i = 0; i < entries.size(); ++i) {
     const std::string& worker = SenderOf(entries[i]);
-    const Verdict& v = verdicts[i];
-    if (v.kind == Verdict::Kind::kRejected && v.message.rfind("spot check:", 0) == 0) {
+    if (outcomes[i] == O::kFailed) {
       if (!c.quarantined.count(worker)) {
-        if (util::Status s = c.quarantine(worker, v.message); !s.ok()) return s;
+        if (util::Status s = c.quarantine(worker, verdicts[i].message); !s.ok()) return s;
+        failed.insert(worker);
       }
-    } else if (v.kind == Verdict::Kind::kAccepted) {
-      if (c.quarantined.count(worker)) {  // later in the batch than its failed check
-        c.checker.Stored(worker, c.req.dir.dir, ids[i]);
-        if (util::Status s = c.quarantine(worker, ""); !s.ok()) return s;
-      } else if (checked[i]) {
+    } else if (verdicts[i].kind == Verdict::Kind::kAccepted) {
+      if (outcomes[i] == O::kPassed && !failed.count(worker)) {
         c.checker.Passed(worker);
       } else {
         c.checker.Stored(worker, c.req.dir.dir, ids[i]);
       }
     }
+  }
+  for (const std::string& worker : failed) {
+    if (util::Status s = c.quarantine(worker, ""); !s.ok()) return s;
   }
   return util::Ok();
 }
@@ -178,7 +183,7 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
   std::vector<data::IndexedGame> games;
   std::vector<size_t> where;  // entry of each game
   std::vector<data::GameId> ids(entries.size());
-  std::vector<bool> checked(entries.size());
+  std::vector<SpotChecker::Outcome> outcomes(entries.size(), SpotChecker::Outcome::kUnchecked);
   for (size_t i = 0; i < entries.size(); ++i) {
     data::IndexedGame game;
     std::string network, precision;
@@ -187,11 +192,9 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
     verdicts.push_back(
         JudgeSelfplay(entries[i], c.req, max_entry_bytes, game, network, precision, summaries));
     if (verdicts.back().kind == Verdict::Kind::kAccepted) {
-      bool passed = false;
-      auto spot = SpotCheckEntry(c, w, network, precision, game, summaries, passed);
+      auto spot = SpotCheckEntry(c, w, network, precision, game, summaries, outcomes[i]);
       if (!spot) return spot.error_value();
       verdicts.back() = spot.value();
-      checked[i] = passed;
     }
     if (verdicts.back().kind == Verdict::Kind::kAccepted && !c.share.Take(w)) {
       // Over its worker's share: pending for the next generation.
@@ -231,7 +234,7 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
         break;
     }
   }
-  if (util::Status s = SettleSpotChecks(c, entries, verdicts, ids, checked); !s.ok()) {
+  if (util::Status s = SettleSpotChecks(c, entries, verdicts, ids, outcomes); !s.ok()) {
     return s.error_value();
   }
   return verdicts;
