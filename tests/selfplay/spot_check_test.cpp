@@ -51,13 +51,19 @@ int WithSingleVisit(const FinishedGame& g, size_t& child) {
   return -1;
 }
 
-class SpotCheckTest : public ::testing::TestWithParam<search::Algorithm> {};
+// Three self-play games searched with the parameter's root policy and a deterministic fake
+// network, and that network for the checks.
+class SpotCheckTest : public ::testing::TestWithParam<search::Algorithm> {
+ protected:
+  void SetUp() override { games = Games(search, net); }
+  search::HashEvaluator net{3};
+  const search::SearchConfig search = Search(GetParam());
+  std::vector<FinishedGame> games;
+};
 
 TEST_P(SpotCheckTest, EveryHonestSamplePassesExactly) {
-  search::HashEvaluator net(3);
-  const search::SearchConfig search = Search(GetParam());
   int checked = 0;
-  for (const FinishedGame& g : Games(search, net)) {
+  for (const FinishedGame& g : games) {
     ASSERT_EQ(g.summaries.size(), g.samples.size());
     for (size_t i = 0; i < g.samples.size(); ++i) {
       auto r = SpotCheck(g.samples[i], g.summaries[i], search, net, SpotCheckTolerance{});
@@ -72,9 +78,6 @@ TEST_P(SpotCheckTest, EveryHonestSamplePassesExactly) {
 }
 
 TEST_P(SpotCheckTest, AForgedPolicyOrRootValueIsCaught) {
-  search::HashEvaluator net(3);
-  const search::SearchConfig search = Search(GetParam());
-  const std::vector<FinishedGame> games = Games(search, net);
   ASSERT_FALSE(games.empty());
   const FinishedGame& g = games.front();
   ASSERT_FALSE(g.samples.empty());
@@ -97,9 +100,6 @@ TEST_P(SpotCheckTest, AForgedPolicyOrRootValueIsCaught) {
 }
 
 TEST_P(SpotCheckTest, AForgedQOfAnActionVisitedOnceIsCaught) {
-  search::HashEvaluator net(3);
-  const search::SearchConfig search = Search(GetParam());
-  const std::vector<FinishedGame> games = Games(search, net);
   size_t child = 0;
   const int i = games.empty() ? -1 : WithSingleVisit(games.front(), child);
   ASSERT_GE(i, 0);
@@ -120,10 +120,8 @@ TEST_P(SpotCheckTest, AForgedQOfAnActionVisitedOnceIsCaught) {
 }
 
 TEST_P(SpotCheckTest, AQOfAnActionVisitedMoreThanOnceOutOfTheNetworksReachIsCaught) {
-  search::HashEvaluator net(3);
-  const search::SearchConfig search = Search(GetParam());
   int forged = 0;
-  for (const FinishedGame& g : Games(search, net)) {
+  for (const FinishedGame& g : games) {
     for (size_t i = 0; i < g.samples.size() && forged < 5; ++i) {
       for (size_t k = 0; k < g.summaries[i].children.size(); ++k) {
         const RootChild& c = g.summaries[i].children[k];
@@ -148,9 +146,6 @@ TEST_P(SpotCheckTest, AQOfAnActionVisitedMoreThanOnceOutOfTheNetworksReachIsCaug
 }
 
 TEST_P(SpotCheckTest, SummariesThatCannotBeTheSearchsAreRefused) {
-  search::HashEvaluator net(3);
-  const search::SearchConfig search = Search(GetParam());
-  const std::vector<FinishedGame> games = Games(search, net);
   ASSERT_FALSE(games.empty());
   const FinishedGame& g = games.front();
   RootSummary s = g.summaries[0];
