@@ -64,13 +64,16 @@ int RunBenchSpotCheck(const BenchSpotCheckArgs& args) {
   const config::Config& c = config.value();
   auto worker = Load(args.model, c);
   if (!worker) return CommandError("bench-spot-check", worker.error_value());
-  // As the learner does: the worker's precision, unless told otherwise.
-  config::Config checker = c;
-  checker.model.inference_precision =
-      args.check_precision.value_or(worker.value()->PrecisionName());
+  // As the learner loads it: the worker's precision, unless told otherwise.
+  const std::string precision = args.check_precision.value_or(worker.value()->PrecisionName());
   const auto load_start = util::SteadyClock::now();
-  auto learner = Load(args.model, checker);
+  auto learner = LoadSpotCheckNetwork(args.model, c, precision);
   if (!learner) return CommandError("bench-spot-check", learner.error_value());
+  if (learner.value() == nullptr) {
+    return CommandError("bench-spot-check",
+                        {"this machine cannot run the network at precision " + precision,
+                         util::ErrorKind::kFailure});
+  }
   const double load_seconds = util::SecondsSince(load_start);
   std::vector<selfplay::FinishedGame> games;
   int64_t recorded = 0;
@@ -112,7 +115,7 @@ CommandRun SetupBenchSpotCheck(CLI::App& cmd) {
   cmd.add_option("--check-precision", o->check_precision,
                  "the learner's inference precision, when it differs from the workers' "
                  "(model.inference_precision)")
-      ->check(CLI::IsMember({"auto", "fp32", "bf16", "int8", "torch"}));
+      ->check(CLI::IsMember(model::kInferencePrecisions));
   return [o] { return RunBenchSpotCheck(*o); };
 }
 

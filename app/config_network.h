@@ -20,4 +20,12 @@ namespace veletas::app {
 util::Result<model::LoadedEvaluator> LoadConfigNetwork(const std::string& ckpt,
                                                        const config::Config& c);
 
+// The network of `ckpt` as a spot check evaluates it (cluster/spot_checker.h): on the CPU, at
+// inference precision `precision` (a worker's; one that names none, "" or "auto" included:
+// the config's, so that declaring nonsense escapes no check). nullptr where this machine
+// cannot run that precision (it would differ by more than the tolerances). Errors as
+// LoadConfigNetwork.
+util::Result<std::unique_ptr<model::TorchEvaluator>> LoadSpotCheckNetwork(
+    const std::string& ckpt, const config::Config& c, const std::string& precision);
+
 }  // namespace veletas::app

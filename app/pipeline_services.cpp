@@ -1,6 +1,5 @@
 #include "app/pipeline_services.h"
 
-#include <algorithm>
 #include <iostream>
 #include <utility>
 
@@ -102,26 +101,12 @@ PipelineServicesOfApp::PipelineServicesOfApp(const config::Config& config,
     auto load = [this](const std::string& checkpoint) {
       return networks.LoadForSelfplay(checkpoint);
     };
-    // The spot checks evaluate a network on the CPU at the precision its worker used ("":
-    // the config's).
+    // A game whose worker's precision this machine lacks is left unchecked (counted).
     auto check = [&config](const std::string& checkpoint, const std::string& precision)
         -> util::Result<std::unique_ptr<search::Evaluator>> {
-      config::Config c = config;
-      c.model.device = "cpu";  // as the workers run it, also on a GPU learner
-      // A precision that names none is checked at the config's: declaring nonsense escapes
-      // nothing.
-      const auto& known = model::kInferencePrecisions;
-      const bool named =
-          precision != "auto" && std::find(known.begin(), known.end(), precision) != known.end();
-      if (named) c.model.inference_precision = precision;
-      auto loaded = LoadConfigNetwork(checkpoint, c);
+      auto loaded = LoadSpotCheckNetwork(checkpoint, config, precision);
       if (!loaded) return loaded.error_value();
-      // A precision this machine does not have would differ by more than the tolerances:
-      // such games are left unchecked (counted) rather than falsely accused.
-      if (named && loaded.value().evaluator->PrecisionName() != precision) {
-        return std::unique_ptr<search::Evaluator>();
-      }
-      return std::unique_ptr<search::Evaluator>(std::move(loaded.value().evaluator));
+      return std::unique_ptr<search::Evaluator>(std::move(loaded.value()));
     };
     auto games = cluster::PipelineGames::Start(config, run_dir, log, load, check);
     if (!games) return games.error_value();
