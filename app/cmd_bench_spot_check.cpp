@@ -56,6 +56,13 @@ void Print(const selfplay::SpotCheckMeasure& m, double selfplay_seconds, int64_t
       1e3 * per_check,
       static_cast<double>(m.evaluations) / static_cast<double>(std::max<int64_t>(m.positions, 1)),
       1e3 * per_position, fraction, 100.0 * fraction * per_check / per_position);
+  const double resign_limit = c.selfplay.resign_threshold + c.cluster.spot_check_resign_margin;
+  std::cout << fmt::format(
+      "checked {} resignations: {} false alarms; largest value for the resigning player "
+      "{:.3f} (at most {:.3f}: threshold {:.2f} + margin {:.2f}); {:.2f} ms a check\n",
+      m.resignations, m.resign_failures, m.resignations > 0 ? m.max_resign_value : 0.0,
+      resign_limit, c.selfplay.resign_threshold, c.cluster.spot_check_resign_margin,
+      1e3 * m.resign_seconds / static_cast<double>(std::max<int64_t>(m.resignations, 1)));
 }
 
 int RunBenchSpotCheck(const BenchSpotCheckArgs& args) {
@@ -96,8 +103,9 @@ int RunBenchSpotCheck(const BenchSpotCheckArgs& args) {
   selfplay::SpotCheckTolerance tolerance;
   tolerance.policy_tv = c.cluster.spot_check_policy_tv;
   tolerance.value = c.cluster.spot_check_value;
-  const selfplay::SpotCheckMeasure m =
-      selfplay::MeasureSpotChecks(games, c.search, *learner.value(), tolerance);
+  const selfplay::SpotCheckMeasure m = selfplay::MeasureSpotChecks(
+      games, c.game.rules, c.game.size, c.search, *learner.value(), tolerance,
+      selfplay::ResignCheckSettingsOf(c.selfplay, c.cluster.spot_check_resign_margin));
   Print(m, selfplay_seconds, recorded, c, args.fraction);
   std::cout << fmt::format("loading the network for the checks: {:.2f} s (once per network)\n",
                            load_seconds);

@@ -28,6 +28,7 @@ util::Status ClusterConfig::Validate() const {
       .Real("spot_check_fraction", spot_check_fraction, 0, 1)
       .Real("spot_check_policy_tv", spot_check_policy_tv, 0, 1)
       .Real("spot_check_value", spot_check_value, 0, 2)
+      .Real("spot_check_resign_margin", spot_check_resign_margin, 0, 2)
       .Result();
 }
 

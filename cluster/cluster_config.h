@@ -48,10 +48,14 @@ struct ClusterConfig {
   // Spot checks (selfplay/spot_check.h): the share of each worker's recorded positions the
   // learner checks against the network that played them, in [0, 1] (0: none), and the
   // tolerances: total variation of the policy target, and the Q of an action visited once
-  // against the network's value. A worker that fails one is quarantined.
+  // against the network's value. A worker that fails one is quarantined. With checks on,
+  // every resigned game is checked too: the learner's own search of its last position must
+  // find a value for the resigning player of at most selfplay.resign_threshold +
+  // spot_check_resign_margin (selfplay/spot_check.h, CheckResignation).
   double spot_check_fraction = 0.01;
   double spot_check_policy_tv = 0.02;
   double spot_check_value = 0.02;
+  double spot_check_resign_margin = 0.5;
 
   // Ok, or bad input "<key>: <what>" for the first setting out of its range, a URL that is
   // not redis://HOST[:PORT] (an empty one is allowed: no cluster) or a bad run name.

@@ -77,6 +77,8 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
   spot.tolerance.policy_tv = l->options_.cluster.spot_check_policy_tv;
   spot.tolerance.value = l->options_.cluster.spot_check_value;
   spot.search = l->options_.search;
+  spot.resign = selfplay::ResignCheckSettingsOf(l->options_.selfplay,
+                                                l->options_.cluster.spot_check_resign_margin);
   if (l->options_.load_network) {
     spot.load = [self](const std::string& id, const std::string& precision) {
       return self->CheckNetwork(id, precision);

@@ -34,6 +34,7 @@
 #include "data/sample_dir_writer.h"
 #include "search/evaluator.h"
 #include "search/search_config.h"
+#include "selfplay/selfplay_config.h"
 #include "selfplay/selfplay_game.h"
 #include "util/result.h"
 
@@ -58,6 +59,7 @@ struct LearnerOptions {
                                                                  const std::string& precision)>
       load_network;
   search::SearchConfig search;
+  selfplay::SelfplayConfig selfplay;  // the workers' (resignation, simulations)
 };
 
 // Progress of a collection, about every second.

@@ -1,6 +1,7 @@
 // Learner::CollectSelfplay: an iteration's self-play games judged, spot-checked
 // (cluster/spot_checker.h), stored and acknowledged (cluster/learner.h).
 #include <chrono>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -10,6 +11,7 @@
 #include "cluster/validate.h"
 #include "cluster/worker_registry.h"
 #include "cluster/worker_share.h"
+#include "rules/notation.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 
@@ -135,8 +137,17 @@ util::Result<Verdict> SpotCheckEntry(Collecting& c, const std::string& worker,
   if (auto q = c.quarantined.find(worker); q != c.quarantined.end()) {
     return Verdict{K::kRejected, "quarantined: " + q->second.substr(0, 160)};
   }
+  std::optional<rules::Position> resigned;
+  if (game.record.resigned) {
+    // Judged legal already (ValidateSelfplayGame): its last position, where the player to
+    // move resigned.
+    auto played = rules::PlayRecord(c.req.dir.rules, c.req.dir.size, game.record.record);
+    if (!played) return Verdict{K::kRejected, "illegal record: " + played.error().substr(0, 160)};
+    resigned = played.value().final;
+  }
   std::string why;
-  auto checked = c.checker.Check(network, precision, game.samples, summaries, why);
+  auto checked = c.checker.Check(network, precision, game.samples, summaries,
+                                 resigned ? &*resigned : nullptr, why);
   if (!checked) return checked.error_value();
   outcome = checked.value();
   if (outcome == SpotChecker::Outcome::kFailed) return Verdict{K::kRejected, why};

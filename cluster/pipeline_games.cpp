@@ -74,6 +74,7 @@ util::Result<std::unique_ptr<PipelineGames>> PipelineGames::Start(const config::
   o.network_bytes = model::ReadCheckpointWithoutOptimizer;
   o.load_network = std::move(check);
   o.search = c.search;
+  o.selfplay = c.selfplay;
   auto learner = Learner::Start(o);
   if (!learner) return learner.error_value();
   games->learner_ = std::move(learner.value());
@@ -136,10 +137,12 @@ util::Result<PipelineGames::SelfplayResult> PipelineGames::Selfplay(const Selfpl
   }
   const SpotCheckTotals& spot = learner_->SpotChecks();
   const std::string checks = fmt::format(
-      "spot checks so far: {} positions, {} failed, {} not reproducible here, {:.1f}s, largest "
-      "differences {:.4f} (policy) {:.4f} (value)",
-      spot.positions, spot.failed, spot.unreproducible, spot.seconds, spot.max_policy_tv,
-      spot.max_value_error);
+      "spot checks so far: {} positions and {} resignations, {} failed, {} not reproducible "
+      "here, {:.1f}s, largest differences {:.4f} (policy) {:.4f} (value){}",
+      spot.positions, spot.resignations, spot.failed, spot.unreproducible, spot.seconds,
+      spot.max_policy_tv, spot.max_value_error,
+      spot.resignations > 0 ? fmt::format(", largest resigning value {:.3f}", spot.max_resign_value)
+                            : "");
   out.line = fmt::format(
       "{} games by gen {} ({} resumed) from {} workers{}, {} samples, {}, {:.1f} games/s, {}; {}",
       out.games, r.bests.front().first, out.resumed, rep.games_by_worker.size(),

@@ -9,28 +9,52 @@ namespace veletas::cluster {
 SpotChecker::SpotChecker(SpotCheckerOptions options, uint64_t seed)
     : options_(std::move(options)), rng_(seed) {}
 
-util::Result<SpotChecker::Outcome> SpotChecker::Check(
-    const std::string& network, const std::string& precision,
-    const std::vector<data::Sample>& samples, const std::vector<selfplay::RootSummary>& summaries,
-    std::string& why) {
-  if (options_.fraction <= 0 || !options_.load) return Outcome::kUnchecked;
-  std::vector<size_t> chosen;
-  for (size_t i = 0; i < samples.size(); ++i) {
-    if (rng_.Uniform() < options_.fraction) chosen.push_back(i);
-  }
-  if (chosen.empty()) return Outcome::kUnchecked;
-  const auto start = util::SteadyClock::now();
+util::Result<search::Evaluator*> SpotChecker::EvaluatorOf(const std::string& network,
+                                                          const std::string& precision) {
   if (network + "/" + precision != network_) {
     auto loaded = options_.load(network, precision);
     if (!loaded) return loaded.error_value();
     evaluator_ = std::move(loaded.value());
     network_ = network + "/" + precision;
   }
-  if (evaluator_ == nullptr) {
-    totals_.unreproducible += static_cast<int64_t>(chosen.size());
+  return evaluator_.get();
+}
+
+bool SpotChecker::ResignationStands(const rules::Position& end, search::Evaluator& evaluator,
+                                    std::string& why) {
+  ++totals_.resignations;
+  auto r = selfplay::CheckResignation(end, options_.search, options_.resign, evaluator);
+  if (!r) {
+    why = r.error().substr(0, 200);
+    return false;
+  }
+  totals_.evaluations += r.value().evaluations;
+  totals_.max_resign_value = std::max(totals_.max_resign_value, double{r.value().value});
+  return true;
+}
+
+util::Result<SpotChecker::Outcome> SpotChecker::Check(
+    const std::string& network, const std::string& precision,
+    const std::vector<data::Sample>& samples, const std::vector<selfplay::RootSummary>& summaries,
+    const rules::Position* resigned, std::string& why) {
+  if (options_.fraction <= 0 || !options_.load) return Outcome::kUnchecked;
+  std::vector<size_t> chosen;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    if (rng_.Uniform() < options_.fraction) chosen.push_back(i);
+  }
+  if (chosen.empty() && resigned == nullptr) return Outcome::kUnchecked;
+  const auto start = util::SteadyClock::now();
+  auto evaluator = EvaluatorOf(network, precision);
+  if (!evaluator) return evaluator.error_value();
+  if (evaluator.value() == nullptr) {
+    totals_.unreproducible += static_cast<int64_t>(chosen.size()) + (resigned != nullptr);
     return Outcome::kUnchecked;
   }
   Outcome outcome = Outcome::kPassed;
+  if (resigned != nullptr && !ResignationStands(*resigned, *evaluator.value(), why)) {
+    outcome = Outcome::kFailed;
+    chosen.clear();
+  }
   for (size_t i : chosen) {
     if (i >= summaries.size()) {
       why = "spot check: sample " + std::to_string(i) + " has no root summary";
@@ -38,7 +62,7 @@ util::Result<SpotChecker::Outcome> SpotChecker::Check(
       break;
     }
     ++totals_.positions;
-    auto r = selfplay::SpotCheck(samples[i], summaries[i], options_.search, *evaluator_,
+    auto r = selfplay::SpotCheck(samples[i], summaries[i], options_.search, *evaluator.value(),
                                  options_.tolerance);
     if (!r) {
       why = r.error().substr(0, 200) + " (sample " + std::to_string(i) + ")";

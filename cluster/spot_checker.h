@@ -27,6 +27,8 @@ struct SpotCheckerOptions {
   double fraction = 0.01;  // of each worker's recorded positions; 0: no checks
   selfplay::SpotCheckTolerance tolerance;
   search::SearchConfig search;  // the settings the workers search with
+  // Every resigned game is checked (selfplay::CheckResignation) when `fraction` > 0.
+  selfplay::ResignCheckSettings resign;
   // The evaluator of a published network by its id (nullptr: a network this learner cannot
   // check); errors are failures of the learner. Empty: no checks.
   std::function<util::Result<std::unique_ptr<search::Evaluator>>(const std::string& network,
@@ -44,6 +46,9 @@ struct SpotCheckTotals {
   double seconds = 0;          // spent checking (network loads included)
   double max_policy_tv = 0;
   double max_value_error = 0;
+  int64_t resignations = 0;  // resigned games checked
+  // The largest root value for the resigning player the learner's search found in them.
+  double max_resign_value = -1;
 };
 
 class SpotChecker {
@@ -54,13 +59,14 @@ class SpotChecker {
 
   enum class Outcome { kUnchecked, kPassed, kFailed };
   // Checks a random share of `samples` (their summaries parallel to them), played by
-  // `network` at `precision` (Entry::precision). kFailed with the reason in `why` (at most about
-  // 200 characters); kUnchecked also when options.load gives no evaluator for the network. Errors:
-  // the network could not be loaded.
+  // `network` at `precision` (Entry::precision), and, for a game that ended by resignation at
+  // `resigned` (nullptr: it did not), the resignation. kFailed with the reason in `why` (at
+  // most about 200 characters); kUnchecked also when options.load gives no evaluator for the
+  // network. Errors: the network could not be loaded.
   util::Result<Outcome> Check(const std::string& network, const std::string& precision,
                               const std::vector<data::Sample>& samples,
                               const std::vector<selfplay::RootSummary>& summaries,
-                              std::string& why);
+                              const rules::Position* resigned, std::string& why);
 
   // A game of `worker` stored in sample directory `dir` (kPassed games: call Passed).
   void Stored(const std::string& worker, const std::string& dir, const data::GameId& id);
@@ -78,6 +84,13 @@ class SpotChecker {
   std::string network_;  // of evaluator_: network id and precision
   std::unique_ptr<search::Evaluator> evaluator_;
   std::map<std::string, std::vector<std::pair<std::string, data::GameId>>> unverified_;
+
+  // The evaluator of `network` at `precision` (nullptr: options.load has none for it).
+  util::Result<search::Evaluator*> EvaluatorOf(const std::string& network,
+                                               const std::string& precision);
+  // The resignation at `end` (CheckResignation); false with `why` when it does not stand.
+  bool ResignationStands(const rules::Position& end, search::Evaluator& evaluator,
+                         std::string& why);
 };
 
 }  // namespace veletas::cluster

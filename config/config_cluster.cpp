@@ -23,6 +23,7 @@ void ParseClusterSection(ConfigSection& s, cluster::ClusterConfig& out) {
   out.spot_check_fraction = s.Real("spot_check_fraction", out.spot_check_fraction);
   out.spot_check_policy_tv = s.Real("spot_check_policy_tv", out.spot_check_policy_tv);
   out.spot_check_value = s.Real("spot_check_value", out.spot_check_value);
+  out.spot_check_resign_margin = s.Real("spot_check_resign_margin", out.spot_check_resign_margin);
   s.Check(out.Validate());
   s.RejectUnknownKeys();
 }

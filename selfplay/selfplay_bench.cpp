@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "rules/notation.h"
 #include "selfplay/selfplay_engine.h"
 #include "util/clock.h"
 
@@ -170,9 +171,34 @@ std::string BenchSetupText(const std::string& game, const std::string& network,
              m.warm.seconds, m.totals.rates.size());
 }
 
-SpotCheckMeasure MeasureSpotChecks(const std::vector<FinishedGame>& games,
-                                   const search::SearchConfig& search, search::Evaluator& evaluator,
-                                   const SpotCheckTolerance& tolerance) {
+namespace {
+
+// The resignations of `games` checked with `resign` (without its margin, applied here).
+void MeasureResignChecks(const std::vector<FinishedGame>& games, rules::RuleSet rules, int size,
+                         const search::SearchConfig& search, search::Evaluator& evaluator,
+                         const ResignCheckSettings& resign, SpotCheckMeasure& m) {
+  ResignCheckSettings loose = resign;
+  loose.margin = 2;
+  const auto start = util::SteadyClock::now();
+  for (const FinishedGame& g : games) {
+    if (!g.record.resigned) continue;
+    auto played = rules::PlayRecord(rules, size, g.record.record);
+    if (!played) continue;
+    ++m.resignations;
+    auto r = CheckResignation(played.value().final, search, loose, evaluator);
+    if (!r || r.value().value > resign.threshold + resign.margin) ++m.resign_failures;
+    if (r) m.max_resign_value = std::max(m.max_resign_value, double{r.value().value});
+  }
+  m.resign_seconds = util::SecondsSince(start);
+}
+
+}  // namespace
+
+SpotCheckMeasure MeasureSpotChecks(const std::vector<FinishedGame>& games, rules::RuleSet rules,
+                                   int size, const search::SearchConfig& search,
+                                   search::Evaluator& evaluator,
+                                   const SpotCheckTolerance& tolerance,
+                                   const ResignCheckSettings& resign) {
   SpotCheckMeasure m;
   // Checked without the tolerances, which are applied here: the largest differences are
   // those of every check, the failed ones included.
@@ -196,6 +222,7 @@ SpotCheckMeasure MeasureSpotChecks(const std::vector<FinishedGame>& games,
     }
   }
   m.seconds = util::SecondsSince(start);
+  MeasureResignChecks(games, rules, size, search, evaluator, resign, m);
   return m;
 }
 

@@ -103,8 +103,9 @@ std::string BenchSetupText(const std::string& game, const std::string& network,
                            const SelfplayConfig& config, const search::SearchConfig& search,
                            const search::BatchingConfig& batching, const Measured& m);
 
-// `veletas bench-spot-check`: every recorded sample of `games` (as a worker sent them)
-// checked by the learner's `evaluator` (selfplay/spot_check.h).
+// `veletas bench-spot-check`: every recorded sample of `games` (as a worker sent them, of
+// `rules` on a board of `size`) checked by the learner's `evaluator`, and every resignation
+// with `resign` (selfplay/spot_check.h).
 struct SpotCheckMeasure {
   int64_t positions = 0;                          // checked
   int64_t failures = 0;                           // false alarms, for honest games
@@ -112,9 +113,15 @@ struct SpotCheckMeasure {
   double seconds = 0;                             // spent checking
   double max_policy_tv = 0, max_value_error = 0;  // over every check
   std::string first_failure;                      // what the first false alarm exceeded
+  int64_t resignations = 0;                       // resigned games checked
+  int64_t resign_failures = 0;                    // of them, false alarms
+  double max_resign_value = -1;  // the learner's largest value for a resigning player
+  double resign_seconds = 0;     // spent checking resignations
 };
-SpotCheckMeasure MeasureSpotChecks(const std::vector<FinishedGame>& games,
-                                   const search::SearchConfig& search, search::Evaluator& evaluator,
-                                   const SpotCheckTolerance& tolerance);
+SpotCheckMeasure MeasureSpotChecks(const std::vector<FinishedGame>& games, rules::RuleSet rules,
+                                   int size, const search::SearchConfig& search,
+                                   search::Evaluator& evaluator,
+                                   const SpotCheckTolerance& tolerance,
+                                   const ResignCheckSettings& resign);
 
 }  // namespace veletas::selfplay

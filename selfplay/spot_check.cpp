@@ -197,4 +197,42 @@ util::Result<SpotCheckReport> SpotCheck(const data::Sample& sample, const RootSu
   return report;
 }
 
+ResignCheckSettings ResignCheckSettingsOf(const SelfplayConfig& c, double margin) {
+  ResignCheckSettings s;
+  s.threshold = c.resign_threshold;
+  s.simulations = c.full_simulations;
+  s.leaves = c.leaves_per_search;
+  s.margin = margin;
+  return s;
+}
+
+util::Result<ResignCheckReport> CheckResignation(const rules::Position& end,
+                                                 const search::SearchConfig& search,
+                                                 const ResignCheckSettings& settings,
+                                                 search::Evaluator& evaluator) {
+  using RR = util::Result<ResignCheckReport>;
+  if (ResignationOff(settings.threshold)) {
+    return RR::Error("spot check: a resignation, but resignation is off in this run");
+  }
+  if (end.IsTerminal() || end.Pending() != rules::Decision::kChooseShooter) {
+    return RR::Error("spot check: a resignation that is not at a play-phase turn start");
+  }
+  search::SearchConfig config = search;
+  config.leaves_per_batch = settings.leaves;
+  search::Mcts mcts(config, end.Hash());
+  mcts.SetPosition(end);
+  const search::SearchResult r = mcts.Run(evaluator, settings.simulations);
+  ResignCheckReport report;
+  report.value = r.value;
+  report.evaluations = r.simulations;
+  const double most = settings.threshold + settings.margin;
+  if (r.value > most) {
+    return RR::Error(fmt::format(
+        "spot check: resigned where the learner's search of {} simulations finds {:.3f} for "
+        "the resigning player; at most {:.3f} (threshold {:.2f} + margin {:.2f}) expected",
+        r.simulations, r.value, most, settings.threshold, settings.margin));
+  }
+  return report;
+}
+
 }  // namespace veletas::selfplay

@@ -26,6 +26,7 @@
 #include "search/evaluator.h"
 #include "search/mcts.h"
 #include "search/search_config.h"
+#include "selfplay/selfplay_config.h"
 #include "util/result.h"
 
 namespace veletas::selfplay {
@@ -67,5 +68,38 @@ util::Result<SpotCheckReport> SpotCheck(const data::Sample& sample, const RootSu
                                         const search::SearchConfig& search,
                                         search::Evaluator& evaluator,
                                         const SpotCheckTolerance& tolerance);
+
+// The resignation check: a game that a worker says ended by resignation is searched again
+// by the learner at its last position (the resigning player to move at a play-phase turn
+// start), afresh, with the network that played it and the workers' search settings. The
+// resignation stands when that search's root value for the resigning player (the value the
+// resignation rule reads, search::SearchResult::value) is at most the workers' threshold plus
+// `margin`; the margin covers what differs between the worker's search and this one (visits
+// reused from the previous turn, the search's noise). A resignation in a run whose
+// resignation is off never stands.
+struct ResignCheckSettings {
+  float threshold = -1.0f;  // selfplay.resign_threshold (<= -1: resignation off)
+  int simulations = 1;      // selfplay.full_simulations
+  int leaves = 1;           // selfplay.leaves_per_search
+  double margin = 0.5;      // cluster.spot_check_resign_margin
+};
+
+// The settings of self-play config `c` with `margin`.
+ResignCheckSettings ResignCheckSettingsOf(const SelfplayConfig& c, double margin);
+
+// What one resignation check found.
+struct ResignCheckReport {
+  float value = 0;      // the search's root value for the resigning player
+  int evaluations = 0;  // simulations of the search
+};
+
+// Checks a resignation at `end` (a position whose player to move resigned). Ok with the
+// report when it stands; else bad input saying by how much it does not (at most about 200
+// characters). Deterministic (the search is seeded from the position). Thread-safety: that of
+// `evaluator`.
+util::Result<ResignCheckReport> CheckResignation(const rules::Position& end,
+                                                 const search::SearchConfig& search,
+                                                 const ResignCheckSettings& settings,
+                                                 search::Evaluator& evaluator);
 
 }  // namespace veletas::selfplay

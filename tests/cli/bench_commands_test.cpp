@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <regex>
 #include <string>
 
 #include "tests/cli/run_veletas.h"
@@ -37,6 +38,9 @@ TEST(BenchSpotCheckCli, HonestSelfplayHasNoFalseAlarmAndNoDifference) {
   EXPECT_NE(o.out.find("largest differences: policy target 0.00000 (tolerance 0.020), value of a "
                        "single-visit action 0.00000"),
             std::string::npos)
+      << o.out;
+  // Every resignation of the honest games stands (a fresh network may resign none).
+  EXPECT_TRUE(std::regex_search(o.out, std::regex("checked [0-9]+ resignations: 0 false alarms")))
       << o.out;
 }
 

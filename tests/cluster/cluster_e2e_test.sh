@@ -12,7 +12,8 @@
 # self-play iteration holds exactly its games and every game id is in the run once, the bad
 # entries were rejected and counted, and the worker user cannot do more than it needs.
 # A game with forged targets is caught by the spot check, which checks every position here,
-# and the hostile worker is quarantined; no honest worker is.
+# and so is a second hostile worker's false resignation (the winner resigning, the game's
+# outcome turned around); both are quarantined and no honest worker is.
 # Usage: cluster_e2e_test.sh VELETAS CONFIG WORK_DIR FORGE (tests/cluster/forge_entry.cpp)
 set -u
 VELETAS=$1
@@ -21,7 +22,7 @@ WORK=$3
 FORGE=$4
 NAME=e2e
 source "$(dirname "$0")/e2e_lib.sh"
-e2e_setup w1 w2 evil
+e2e_setup w1 w2 evil liar
 # The hostile worker has valid credentials of its own.
 wcli() { redis-cli -p "$PORT" --user "vz:$NAME:evil" --pass "$(pass evil)" --no-auth-warning "$@"; }
 sed -i 's/^  generations: 2$/  generations: 3/; s/^  games_per_generation: 8$/  games_per_generation: 12/' "$WORK/run.yaml"
@@ -40,6 +41,9 @@ done
 [ -n "$network" ] || fail "the learner published no network"
 "$FORGE" "$network" "$WORK/forged.vze" evil || fail "forging an entry"
 wcli -x XADD "vz:$NAME:results:evil" '*' e <"$WORK/forged.vze" >/dev/null || fail "XADD forged"
+"$FORGE" "$network" "$WORK/resigned.vze" liar resign || fail "forging a resignation"
+redis-cli -p "$PORT" --user "vz:$NAME:liar" --pass "$(pass liar)" --no-auth-warning -x \
+  XADD "vz:$NAME:results:liar" '*' e <"$WORK/resigned.vze" >/dev/null || fail "XADD resigned"
 start_worker 1
 start_worker 2
 
@@ -134,13 +138,17 @@ grep -q "rejected entry .* from worker evil" "$WORK/learner.log" || fail "hostil
 # rejection is checked in the learner's log above.
 grep -q "rejected [1-9]" "$WORK/status.out" || fail "rejections not counted: $(cat "$WORK/status.out")"
 grep -q "oversized 1" "$WORK/status.out" || fail "oversized entry not counted: $(cat "$WORK/status.out")"
-grep -q "workers registered: 3, alive: 1" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
+grep -q "workers registered: 4, alive: 1" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
 grep -q "rejected entries by worker: evil [1-9]" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
 [ "$(cli XLEN "vz:$NAME:dead")" -ge 1 ] || fail "no dead letters"
 # The forged target: caught, its worker quarantined and named; no honest worker quarantined.
 grep -q "worker evil quarantined (spot check: the policy target" "$WORK/learner.log" ||
   fail "the forged target was not caught: $(grep -i "spot\|evil" "$WORK/learner.log" | tail -5)"
 grep -q "quarantined worker evil: spot check" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
+grep -q "worker liar quarantined (spot check: resigned where the learner's search" \
+  "$WORK/learner.log" || fail "the false resignation was not caught: $(grep liar "$WORK/learner.log")"
+grep -q "quarantined worker liar: spot check: resigned" "$WORK/status.out" ||
+  fail "status: $(cat "$WORK/status.out")"
 grep -q "quarantined worker w" "$WORK/status.out" && fail "an honest worker was quarantined"
 grep -q "spot checks so far: [1-9][0-9]* positions" "$WORK/learner.log" || fail "no spot checks counted"
 echo "cluster end to end: ok"

@@ -11,6 +11,7 @@
 #include "cluster/status.h"
 #include "data/excluded_games.h"
 #include "search/fake_evaluators.h"
+#include "tests/cluster/forge_resignation.h"
 #include "tests/cluster/learner_fixture.h"
 
 namespace veletas::cluster {
@@ -112,5 +113,62 @@ TEST_F(LearnerTest, AWorkerWithAForgedTargetIsQuarantinedByTheSpotCheck) {
   EXPECT_EQ(second.value().totals.counters.rejected_by_reason.at("quarantined"), 1);
   EXPECT_EQ(second.value().games_by_worker.count("evil"), 0u);
 }
+
+// Every resigned game is checked when spot checks are on, whatever their fraction: a
+// resignation the network agrees with is stored; one by the player the network finds winning
+// (a game whose outcome is turned around, every target otherwise honest) is refused and its
+// worker quarantined, named with the value the learner's search found.
+TEST_F(LearnerTest, AFalseResignationIsCaughtAndItsWorkerQuarantined) {
+  testing::TempDir run;
+  LearnerOptions o = Options(run.Str());
+  o.cluster.spot_check_fraction = 1e-12;  // no position drawn: the resignations only
+  o.search = search::SearchConfig{};
+  o.selfplay = testing::SmallSelfplay();
+  o.selfplay.resign_threshold = -0.9f;
+  // A network that finds person 0 losing everywhere.
+  o.load_network = [](const std::string&,
+                      const std::string&) -> util::Result<std::unique_ptr<search::Evaluator>> {
+    return std::unique_ptr<search::Evaluator>(std::make_unique<search::FunctionEvaluator>(
+        [](const rules::Position& pos, search::EvalOutput& out) {
+          search::FillUniformPolicy(pos, out);
+          out.value = pos.ToMovePlayer() == 0 ? -0.95f : 0.95f;
+        }));
+  };
+  auto learner = Learner::Start(o);
+  ASSERT_TRUE(learner.ok()) << learner.error();
+  Learner& l = *learner.value();
+  auto id = l.Publish(Checkpoint(run.Str(), "net"), 1, true);
+  ASSERT_TRUE(id.ok()) << id.error();
+  const auto games = PlayGames(3);
+  ASSERT_EQ(games.size(), 3u);
+  const auto standing = testing::ResignedBy(games[0], 0, rules::RuleSet::kStandard, 7);
+  const auto turned = testing::ResignedBy(games[1], 1, rules::RuleSet::kStandard, 7);
+  ASSERT_TRUE(standing && turned);
+  const Entry lie = SelfplayEntry(*turned, id.value(), "liar");
+  Send("liar", Bytes(lie));
+  std::set<std::string> good_ids;
+  for (const selfplay::FinishedGame* g : {&*standing, &games[2]}) {
+    const Entry e = SelfplayEntry(*g, id.value(), "good");
+    good_ids.insert(ContentId(e));
+    Send("good", Bytes(e));
+  }
+  const std::string dir = run.File("samples/iter_0000");
+  auto report = l.CollectSelfplay(Request(dir, 2, {id.value()}, {id.value()}));
+  ASSERT_TRUE(report.ok()) << report.error();
+  EXPECT_EQ(report.value().totals.counters.rejected_by_reason.at("spot check"), 1);
+  ASSERT_EQ(l.QuarantinedWorkers().count("liar"), 1u);
+  EXPECT_NE(l.QuarantinedWorkers().at("liar").find("resigned where the learner's search of 8 "
+                                                   "simulations finds 0.950"),
+            std::string::npos)
+      << l.QuarantinedWorkers().at("liar");
+  EXPECT_EQ(l.QuarantinedWorkers().count("good"), 0u);
+  EXPECT_EQ(l.SpotChecks().resignations, 2);
+  EXPECT_EQ(l.SpotChecks().positions, 0);
+  EXPECT_LE(l.SpotChecks().max_resign_value, -0.9);
+  const auto stored = StoredIds(dir);
+  EXPECT_EQ(std::set<std::string>(stored.begin(), stored.end()), good_ids);
+  EXPECT_EQ(stored.count(ContentId(lie)), 0u);
+}
+
 }  // namespace
 }  // namespace veletas::cluster

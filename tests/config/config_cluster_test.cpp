@@ -24,7 +24,8 @@ TEST(ConfigCluster, ReadsEveryKey) {
       "  max_worker_share: 0.25\n"
       "  spot_check_fraction: 0.05\n"
       "  spot_check_policy_tv: 0.03\n"
-      "  spot_check_value: 0.01\n";
+      "  spot_check_value: 0.01\n"
+      "  spot_check_resign_margin: 0.25\n";
   ASSERT_EQ(ClusterError(yaml, c), "");
   EXPECT_EQ(c.redis, "redis://10.0.0.5:6380");
   EXPECT_EQ(c.run, "big-run");
@@ -40,6 +41,7 @@ TEST(ConfigCluster, ReadsEveryKey) {
   EXPECT_EQ(c.spot_check_fraction, 0.05);
   EXPECT_EQ(c.spot_check_policy_tv, 0.03);
   EXPECT_EQ(c.spot_check_value, 0.01);
+  EXPECT_EQ(c.spot_check_resign_margin, 0.25);
   EXPECT_TRUE(cluster::ClusterConfig{}.Validate().ok());  // no cluster
 }
 
@@ -66,6 +68,7 @@ TEST(ConfigCluster, BadValuesNameTheKeyAndLine) {
       {redis + "  max_worker_share: 1.5\n", "cluster.max_worker_share: 1.5 is out"},
       {redis + "  spot_check_fraction: 1.5\n", "cluster.spot_check_fraction: 1.5 is out"},
       {redis + "  spot_check_value: -0.1\n", "cluster.spot_check_value: -0.1 is out"},
+      {redis + "  spot_check_resign_margin: 3\n", "cluster.spot_check_resign_margin: 3 is out"},
       {redis + "  workers: 3\n", "unknown key \"cluster.workers\""},
   };
   for (const Case& c : cases) {

@@ -173,3 +173,105 @@ INSTANTIATE_TEST_SUITE_P(BothRootPolicies, SpotCheckTest,
 
 }  // namespace
 }  // namespace veletas::selfplay
+
+namespace veletas::selfplay {
+namespace {
+
+// A network that says person `losing` loses (value -0.95 for them, +0.95 for the other),
+// with uniform priors.
+search::FunctionEvaluator Losing(int losing) {
+  return search::FunctionEvaluator([losing](const rules::Position& pos, search::EvalOutput& out) {
+    search::FillUniformPolicy(pos, out);
+    out.value = pos.ToMovePlayer() == losing ? -0.95f : 0.95f;
+  });
+}
+
+// The play-phase turn starts of the first half of real self-play games (far from their end:
+// no search of a few simulations reaches a won position from them), with a shooter to move.
+std::vector<rules::Position> TurnStarts(search::Algorithm algorithm) {
+  search::HashEvaluator net(3);
+  std::vector<rules::Position> out;
+  for (const FinishedGame& g : Games(Search(algorithm), net)) {
+    for (size_t i = 0; i < g.samples.size() / 2; ++i) {
+      const rules::Position& pos = g.samples[i].position;
+      if (pos.Pending() == rules::Decision::kChooseShooter && pos.LegalActions().squares.Any())
+        out.push_back(pos);
+    }
+  }
+  return out;
+}
+
+class ResignationCheckTest : public ::testing::TestWithParam<search::Algorithm> {};
+
+// A resignation stands where the learner's search finds the resigning player losing, and is
+// refused, with the value found, where it finds them winning.
+TEST_P(ResignationCheckTest, StandsOnlyWhereTheSearchFindsTheResignerLosing) {
+  const search::SearchConfig search = Search(GetParam());
+  ResignCheckSettings settings;
+  settings.threshold = -0.9f;
+  settings.simulations = 16;
+  settings.leaves = 4;
+  settings.margin = 0.5;
+  const std::vector<rules::Position> starts = TurnStarts(GetParam());
+  ASSERT_GE(starts.size(), 10u);
+  for (const rules::Position& end : starts) {
+    search::FunctionEvaluator losing = Losing(end.ToMovePlayer());
+    auto stands = CheckResignation(end, search, settings, losing);
+    ASSERT_TRUE(stands.ok()) << stands.error();
+    EXPECT_LE(stands.value().value, -0.9f);
+    EXPECT_EQ(stands.value().evaluations, 16);
+    search::FunctionEvaluator winning = Losing(1 - end.ToMovePlayer());
+    auto refused = CheckResignation(end, search, settings, winning);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().find("resigned where the learner's search of 16 simulations finds"),
+              std::string::npos)
+        << refused.error();
+    EXPECT_LE(refused.error().size(), 220u);
+  }
+}
+
+// The margin decides: a value between the threshold and threshold + margin stands, one above
+// it does not.
+TEST_P(ResignationCheckTest, TheMarginIsWhatSeparatesThem) {
+  const search::SearchConfig search = Search(GetParam());
+  const rules::Position end = TurnStarts(GetParam()).front();
+  search::FunctionEvaluator unsure([&end](const rules::Position& pos, search::EvalOutput& out) {
+    search::FillUniformPolicy(pos, out);
+    out.value = pos.ToMovePlayer() == end.ToMovePlayer() ? -0.6f : 0.6f;
+  });
+  ResignCheckSettings settings;
+  settings.threshold = -0.9f;
+  settings.simulations = 8;
+  settings.margin = 0.5;
+  EXPECT_TRUE(CheckResignation(end, search, settings, unsure).ok());
+  settings.margin = 0.2;
+  EXPECT_FALSE(CheckResignation(end, search, settings, unsure).ok());
+}
+
+// No resignation stands in a run whose resignation is off, nor one away from a play-phase
+// turn start.
+TEST_P(ResignationCheckTest, AResignationTheRulesOfTheRunDoNotAllowIsRefused) {
+  const search::SearchConfig search = Search(GetParam());
+  const rules::Position end = TurnStarts(GetParam()).front();
+  search::FunctionEvaluator losing = Losing(end.ToMovePlayer());
+  ResignCheckSettings off;
+  off.threshold = -1.0f;
+  off.simulations = 8;
+  auto r = CheckResignation(end, search, off, losing);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("resignation is off"), std::string::npos) << r.error();
+  ResignCheckSettings on = off;
+  on.threshold = -0.9f;
+  rules::Position mid = end;
+  mid.Apply(mid.LegalActions().squares.Lsb());  // now within the turn
+  auto inside = CheckResignation(mid, search, on, losing);
+  ASSERT_FALSE(inside.ok());
+  EXPECT_NE(inside.error().find("not at a play-phase turn start"), std::string::npos)
+      << inside.error();
+}
+
+INSTANTIATE_TEST_SUITE_P(BothRootPolicies, ResignationCheckTest,
+                         ::testing::Values(search::Algorithm::kPuct, search::Algorithm::kGumbel));
+
+}  // namespace
+}  // namespace veletas::selfplay
