@@ -84,7 +84,11 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
       return self->CheckNetwork(id, precision);
     };
   }
+  if (!l->options_.run_dir.empty()) {
+    spot.unverified_file = l->options_.run_dir + "/" + std::string(kUnverifiedGamesFile);
+  }
   l->checker_ = std::make_unique<SpotChecker>(std::move(spot), std::random_device()());
+  if (util::Status s = l->checker_->LoadUnverified(); !s.ok()) return s.error_value();
   auto quarantined = l->redis_.Call({"HGETALL", l->keys_.Quarantined()});
   if (!quarantined) return quarantined.error_value();
   const auto& q = quarantined.value().elements;

@@ -42,12 +42,16 @@ namespace veletas::cluster {
 
 class RemoteArena;
 
+// In the run directory: the games stored since each worker's last passed spot check, kept
+// across learner restarts (SpotCheckerOptions::unverified_file).
+inline constexpr std::string_view kUnverifiedGamesFile = "spot_check_unverified.tsv";
+
 struct LearnerOptions {
   RedisOptions redis;
   std::string run;  // the run's name in Redis
   ClusterConfig cluster;
   std::string config_text;  // published for the workers (the learner's effective config)
-  std::string run_dir;      // identifies this learner's run in the lock
+  std::string run_dir;      // identifies this learner's run in the lock; holds kUnverifiedGamesFile
   std::function<void(const std::string&)> log;
   // The bytes to publish for the network of a checkpoint file (e.g. without optimiser state).
   std::function<util::Result<std::string>(const std::string& checkpoint)> network_bytes;

@@ -182,7 +182,7 @@ util::Status SettleSpotChecks(Collecting& c, const std::vector<StreamEntry>& ent
   for (const std::string& worker : failed) {
     if (util::Status s = c.quarantine(worker, ""); !s.ok()) return s;
   }
-  return util::Ok();
+  return c.checker.SaveUnverified();
 }
 
 // Judges `entries`, spot-checks a share of them, stores the accepted games and sets each

@@ -1,6 +1,10 @@
 #include "cluster/spot_checker.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "util/atomic_file.h"
 
 #include "util/clock.h"
 
@@ -81,6 +85,7 @@ util::Result<SpotChecker::Outcome> SpotChecker::Check(
 void SpotChecker::Stored(const std::string& worker, const std::string& dir,
                          const data::GameId& id) {
   unverified_[worker].emplace_back(dir, id);
+  unverified_changed_ = true;
 }
 
 std::map<std::string, std::vector<data::GameId>> SpotChecker::TakeUnverified(
@@ -89,8 +94,43 @@ std::map<std::string, std::vector<data::GameId>> SpotChecker::TakeUnverified(
   if (auto it = unverified_.find(worker); it != unverified_.end()) {
     for (const auto& [dir, id] : it->second) out[dir].push_back(id);
     unverified_.erase(it);
+    unverified_changed_ = true;
   }
   return out;
+}
+
+util::Status SpotChecker::LoadUnverified() {
+  const std::string& path = options_.unverified_file;
+  if (path.empty() || !std::filesystem::exists(path)) return util::Ok();
+  auto text = util::ReadFile(path);
+  if (!text) return text.error_value();
+  std::istringstream in(text.value());
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const size_t a = line.find('\t');
+    const size_t b = a == std::string::npos ? a : line.find('\t', a + 1);
+    const auto id = b == std::string::npos
+                        ? std::nullopt
+                        : data::GameId::FromHex(std::string_view(line).substr(b + 1));
+    if (a == 0 || b == std::string::npos || b == a + 1 || !id) {
+      return util::Status::Error(path + ":" + std::to_string(n) +
+                                 ": expected worker<TAB>directory<TAB>game id (32 hex digits)");
+    }
+    unverified_[line.substr(0, a)].emplace_back(line.substr(a + 1, b - a - 1), *id);
+  }
+  unverified_changed_ = false;
+  return util::Ok();
+}
+
+util::Status SpotChecker::SaveUnverified() {
+  if (options_.unverified_file.empty() || !unverified_changed_) return util::Ok();
+  std::string text;
+  for (const auto& [worker, games] : unverified_) {
+    for (const auto& [dir, id] : games) text += worker + "\t" + dir + "\t" + id.Hex() + "\n";
+  }
+  if (util::Status s = util::WriteFileAtomic(options_.unverified_file, text); !s.ok()) return s;
+  unverified_changed_ = false;
+  return util::Ok();
 }
 
 }  // namespace veletas::cluster

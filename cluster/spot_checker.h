@@ -29,6 +29,9 @@ struct SpotCheckerOptions {
   search::SearchConfig search;  // the settings the workers search with
   // Every resigned game is checked (selfplay::CheckResignation) when `fraction` > 0.
   selfplay::ResignCheckSettings resign;
+  // Where the games stored since each worker's last passed check are kept across learner
+  // restarts (written atomically by SaveUnverified); empty: in memory only.
+  std::string unverified_file;
   // The evaluator of a published network by its id (nullptr: a network this learner cannot
   // check); errors are failures of the learner. Empty: no checks.
   std::function<util::Result<std::unique_ptr<search::Evaluator>>(const std::string& network,
@@ -71,11 +74,18 @@ class SpotChecker {
   // A game of `worker` stored in sample directory `dir` (kPassed games: call Passed).
   void Stored(const std::string& worker, const std::string& dir, const data::GameId& id);
   // `worker` passed a check: its earlier games are vouched for.
-  void Passed(const std::string& worker) { unverified_.erase(worker); }
+  void Passed(const std::string& worker) { unverified_changed_ |= unverified_.erase(worker) > 0; }
   // The games of `worker` stored since its last passed check, by directory; forgets them.
   std::map<std::string, std::vector<data::GameId>> TakeUnverified(const std::string& worker);
 
   const SpotCheckTotals& Totals() const { return totals_; }
+
+  // Reads options.unverified_file (none there: nothing unverified). Errors: a line that is
+  // not `worker<TAB>directory<TAB>game id`, naming the file and line.
+  util::Status LoadUnverified();
+  // Writes the unverified games to options.unverified_file when they changed since the last
+  // write (a temporary file, synced and renamed).
+  util::Status SaveUnverified();
 
  private:
   SpotCheckerOptions options_;
@@ -84,6 +94,7 @@ class SpotChecker {
   std::string network_;  // of evaluator_: network id and precision
   std::unique_ptr<search::Evaluator> evaluator_;
   std::map<std::string, std::vector<std::pair<std::string, data::GameId>>> unverified_;
+  bool unverified_changed_ = false;
 
   // The evaluator of `network` at `precision` (nullptr: options.load has none for it).
   util::Result<search::Evaluator*> EvaluatorOf(const std::string& network,

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <string>
@@ -13,6 +14,7 @@
 #include "search/fake_evaluators.h"
 #include "tests/cluster/forge_resignation.h"
 #include "tests/cluster/learner_fixture.h"
+#include "util/atomic_file.h"
 
 namespace veletas::cluster {
 namespace {
@@ -112,6 +114,74 @@ TEST_F(LearnerTest, AWorkerWithAForgedTargetIsQuarantinedByTheSpotCheck) {
   ASSERT_TRUE(second.ok()) << second.error();
   EXPECT_EQ(second.value().totals.counters.rejected_by_reason.at("quarantined"), 1);
   EXPECT_EQ(second.value().games_by_worker.count("evil"), 0u);
+}
+
+// The games a worker stored since its last passed check are kept across a learner restart: a
+// worker that fails its first check after the restart loses those from before it too.
+TEST_F(LearnerTest, AWorkersUnverifiedGamesSurviveALearnerRestart) {
+  testing::TempDir run;
+  LearnerOptions o = Options(run.Str());
+  o.cluster.spot_check_fraction = 1e-12;  // the first learner draws no position
+  o.search = search::SearchConfig{};
+  o.load_network = [](const std::string&,
+                      const std::string&) -> util::Result<std::unique_ptr<search::Evaluator>> {
+    return std::unique_ptr<search::Evaluator>(std::make_unique<search::HashEvaluator>(1));
+  };
+  const auto games = PlayGames(3);
+  ASSERT_EQ(games.size(), 3u);
+  std::string id;
+  const Entry before = SelfplayEntry(games[0], "", "evil");
+  {
+    auto learner = Learner::Start(o);
+    ASSERT_TRUE(learner.ok()) << learner.error();
+    auto published = learner.value()->Publish(Checkpoint(run.Str(), "net"), 1, true);
+    ASSERT_TRUE(published.ok()) << published.error();
+    id = published.value();
+    Entry e = before;
+    e.network = id;
+    Send("evil", Bytes(e));
+    auto report =
+        learner.value()->CollectSelfplay(Request(run.File("samples/iter_0000"), 1, {id}, {id}));
+    ASSERT_TRUE(report.ok()) << report.error();
+    EXPECT_EQ(report.value().games_by_worker.at("evil"), 1);
+  }
+  ASSERT_TRUE(std::filesystem::exists(run.File(std::string(kUnverifiedGamesFile))));
+  // Restarted with every position checked: evil's forged game fails.
+  o.cluster.spot_check_fraction = 1;
+  auto again = Learner::Start(o);
+  ASSERT_TRUE(again.ok()) << again.error();
+  ASSERT_TRUE(again.value()->Publish(Checkpoint(run.Str(), "net"), 1, true).ok());
+  Entry forged = SelfplayEntry(games[1], id, "evil");
+  {
+    std::vector<data::PolicyEntry>& p = forged.game.samples[0].policy;
+    const auto least = std::min_element(
+        p.begin(), p.end(), [](const auto& a, const auto& b) { return a.prob < b.prob; });
+    p = {{least->action, 1.0f}};
+  }
+  Send("evil", Bytes(forged));
+  Send("good", Bytes(SelfplayEntry(games[2], id, "good")));
+  auto report =
+      again.value()->CollectSelfplay(Request(run.File("samples/iter_0001"), 1, {id}, {id}));
+  ASSERT_TRUE(report.ok()) << report.error();
+  ASSERT_EQ(again.value()->QuarantinedWorkers().count("evil"), 1u);
+  auto excluded = data::ReadExcludedGames(run.File("samples/iter_0000"));
+  ASSERT_TRUE(excluded.ok()) << excluded.error();
+  Entry stored = before;
+  stored.network = id;
+  EXPECT_EQ(excluded.value().size(), 1u);
+  EXPECT_EQ(excluded.value().count(*data::GameId::FromHex(ContentId(stored))), 1u);
+}
+
+// A damaged list of unverified games stops the learner's start, naming the file and line.
+TEST_F(LearnerTest, ADamagedListOfUnverifiedGamesIsBadInput) {
+  testing::TempDir run;
+  const std::string path = run.File(std::string(kUnverifiedGamesFile));
+  ASSERT_TRUE(util::WriteFileAtomic(path, "w1\tdir\tnot-an-id\n").ok());
+  auto learner = Learner::Start(Options(run.Str()));
+  ASSERT_FALSE(learner.ok());
+  EXPECT_NE(learner.error().find(path + ":1: expected worker<TAB>directory<TAB>game id"),
+            std::string::npos)
+      << learner.error();
 }
 
 // Every resigned game is checked when spot checks are on, whatever their fraction: a
