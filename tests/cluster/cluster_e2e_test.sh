@@ -7,7 +7,8 @@
 # task is taken back by the learner meanwhile), kill -9 of the learner (restarted: goes on), kill -9 of
 # redis-server (restarted from its AOF: everyone reconnects, workers resend from their
 # spools), and a hostile worker with credentials of its own writing garbage, truncated and
-# oversized entries into its own streams and trying what its user may not do. Checked at
+# oversized entries into its own streams, an entry in another worker's name, dropping its
+# own stream and using up its ids, and trying what its user may not do. Checked at
 # the end: generations advanced, gate and ladder games were played by the workers, every
 # self-play iteration holds exactly its games and every game id is in the run once, the bad
 # entries were rejected and counted, and the worker user cannot do more than it needs.
@@ -73,6 +74,22 @@ for cmd in "SET vz:$NAME:config x" "XADD vz:$NAME:tasks * t x" "DEL vz:$NAME:cur
   case "$out" in *NOPERM*) ;; *) fail "the worker user may run '$cmd': $out" ;; esac
 done
 set +f
+# Impersonation: a game whose entry names an honest worker, sent on its own stream.
+"$FORGE" "$network" "$WORK/impostor.vze" w1 || fail "forging an impostor's entry"
+wcli -x XADD "vz:$NAME:results:evil" '*' e <"$WORK/impostor.vze" >/dev/null || fail "XADD impostor"
+for _ in $(seq 1 4800); do  # judged before the stream is dropped below (at most 240 s)
+  grep -q "from worker evil: forged: the entry names worker \"w1\"" "$WORK/learner.log" && break
+  sleep 0.05
+done
+grep -q "from worker evil: forged: the entry names worker \"w1\"" "$WORK/learner.log" ||
+  fail "the impostor's entry was not rejected: $(grep evil "$WORK/learner.log" | tail -5)"
+# What it may do to its own stream only: drop it (MAXLEN 0), then use up its ids.
+wcli XADD "vz:$NAME:results:evil" MAXLEN 0 '*' e "x" >/dev/null || fail "XADD MAXLEN 0"
+wcli XADD "vz:$NAME:results:evil" 18446744073709551615-18446744073709551615 e "x" >/dev/null ||
+  fail "XADD the largest id"
+case "$(wcli XADD "vz:$NAME:results:evil" '*' e "x" 2>&1)" in
+  *ERR*) ;; *) fail "XADD after the largest id was taken" ;;
+esac
 
 # The learner killed in the middle of the first gate (played by the workers).
 wait_for "$RUN/matches/gate_gen_1*.json*" "the first gate"
