@@ -110,8 +110,9 @@ util::Status WriteRedisSetup(const RedisSetupOptions& o) {
   // and pending entries at every restart (redis/redis#14541, fixed after 7.0).
   std::string acl = "user default off resetpass ~* &* +@all\n";
   acl += UserLine(kAdminUser, admin, "~* &* +@all");
-  acl += UserLine(LearnerUser(o.run), learner,
-                  "~" + keys.prefix + "* resetchannels +@all -@dangerous +info +config|get");
+  acl +=
+      UserLine(LearnerUser(o.run), learner,
+               "~" + keys.prefix + "* resetchannels +@all -@dangerous +info +config|get +acl|log");
   const std::string abs = fs::absolute(o.dir).lexically_normal().string();
   std::ostringstream conf;
   conf << "# Veletas Zero: Redis for run " << o.run

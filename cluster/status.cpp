@@ -41,6 +41,33 @@ long long Count(const nlohmann::json& j, const char* key) {
   return util::JsonValueOr<long long>(j, key, 0);
 }
 
+// The commands and logins Redis refused to the run's worker users, by worker, from its ACL
+// LOG (its newest 128 kinds of refusal by default, each with a count): what a worker tried that
+// its user may not do. Nothing where the status's user may not read the log.
+void RefusedSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
+  auto log = redis.Call({"ACL", "LOG", "1000"});  // without a count: the newest 10
+  if (!log || !log.value().IsArray()) return;
+  std::map<std::string, long long> count;
+  std::map<std::string, std::string> newest;  // the log lists the newest first
+  for (const RedisValue& entry : log.value().elements) {
+    auto f = Pairs(entry);
+    const std::string& user = f["username"].str;
+    if (user.rfind(keys.prefix, 0) != 0 || user.size() == keys.prefix.size()) continue;
+    const std::string worker = user.substr(keys.prefix.size());
+    count[worker] += f["count"].IsInteger() ? f["count"].integer : 1;
+    if (!newest.count(worker)) newest[worker] = f["reason"].str + " " + f["object"].str;
+  }
+  if (count.empty()) return;
+  out << "refused by Redis (ACL LOG) by worker:";
+  const char* sep = " ";
+  for (const auto& [worker, n] : count) {
+    out << sep << util::EscapedBytes(worker.substr(0, 64)) << " " << n
+        << " (newest: " << util::EscapedBytes(newest[worker].substr(0, 80)) << ")";
+    sep = ", ";
+  }
+  out << "\n";
+}
+
 std::string Num(const RedisValue& v) {
   return v.IsInteger() ? std::to_string(v.integer) : v.IsString() ? v.str : "-";
 }
@@ -219,6 +246,7 @@ util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostre
     out << "quarantined worker " << util::EscapedBytes(worker.substr(0, 64)) << ": "
         << util::EscapedBytes(why.str.substr(0, 200)) << "\n";
   }
+  RefusedSection(redis, keys, out);
   auto recent = redis.Call({"LRANGE", keys.Rejections(), "0", "4"});
   if (recent && !recent.value().elements.empty()) {
     out << "latest rejected entries:\n";

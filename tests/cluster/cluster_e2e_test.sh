@@ -30,8 +30,9 @@ sed -i 's/^  generations: 2$/  generations: 3/; s/^  games_per_generation: 8$/  
 echo "  spot_check_fraction: 1" >>"$WORK/run.yaml"  # the cluster section comes last
 
 # A hostile worker's game with forged targets (played with a made-up network, and the first
-# sample's target moved to its least likely action), sent before the honest workers start
-# so that the learner's first read judges it.
+# sample's target moved to its least likely action), a second one's false resignation and an
+# entry in an honest worker's name, sent before the honest workers start so that the
+# learner's first read judges them.
 start_learner
 network=""
 for _ in $(seq 1 12000); do
@@ -43,8 +44,25 @@ done
 "$FORGE" "$network" "$WORK/forged.vze" evil || fail "forging an entry"
 wcli -x XADD "vz:$NAME:results:evil" '*' e <"$WORK/forged.vze" >/dev/null || fail "XADD forged"
 "$FORGE" "$network" "$WORK/resigned.vze" liar resign || fail "forging a resignation"
-redis-cli -p "$PORT" --user "vz:$NAME:liar" --pass "$(pass liar)" --no-auth-warning -x \
-  XADD "vz:$NAME:results:liar" '*' e <"$WORK/resigned.vze" >/dev/null || fail "XADD resigned"
+lcli() { redis-cli -p "$PORT" --user "vz:$NAME:liar" --pass "$(pass liar)" --no-auth-warning "$@"; }
+lcli -x XADD "vz:$NAME:results:liar" '*' e <"$WORK/resigned.vze" >/dev/null || fail "XADD resigned"
+# Impersonation: a game whose entry names an honest worker, sent on the hostile one's stream.
+"$FORGE" "$network" "$WORK/impostor.vze" w1 || fail "forging an impostor's entry"
+wcli -x XADD "vz:$NAME:results:evil" '*' e <"$WORK/impostor.vze" >/dev/null || fail "XADD impostor"
+for _ in $(seq 1 4800); do  # the learner judges them (at most 240 s)
+  grep -q "worker liar quarantined" "$WORK/learner.log" &&
+    grep -q "from worker evil: forged: the entry names worker \"w1\"" "$WORK/learner.log" && break
+  sleep 0.05
+done
+grep -q "from worker evil: forged: the entry names worker \"w1\"" "$WORK/learner.log" ||
+  fail "the impostor's entry was not rejected: $(grep evil "$WORK/learner.log" | tail -5)"
+# What a worker may do to its own stream only: drop it (MAXLEN 0), then use up its ids.
+lcli XADD "vz:$NAME:results:liar" MAXLEN 0 '*' e "x" >/dev/null || fail "XADD MAXLEN 0"
+lcli XADD "vz:$NAME:results:liar" 18446744073709551615-18446744073709551615 e "x" >/dev/null ||
+  fail "XADD the largest id"
+case "$(lcli XADD "vz:$NAME:results:liar" '*' e "x" 2>&1)" in
+  *ERR*) ;; *) fail "XADD after the largest id was taken" ;;
+esac
 start_worker 1
 start_worker 2
 
@@ -74,23 +92,6 @@ for cmd in "SET vz:$NAME:config x" "XADD vz:$NAME:tasks * t x" "DEL vz:$NAME:cur
   case "$out" in *NOPERM*) ;; *) fail "the worker user may run '$cmd': $out" ;; esac
 done
 set +f
-# Impersonation: a game whose entry names an honest worker, sent on its own stream.
-"$FORGE" "$network" "$WORK/impostor.vze" w1 || fail "forging an impostor's entry"
-wcli -x XADD "vz:$NAME:results:evil" '*' e <"$WORK/impostor.vze" >/dev/null || fail "XADD impostor"
-for _ in $(seq 1 4800); do  # judged before the stream is dropped below (at most 240 s)
-  grep -q "from worker evil: forged: the entry names worker \"w1\"" "$WORK/learner.log" && break
-  sleep 0.05
-done
-grep -q "from worker evil: forged: the entry names worker \"w1\"" "$WORK/learner.log" ||
-  fail "the impostor's entry was not rejected: $(grep evil "$WORK/learner.log" | tail -5)"
-# What it may do to its own stream only: drop it (MAXLEN 0), then use up its ids.
-wcli XADD "vz:$NAME:results:evil" MAXLEN 0 '*' e "x" >/dev/null || fail "XADD MAXLEN 0"
-wcli XADD "vz:$NAME:results:evil" 18446744073709551615-18446744073709551615 e "x" >/dev/null ||
-  fail "XADD the largest id"
-case "$(wcli XADD "vz:$NAME:results:evil" '*' e "x" 2>&1)" in
-  *ERR*) ;; *) fail "XADD after the largest id was taken" ;;
-esac
-
 # The learner killed in the middle of the first gate (played by the workers).
 wait_for "$RUN/matches/gate_gen_1*.json*" "the first gate"
 kill -9 "$LEARNER" && echo "killed the learner during the gate"
@@ -147,8 +148,12 @@ if ! grep -q "task $taken done" "$WORK/worker2.log"; then
 fi
 grep -q "lost Redis" "$WORK"/worker*.log || fail "no worker noticed the Redis restart"
 grep -q "rejected entry .* from worker evil" "$WORK/learner.log" || fail "hostile entries not logged"
+# Redis's ACL LOG is kept in memory (the restart above emptied it): one more refused command.
+case "$(wcli DEL "vz:$NAME:results:evil" 2>&1)" in *NOPERM*) ;; *) fail "DEL allowed" ;; esac
 "$VELETAS" cluster status --redis "$URL" --run "$NAME" --redis-auth "$SETUP/learner.auth" \
   >"$WORK/status.out" || fail "cluster status"
+grep -q "refused by Redis (ACL LOG) by worker: evil [1-9][0-9]* (newest: " \
+  "$WORK/status.out" || fail "refused commands: $(cat "$WORK/status.out")"
 # The counters are Redis hash increments: those of the last second before this test kills
 # Redis (appendfsync everysec) can be lost, and with a faster network the garbage is often
 # judged in that second, so only "counted at all" is certain here; every hostile entry's

@@ -12,6 +12,7 @@
 
 #include "cluster/networks.h"
 #include "cluster/redis_setup.h"
+#include "cluster/status.h"
 #include "cluster/streams.h"
 #include "cluster/worker_registry.h"
 #include "tests/cluster/cluster_test_util.h"
@@ -222,6 +223,14 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
     EXPECT_TRUE(Refused(reply)) << attack[0] << " " << (attack.size() > 1 ? attack[1] : "") << ": "
                                 << (reply.ok() ? reply.value().str : reply.error());
   }
+  // Every refusal is in Redis's ACL LOG, which `cluster status` (as the learner) reads.
+  auto learner = Client("learner");
+  auto status = ClusterStatus(*learner, k);
+  ASSERT_TRUE(status.ok()) << status.error();
+  EXPECT_NE(status.value().find("refused by Redis (ACL LOG) by worker: w1 " +
+                                std::to_string(attacks.size()) + " (newest: "),
+            std::string::npos)
+      << status.value();
   auto holder = admin->Call({"XPENDING", k.Tasks(), kWorkerGroup, t, t, "1"});
   ASSERT_TRUE(holder.ok() && holder.value().elements.size() == 1u);
   EXPECT_EQ(holder.value().elements[0].elements[1].str, "w2");
