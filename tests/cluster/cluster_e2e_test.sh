@@ -63,6 +63,26 @@ lcli XADD "vz:$NAME:results:liar" 18446744073709551615-18446744073709551615 e "x
 case "$(lcli XADD "vz:$NAME:results:liar" '*' e "x" 2>&1)" in
   *ERR*) ;; *) fail "XADD after the largest id was taken" ;;
 esac
+# A memory flood: 400 MB in entries of 1 MB into its own stream, past Redis's maxmemory (256
+# MiB here): each is taken (the learner rejects and drops them as they come) or refused (OOM);
+# all of it is drained before the honest workers start.
+head -c 1000000 /dev/zero | tr '\0' y >"$WORK/mb"
+taken=0
+refused=0
+for _ in $(seq 1 400); do
+  out=$(wcli -x XADD "vz:$NAME:results:evil" '*' e <"$WORK/mb" 2>&1)
+  case "$out" in
+    *OOM*) refused=$((refused + 1)) ;;
+    *[0-9]-[0-9]*) taken=$((taken + 1)) ;;
+    *) fail "flood: $out" ;;
+  esac
+done
+echo "flood of 400 MB: $taken entries taken, $refused refused (OOM)"
+for _ in $(seq 1 4800); do  # at most 240 s
+  [ "$(cli XLEN "vz:$NAME:results:evil")" -le 1 ] && break
+  sleep 0.05
+done
+[ "$(cli XLEN "vz:$NAME:results:evil")" -le 1 ] || fail "the flood was not drained"
 start_worker 1
 start_worker 2
 
