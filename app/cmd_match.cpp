@@ -2,7 +2,8 @@
 // (random, uct:N, mcts:CKPT:N), prints wins, score, Elo A - B with its 95% interval and the
 // likelihood of superiority (or one JSON object with --json: the match record with "elo"), and
 // saves the match record and the game records into OUT/matches/ (default OUT: the current
-// directory), where `veletas ratings OUT` finds them.
+// directory), where `veletas ratings OUT` finds them. Finished games are journaled as they
+// finish; the same command resumes a match that was killed.
 #include <array>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include "app/cli.h"
 #include "app/command.h"
 #include "arena/arena.h"
+#include "arena/arena_journal.h"
 #include "arena/arena_record.h"
 #include "arena/match_record.h"
 #include "arena/match_text.h"
@@ -68,30 +70,30 @@ int RunMatch(const MatchArgs& args) {
   const bool json_out = args.json;
   std::ostream& info = json_out ? std::cerr : std::cout;
   info << arena::MatchHeadline(players[0], players[1], rs, size, args.games, arena_config);
-  const std::string started = arena::UtcTimestamp();
-  arena::Arena arena(players[0], players[1], rs, size, arena_config);
+  // Each finished game is journaled at once (OUT/matches/NAME.json.part): a match that is
+  // killed loses no finished game, and the same command takes them back and plays the rest.
+  arena::JournaledMatch match(out_dir, name, players[0], players[1], rs, size, arena_config);
+  std::vector<std::string> notes;
+  const util::Status opened = match.Open(notes);
+  for (const std::string& note : notes) info << "note: " << note << "\n";
+  if (!opened.ok()) return CommandError(kCmd, opened.error_value());
+  if (match.Restored() > 0) {
+    info << "resuming match " << name << ": " << match.Restored() << " games from "
+         << arena::MatchJournalPath(out_dir, name) << "\n";
+  }
   util::ProgressLine progress(kCmd);
-  try {
-    arena.Play(static_cast<int>(args.games), [&](const arena::ArenaProgress& p) {
-      progress.Update(arena::ProgressText(p, players[0].name, players[1].name), p.games_done,
-                      p.games_total);
-    });
-  } catch (const std::exception& e) {
-    progress.Done();
-    std::cerr << "veletas match: " << e.what() << "\n";
-    return 1;
-  }
+  const util::Status played =
+      match.Play(static_cast<int>(args.games), [&](const arena::ArenaProgress& p) {
+        progress.Update(arena::ProgressText(p, players[0].name, players[1].name), p.games_done,
+                        p.games_total);
+      });
   progress.Done();
-  const arena::MatchRecord record =
-      arena::MakeMatchRecord(name, arena, std::nullopt, started, arena::UtcTimestamp());
-  if (util::Status saved = arena::SaveMatch(out_dir, record, arena.Games()); !saved.ok()) {
-    // A late failure (a full disk) loses no finished game: the results and records go to
-    // standard output instead.
-    std::cout << arena::MatchSummary(arena) << "games:\n";
-    for (const arena::ArenaGame& g : arena.Games()) std::cout << g.record << "\n";
-    std::cerr << "veletas match: " << saved.error() << "\n";
-    return saved.exit_code();
-  }
+  if (!played.ok()) return CommandError(kCmd, played.error_value());
+  auto saved = match.Save(std::nullopt);
+  // On failure (a full disk) the journal keeps every game: the same command saves them.
+  if (!saved) return CommandError(kCmd, saved.error_value());
+  const arena::MatchRecord& record = saved.value();
+  const arena::Arena& arena = match.arena();
   const std::string match_file = arena::MatchFilePath(out_dir, name);
   const std::string records_file = (fs::path(out_dir) / arena::RecordsFileName(name)).string();
   if (json_out) {
@@ -119,7 +121,9 @@ CommandRun SetupMatch(CLI::App& cmd) {
   cmd.add_flag("--json", o->json, "print the result as one JSON object");
   cmd.add_option("--out", o->out, "directory whose matches/ gets the match and its games")
       ->type_name("DIR");
-  cmd.add_option("--name", o->name, "match name, new in DIR/matches/ (default: A-vs-B)");
+  cmd.add_option("--name", o->name,
+                 "match name, new in DIR/matches/ (default: A-vs-B); the games of a killed match "
+                 "of that name are taken back");
   cmd.add_option("--seed", o->seed, "seed of the games (default: the config's arena.seed)")
       ->check(CLI::Range(0LL, 1LL << 62));
   cmd.add_option("--threads", o->threads, "arena threads (default: the config's)")
@@ -138,7 +142,7 @@ CommandRun SetupMatch(CLI::App& cmd) {
 
 VELETAS_CLI_COMMAND(match, "match",
                     "play a match between two players: wins, Elo A - B with 95% CI, LOS; saves "
-                    "the match and its games under DIR/matches/",
+                    "the match and its games under DIR/matches/ (a killed match resumes)",
                     SetupMatch);
 
 }  // namespace veletas::app

@@ -186,6 +186,7 @@ util::Status JournaledMatch::Open(std::vector<std::string>& notes) {
   journal_ = journal.value();
   arena_.Restore(restored);
   for (const ArenaGame& g : restored) in_.emplace(g.index, g.a_won);
+  restored_ = static_cast<int>(restored.size());
   return util::Ok();
 }
 

@@ -1,4 +1,5 @@
-// The journal of an arena match in progress (a gate or a ladder match of a run):
+// The journal of an arena match in progress (a gate or a ladder match of a run, or a match
+// of `veletas match`):
 // RUN_DIR/matches/<name>.json.part gets one line per finished game at once, so that a
 // killed run loses no finished game. A resumed match takes the journal's games back
 // (Arena::Restore) and plays only the others; the journal is removed once the match file
@@ -9,6 +10,7 @@
 // result, turns, record). A journal whose first line differs (another setup) is discarded.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <optional>
@@ -125,6 +127,10 @@ class JournaledMatch {
   util::Result<MatchRecord> Save(const std::optional<GateEvidence>& gate);
 
   const Arena& arena() const { return arena_; }
+  // Games taken back from the journal by Open.
+  int Restored() const { return restored_; }
+  // Stops local play early (Arena::SetStop): the games finished so far stay journaled.
+  void SetStop(const std::atomic<bool>* stop) { arena_.SetStop(stop); }
 
  private:
   util::Status AcceptRemote(const ArenaGame& game, const std::set<int>& wanted,
@@ -138,6 +144,7 @@ class JournaledMatch {
   std::optional<MatchJournal> journal_;
   RemoteGames* remote_ = nullptr;
   std::map<int, bool> in_;  // journaled games: index -> A won
+  int restored_ = 0;
 };
 
 }  // namespace veletas::arena

@@ -122,7 +122,7 @@ util::Result<std::string> NewMatchName(const std::string& out_dir,
   for (int k = 2; fs::exists(MatchFilePath(out_dir, name), ec); ++k) {
     name = base + "-" + std::to_string(k);
   }
-  // Checked now: nothing may fail once the games are played (a match keeps no journal).
+  // Checked now, before any game is played.
   if (util::Status e = ValidateMatchName(name); !e.ok()) {
     return util::Error{e.error() + "; choose a shorter one with --name"};
   }

@@ -40,8 +40,10 @@ nlohmann::json GateResultJson(const GateResult& r, const ArenaPlayer& candidate,
                               const ArenaPlayer& best);
 
 // The name of a new match of `a` against `b` in OUT_DIR/matches/: `wanted` when given, which
-// must be a valid name (else an error naming --name) not taken there; otherwise A-vs-B with
-// a numeric suffix rather than overwrite an earlier match. Bad input names what to change.
+// must be a valid name (else an error naming --name) whose match file is not there; otherwise
+// A-vs-B with a numeric suffix rather than overwrite an earlier match. A match that was
+// stopped keeps its name (its journal, arena_journal.h, is resumed). Bad input names what to
+// change.
 util::Result<std::string> NewMatchName(const std::string& out_dir,
                                        const std::optional<std::string>& wanted,
                                        const std::string& a, const std::string& b);
