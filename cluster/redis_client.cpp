@@ -22,6 +22,11 @@ timeval ToTimeval(double seconds) {
 }
 
 // The reply `r`, strings longer than `max_string` (> 0) left uncopied.
+// A server still loading its data set (after a restart) answers every data command with
+// "LOADING ...": the client treats it as a server not reachable yet, so that every caller's
+// reconnect-and-retry path applies.
+bool IsLoading(const RedisValue& v) { return v.IsError() && v.str.rfind("LOADING", 0) == 0; }
+
 RedisValue Convert(const redisReply* r, size_t max_string) {
   RedisValue v;
   switch (r->type) {
@@ -177,7 +182,9 @@ util::Result<RedisValue> RedisClient::Command(const std::vector<std::string_view
   void* raw = redisCommandArgv(context_, static_cast<int>(argv.size()), argv.data(), lens.data());
   if (raw == nullptr) return IoError(FirstWord(args) + " failed");
   std::unique_ptr<void, ReplyDeleter> reply(raw);
-  return Convert(static_cast<redisReply*>(raw), options_.max_string_bytes);
+  RedisValue value = Convert(static_cast<redisReply*>(raw), options_.max_string_bytes);
+  if (IsLoading(value)) return IoError(FirstWord(args) + ": " + value.str);
+  return value;
 }
 
 util::Result<RedisValue> RedisClient::Call(const std::vector<std::string_view>& args) {
@@ -214,6 +221,12 @@ util::Result<std::vector<RedisValue>> RedisClient::Pipeline(
     }
     std::unique_ptr<void, ReplyDeleter> reply(raw);
     out.push_back(Convert(static_cast<redisReply*>(raw), options_.max_string_bytes));
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (IsLoading(out[i])) {
+      return IoError((commands[i].empty() ? std::string() : commands[i].front()) + ": " +
+                     out[i].str);
+    }
   }
   return out;
 }

@@ -86,8 +86,8 @@ class RedisClient {
   const RedisOptions& Options() const { return options_; }
 
   // Sends one command and returns its reply; an error reply (e.g. NOPERM) is a value of type
-  // kError. Connects first when needed. An I/O error or a timeout drops the connection and
-  // is a failure naming the server.
+  // kError. Connects first when needed. An I/O error, a timeout or a server still loading its
+  // data ("LOADING", after a restart) drops the connection and is a failure naming the server.
   util::Result<RedisValue> Command(const std::vector<std::string_view>& args);
   util::Result<RedisValue> Command(std::initializer_list<std::string_view> args) {
     return Command(std::vector<std::string_view>(args));
@@ -97,7 +97,8 @@ class RedisClient {
   util::Result<RedisValue> Call(std::initializer_list<std::string_view> args) {
     return Call(std::vector<std::string_view>(args));
   }
-  // Several commands in one round trip; their replies in order (error replies as values).
+  // Several commands in one round trip; their replies in order (error replies as values,
+  // except LOADING, as in Command).
   util::Result<std::vector<RedisValue>> Pipeline(
       const std::vector<std::vector<std::string>>& commands);
 

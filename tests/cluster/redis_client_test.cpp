@@ -1,9 +1,12 @@
 // The Redis client against a real redis-server: URLs, credentials, binary-safe values, error
-// replies, pipelining, reconnection after the server restarted, ACL users.
+// replies, pipelining, reconnection after the server restarted (also while it loads its
+// data), ACL users.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 #include "cluster/redis_client.h"
 #include "cluster/streams.h"
@@ -96,6 +99,47 @@ TEST_F(RedisClientTest, ReconnectsAfterTheServerRestartedFromItsAof) {
   ASSERT_TRUE(got.ok()) << got.error();
   EXPECT_EQ(got.value().str, "1");
   EXPECT_EQ(redis_->Connections(), 2u);
+}
+
+// A server restarted from its AOF answers "LOADING" until its data is in memory (slowed here
+// with key-load-delay): the client treats that as a server not reachable yet, so a call fails
+// with the connection dropped (every caller then waits and retries) instead of as a command
+// refused on a live connection; once loaded, the data is all there.
+TEST(RedisClientLoading, AServerStillLoadingItsDataIsNotReachableYet) {
+  std::string why;
+  auto server = test_support::RedisServer::Start(why, "everysec", "key-load-delay 20000");
+  ASSERT_NE(server, nullptr) << why;
+  RedisOptions options;
+  options.endpoint.port = server->Port();
+  options.connect_timeout_seconds = 2;
+  RedisClient redis(options);
+  std::vector<std::vector<std::string>> sets;
+  for (int i = 0; i < 100; ++i) sets.push_back({"SET", "k" + std::to_string(i), "v"});
+  ASSERT_TRUE(redis.Pipeline(sets).ok());
+  // Into the AOF's base file, an RDB (which is what key-load-delay slows).
+  ASSERT_TRUE(redis.Call({"BGREWRITEAOF"}).ok());
+  for (int i = 0; i < 2000; ++i) {
+    auto info = redis.Call({"INFO", "persistence"});
+    ASSERT_TRUE(info.ok()) << info.error();
+    if (info.value().str.find("aof_rewrite_in_progress:0") != std::string::npos &&
+        info.value().str.find("aof_rewrite_scheduled:0") != std::string::npos) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(server->Restart(/*wait=*/false));
+  util::Result<RedisValue> got = util::Error{"not tried"};
+  for (int i = 0; i < 3000 && !got.ok(); ++i) {  // at most about 60 s
+    got = redis.Call({"GET", "k99"});
+    if (got.ok()) break;
+    EXPECT_FALSE(redis.Connected()) << got.error();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(got.ok()) << got.error();
+  EXPECT_EQ(got.value().str, "v");
+  auto n = redis.Call({"DBSIZE"});
+  ASSERT_TRUE(n.ok()) << n.error();
+  EXPECT_EQ(n.value().integer, 100);
 }
 
 TEST_F(RedisClientTest, AclUsersAuthenticateAndAreRefusedWithTheirName) {

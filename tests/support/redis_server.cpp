@@ -53,13 +53,14 @@ std::unique_ptr<RedisServer> RedisServer::Start(std::string& why, const std::str
   return nullptr;
 }
 
-bool RedisServer::Launch() {
+bool RedisServer::Launch(bool wait) {
   pid_ = ::fork();
   if (pid_ == 0) {
     ::execlp("redis-server", "redis-server", config_.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
   if (pid_ < 0) return false;
+  if (!wait) return true;
   cluster::RedisOptions options;
   options.endpoint.port = port_;
   options.connect_timeout_seconds = 1;
@@ -91,9 +92,9 @@ void RedisServer::Kill() {
   pid_ = -1;
 }
 
-bool RedisServer::Restart() {
+bool RedisServer::Restart(bool wait) {
   Kill();
-  return Launch();
+  return Launch(wait);
 }
 
 RedisServer::~RedisServer() {

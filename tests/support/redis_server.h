@@ -29,12 +29,13 @@ class RedisServer {
   // SIGKILL, as a crash would.
   void Kill();
   // Starts it again on the same port and directory (it reads its AOF). False if it does not
-  // come up.
-  bool Restart();
+  // come up. With `wait` false it returns at once, while the server may still be starting or
+  // loading its data.
+  bool Restart(bool wait = true);
 
  private:
   RedisServer() = default;
-  bool Launch();
+  bool Launch(bool wait = true);
   int port_ = 0;
   pid_t pid_ = -1;
   std::string dir_;
