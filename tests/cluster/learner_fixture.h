@@ -34,6 +34,19 @@ class LearnerTest : public testing::RedisTest {
     std::ofstream(path) << content;
     return path;
   }
+  // A learner started with `o`, with the network "net" under `run_dir` published as the
+  // current one (its id in `id`); null, with a test failure, when either fails.
+  std::unique_ptr<Learner> StartPublished(const LearnerOptions& o, const std::string& run_dir,
+                                          std::string& id) {
+    auto l = Learner::Start(o);
+    EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.error());
+    if (!l.ok()) return nullptr;
+    auto published = l.value()->Publish(Checkpoint(run_dir, "net"), 1, true);
+    EXPECT_TRUE(published.ok()) << (published.ok() ? "" : published.error());
+    if (!published.ok()) return nullptr;
+    id = published.value();
+    return std::move(l.value());
+  }
   CollectRequest Request(const std::string& dir, int64_t games,
                          const std::set<std::string>& accepted,
                          const std::set<std::string>& known) {

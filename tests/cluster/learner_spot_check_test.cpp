@@ -40,15 +40,14 @@ TEST_F(LearnerTest, AWorkerWithAForgedTargetIsQuarantinedByTheSpotCheck) {
     ++loads;
     return std::unique_ptr<search::Evaluator>(std::make_unique<search::HashEvaluator>(1));
   };
-  auto learner = Learner::Start(o);
-  ASSERT_TRUE(learner.ok()) << learner.error();
-  Learner& l = *learner.value();
-  auto id = l.Publish(Checkpoint(run.Str(), "net"), 1, true);
-  ASSERT_TRUE(id.ok()) << id.error();
+  std::string id;
+  auto learner = StartPublished(o, run.Str(), id);
+  ASSERT_NE(learner, nullptr);
+  Learner& l = *learner;
   const auto games = PlayGames(9);
   ASSERT_EQ(games.size(), 9u);
-  const Entry honest = SelfplayEntry(games[0], id.value(), "evil");
-  Entry forged = SelfplayEntry(games[1], id.value(), "evil");
+  const Entry honest = SelfplayEntry(games[0], id, "evil");
+  Entry forged = SelfplayEntry(games[1], id, "evil");
   {
     // All of the first sample's target on its least likely action.
     std::vector<data::PolicyEntry>& p = forged.game.samples[0].policy;
@@ -56,18 +55,18 @@ TEST_F(LearnerTest, AWorkerWithAForgedTargetIsQuarantinedByTheSpotCheck) {
         p.begin(), p.end(), [](const auto& a, const auto& b) { return a.prob < b.prob; });
     p = {{least->action, 1.0f}};
   }
-  const Entry after = SelfplayEntry(games[2], id.value(), "evil");
+  const Entry after = SelfplayEntry(games[2], id, "evil");
   Send("evil", Bytes(honest));
   Send("evil", Bytes(forged));
   Send("evil", Bytes(after));
   std::set<std::string> good_ids;
   for (int i = 3; i < 8; ++i) {
-    const Entry e = SelfplayEntry(games[i], id.value(), "good");
+    const Entry e = SelfplayEntry(games[i], id, "good");
     good_ids.insert(ContentId(e));
     Send("good", Bytes(e));
   }
   const std::string dir = run.File("samples/iter_0000");
-  auto report = l.CollectSelfplay(Request(dir, 7, {id.value()}, {id.value()}));
+  auto report = l.CollectSelfplay(Request(dir, 7, {id}, {id}));
   ASSERT_TRUE(report.ok()) << report.error();
   EXPECT_EQ(loads, 1);  // the network is loaded once
   EXPECT_EQ(report.value().totals.counters.rejected_by_reason.at("spot check"), 1);
@@ -103,14 +102,14 @@ TEST_F(LearnerTest, AWorkerWithAForgedTargetIsQuarantinedByTheSpotCheck) {
     return line.find("worker evil quarantined") != std::string::npos;
   }));
   // A learner started again still refuses the quarantined worker's games.
-  learner.value().reset();
+  learner.reset();
   auto again = Learner::Start(o);
   ASSERT_TRUE(again.ok()) << again.error();
   ASSERT_TRUE(again.value()->Publish(Checkpoint(run.Str(), "net"), 1, true).ok());
-  Send("evil", Bytes(SelfplayEntry(games[8], id.value(), "evil")));
-  Send("good", Bytes(SelfplayEntry(games[8], id.value(), "good")));
+  Send("evil", Bytes(SelfplayEntry(games[8], id, "evil")));
+  Send("good", Bytes(SelfplayEntry(games[8], id, "good")));
   const std::string next = run.File("samples/iter_0001");
-  auto second = again.value()->CollectSelfplay(Request(next, 1, {id.value()}, {id.value()}));
+  auto second = again.value()->CollectSelfplay(Request(next, 1, {id}, {id}));
   ASSERT_TRUE(second.ok()) << second.error();
   EXPECT_EQ(second.value().totals.counters.rejected_by_reason.at("quarantined"), 1);
   EXPECT_EQ(second.value().games_by_worker.count("evil"), 0u);
@@ -204,26 +203,25 @@ TEST_F(LearnerTest, AFalseResignationIsCaughtAndItsWorkerQuarantined) {
           out.value = pos.ToMovePlayer() == 0 ? -0.95f : 0.95f;
         }));
   };
-  auto learner = Learner::Start(o);
-  ASSERT_TRUE(learner.ok()) << learner.error();
-  Learner& l = *learner.value();
-  auto id = l.Publish(Checkpoint(run.Str(), "net"), 1, true);
-  ASSERT_TRUE(id.ok()) << id.error();
+  std::string id;
+  auto learner = StartPublished(o, run.Str(), id);
+  ASSERT_NE(learner, nullptr);
+  Learner& l = *learner;
   const auto games = PlayGames(3);
   ASSERT_EQ(games.size(), 3u);
   const auto standing = testing::ResignedBy(games[0], 0, rules::RuleSet::kStandard, 7);
   const auto turned = testing::ResignedBy(games[1], 1, rules::RuleSet::kStandard, 7);
   ASSERT_TRUE(standing && turned);
-  const Entry lie = SelfplayEntry(*turned, id.value(), "liar");
+  const Entry lie = SelfplayEntry(*turned, id, "liar");
   Send("liar", Bytes(lie));
   std::set<std::string> good_ids;
   for (const selfplay::FinishedGame* g : {&*standing, &games[2]}) {
-    const Entry e = SelfplayEntry(*g, id.value(), "good");
+    const Entry e = SelfplayEntry(*g, id, "good");
     good_ids.insert(ContentId(e));
     Send("good", Bytes(e));
   }
   const std::string dir = run.File("samples/iter_0000");
-  auto report = l.CollectSelfplay(Request(dir, 2, {id.value()}, {id.value()}));
+  auto report = l.CollectSelfplay(Request(dir, 2, {id}, {id}));
   ASSERT_TRUE(report.ok()) << report.error();
   EXPECT_EQ(report.value().totals.counters.rejected_by_reason.at("spot check"), 1);
   ASSERT_EQ(l.QuarantinedWorkers().count("liar"), 1u);
