@@ -20,6 +20,17 @@ namespace veletas::cluster {
 namespace {
 
 using testing::Bytes;
+
+// A network loader (LearnerOptions::load_network) that gives every network an evaluator made
+// by `make`, counting the loads in `loads` when given.
+template <class Make>
+auto Loader(Make make, int* loads = nullptr) {
+  return [make, loads](const std::string&,
+                       const std::string&) -> util::Result<std::unique_ptr<search::Evaluator>> {
+    if (loads != nullptr) ++*loads;
+    return std::unique_ptr<search::Evaluator>(make());
+  };
+}
 using testing::PlayGames;
 using testing::SelfplayEntry;
 
@@ -34,12 +45,7 @@ TEST_F(LearnerTest, AWorkerWithAForgedTargetIsQuarantinedByTheSpotCheck) {
   o.cluster.ingest_batch = 16;
   o.search = search::SearchConfig{};  // as PlayGames searches
   int loads = 0;
-  o.load_network = [&loads](
-                       const std::string&,
-                       const std::string&) -> util::Result<std::unique_ptr<search::Evaluator>> {
-    ++loads;
-    return std::unique_ptr<search::Evaluator>(std::make_unique<search::HashEvaluator>(1));
-  };
+  o.load_network = Loader([] { return std::make_unique<search::HashEvaluator>(1); }, &loads);
   std::string id;
   auto learner = StartPublished(o, run.Str(), id);
   ASSERT_NE(learner, nullptr);
@@ -122,10 +128,7 @@ TEST_F(LearnerTest, AWorkersUnverifiedGamesSurviveALearnerRestart) {
   LearnerOptions o = Options(run.Str());
   o.cluster.spot_check_fraction = 1e-12;  // the first learner draws no position
   o.search = search::SearchConfig{};
-  o.load_network = [](const std::string&,
-                      const std::string&) -> util::Result<std::unique_ptr<search::Evaluator>> {
-    return std::unique_ptr<search::Evaluator>(std::make_unique<search::HashEvaluator>(1));
-  };
+  o.load_network = Loader([] { return std::make_unique<search::HashEvaluator>(1); });
   const auto games = PlayGames(3);
   ASSERT_EQ(games.size(), 3u);
   std::string id;
@@ -195,14 +198,13 @@ TEST_F(LearnerTest, AFalseResignationIsCaughtAndItsWorkerQuarantined) {
   o.selfplay = testing::SmallSelfplay();
   o.selfplay.resign_threshold = -0.9f;
   // A network that finds person 0 losing everywhere.
-  o.load_network = [](const std::string&,
-                      const std::string&) -> util::Result<std::unique_ptr<search::Evaluator>> {
-    return std::unique_ptr<search::Evaluator>(std::make_unique<search::FunctionEvaluator>(
+  o.load_network = Loader([] {
+    return std::make_unique<search::FunctionEvaluator>(
         [](const rules::Position& pos, search::EvalOutput& out) {
           search::FillUniformPolicy(pos, out);
           out.value = pos.ToMovePlayer() == 0 ? -0.95f : 0.95f;
-        }));
-  };
+        });
+  });
   std::string id;
   auto learner = StartPublished(o, run.Str(), id);
   ASSERT_NE(learner, nullptr);
