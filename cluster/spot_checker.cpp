@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "util/atomic_file.h"
-
 #include "util/clock.h"
 
 namespace veletas::cluster {
@@ -84,6 +83,7 @@ util::Result<SpotChecker::Outcome> SpotChecker::Check(
 
 void SpotChecker::Stored(const std::string& worker, const std::string& dir,
                          const data::GameId& id) {
+  if (options_.fraction <= 0 || !options_.load) return;  // no check will vouch for it
   unverified_[worker].emplace_back(dir, id);
   unverified_changed_ = true;
 }

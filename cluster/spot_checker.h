@@ -71,7 +71,8 @@ class SpotChecker {
                               const std::vector<selfplay::RootSummary>& summaries,
                               const rules::Position* resigned, std::string& why);
 
-  // A game of `worker` stored in sample directory `dir` (kPassed games: call Passed).
+  // A game of `worker` stored in sample directory `dir` (kPassed games: call Passed); not
+  // kept when checks are off (options.fraction 0 or no options.load).
   void Stored(const std::string& worker, const std::string& dir, const data::GameId& id);
   // `worker` passed a check: its earlier games are vouched for.
   void Passed(const std::string& worker) { unverified_changed_ |= unverified_.erase(worker) > 0; }
