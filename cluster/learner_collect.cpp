@@ -11,7 +11,6 @@
 #include "cluster/validate.h"
 #include "cluster/worker_registry.h"
 #include "cluster/worker_share.h"
-#include "rules/notation.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 
@@ -21,10 +20,12 @@ namespace {
 // How often a collection counts the live workers (for their shares).
 constexpr double kProducersSeconds = 2;
 
-// The verdict on one self-play entry before storing it; `game` receives the game to store.
+// The verdict on one self-play entry before storing it; `game` receives the game to store and
+// `resigned`, for a game ended by resignation, its last position (from the same replay).
 Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64_t max_bytes,
                       data::IndexedGame& game, std::string& network, std::string& precision,
-                      std::vector<selfplay::RootSummary>& summaries) {
+                      std::vector<selfplay::RootSummary>& summaries,
+                      std::optional<rules::Position>& resigned) {
   using K = Verdict::Kind;
   if (entry.oversized > 0) {
     return {K::kRejected, "oversized: a field of " + std::to_string(entry.oversized) + " bytes"};
@@ -48,10 +49,12 @@ Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64
   }
   if (!req.accepted.count(e.network)) return {K::kStale, "network " + e.network.substr(0, 12)};
   std::string canonical;
-  if (util::Status s = ValidateSelfplayGame(e.game, req.dir.rules, req.dir.size, &canonical);
+  rules::Position end;
+  if (util::Status s = ValidateSelfplayGame(e.game, req.dir.rules, req.dir.size, &canonical, &end);
       !s.ok()) {
     return {K::kRejected, s.error()};
   }
+  if (e.game.games.front().resigned) resigned = end;
   game.samples = std::move(e.game.samples);
   summaries = std::move(e.summaries);
   precision = e.precision;
@@ -125,25 +128,18 @@ std::thread StartLocalSelfplay(Collecting& c) {
 }
 
 // The verdict on an accepted entry of a quarantined worker, or one that fails its spot
-// check; `outcome` is the check's (kUnchecked for a quarantined worker). Errors: a network
-// that could not be loaded.
+// check (also its resignation at `resigned`, if any); `outcome` is the check's (kUnchecked for
+// a quarantined worker). Errors: a network that could not be loaded.
 util::Result<Verdict> SpotCheckEntry(Collecting& c, const std::string& worker,
                                      const std::string& network, const std::string& precision,
                                      const data::IndexedGame& game,
                                      const std::vector<selfplay::RootSummary>& summaries,
+                                     const std::optional<rules::Position>& resigned,
                                      SpotChecker::Outcome& outcome) {
   using K = Verdict::Kind;
   outcome = SpotChecker::Outcome::kUnchecked;
   if (auto q = c.quarantined.find(worker); q != c.quarantined.end()) {
     return Verdict{K::kRejected, "quarantined: " + q->second.substr(0, 160)};
-  }
-  std::optional<rules::Position> resigned;
-  if (game.record.resigned) {
-    // Judged legal already (ValidateSelfplayGame): its last position, where the player to
-    // move resigned.
-    auto played = rules::PlayRecord(c.req.dir.rules, c.req.dir.size, game.record.record);
-    if (!played) return Verdict{K::kRejected, "illegal record: " + played.error().substr(0, 160)};
-    resigned = played.value().final;
   }
   std::string why;
   auto checked = c.checker.Check(network, precision, game.samples, summaries,
@@ -199,11 +195,12 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
     data::IndexedGame game;
     std::string network, precision;
     std::vector<selfplay::RootSummary> summaries;
+    std::optional<rules::Position> resigned;  // where the game's resigning player was to move
     const std::string& w = SenderOf(entries[i]);
-    verdicts.push_back(
-        JudgeSelfplay(entries[i], c.req, max_entry_bytes, game, network, precision, summaries));
+    verdicts.push_back(JudgeSelfplay(entries[i], c.req, max_entry_bytes, game, network, precision,
+                                     summaries, resigned));
     if (verdicts.back().kind == Verdict::Kind::kAccepted) {
-      auto spot = SpotCheckEntry(c, w, network, precision, game, summaries, outcomes[i]);
+      auto spot = SpotCheckEntry(c, w, network, precision, game, summaries, resigned, outcomes[i]);
       if (!spot) return spot.error_value();
       verdicts.back() = spot.value();
     }

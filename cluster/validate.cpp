@@ -6,7 +6,7 @@
 namespace veletas::cluster {
 
 util::Status ValidateSelfplayGame(const data::SampleFile& file, rules::RuleSet rules, int size,
-                                  std::string* canonical) {
+                                  std::string* canonical, rules::Position* end_out) {
   using S = util::Status;
   if (file.rules != rules || file.size != size) {
     return S::Error("illegal record: not a game of this run's rules and board size");
@@ -65,6 +65,7 @@ util::Status ValidateSelfplayGame(const data::SampleFile& file, rules::RuleSet r
     }
   }
   if (canonical != nullptr) *canonical = rules::RecordToString(game.value());
+  if (end_out != nullptr) *end_out = end;
   return util::Ok();
 }
 

@@ -20,9 +20,11 @@ namespace veletas::cluster {
 // and an aux target for every shooter on the board. Else bad input; the message starts with
 // the reason's name ("illegal record: ...", "inconsistent samples: ...", "wrong outcome: ...").
 // When ok and `canonical` is given, it receives the record in canonical form
-// (rules::RecordToString of the replayed game: single spaces, no padding). Thread-safe.
+// (rules::RecordToString of the replayed game: single spaces, no padding), and `end`, when
+// given, the game's last position (for a resigned game, where its player to move resigned).
+// Thread-safe.
 util::Status ValidateSelfplayGame(const data::SampleFile& game, rules::RuleSet rules, int size,
-                                  std::string* canonical = nullptr);
+                                  std::string* canonical = nullptr, rules::Position* end = nullptr);
 
 // The reason's name of a rejection message: the text before its first ':' ("malformed",
 // "checksum", "oversized", "illegal record", ...), or "rejected".
