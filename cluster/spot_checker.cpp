@@ -40,7 +40,7 @@ util::Result<SpotChecker::Outcome> SpotChecker::Check(
     const std::string& network, const std::string& precision,
     const std::vector<data::Sample>& samples, const std::vector<selfplay::RootSummary>& summaries,
     const rules::Position* resigned, std::string& why) {
-  if (options_.fraction <= 0 || !options_.load) return Outcome::kUnchecked;
+  if (!Enabled()) return Outcome::kUnchecked;
   std::vector<size_t> chosen;
   for (size_t i = 0; i < samples.size(); ++i) {
     if (rng_.Uniform() < options_.fraction) chosen.push_back(i);
@@ -83,7 +83,7 @@ util::Result<SpotChecker::Outcome> SpotChecker::Check(
 
 void SpotChecker::Stored(const std::string& worker, const std::string& dir,
                          const data::GameId& id) {
-  if (options_.fraction <= 0 || !options_.load) return;  // no check will vouch for it
+  if (!Enabled()) return;  // no check will vouch for it
   unverified_[worker].emplace_back(dir, id);
   unverified_changed_ = true;
 }

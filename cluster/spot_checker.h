@@ -97,6 +97,8 @@ class SpotChecker {
   std::map<std::string, std::vector<std::pair<std::string, data::GameId>>> unverified_;
   bool unverified_changed_ = false;
 
+  // Checks are on: a share above 0 and a loader.
+  bool Enabled() const { return options_.fraction > 0 && options_.load; }
   // The evaluator of `network` at `precision` (nullptr: options.load has none for it).
   util::Result<search::Evaluator*> EvaluatorOf(const std::string& network,
                                                const std::string& precision);
