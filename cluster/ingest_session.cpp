@@ -231,7 +231,8 @@ util::Result<IngestSession::Batch> IngestSession::ReadNew(EntryKind kind,
 struct IngestSession::Settlement {
   std::map<std::string, std::vector<std::string>> acks;  // stream -> ids
   IngestCounters now;
-  std::map<std::string, int64_t> rejected_by_worker;
+  // Stats field prefix ("accepted-by:", "duplicates-by:", "rejected-by:") -> worker -> entries.
+  std::map<std::string, std::map<std::string, int64_t>> by_worker;
   std::vector<std::string> logged;
   std::vector<std::vector<std::string>> dead;
 };
@@ -239,7 +240,7 @@ struct IngestSession::Settlement {
 void IngestSession::Reject(const StreamEntry& entry, const std::string& message, Settlement& out) {
   ++out.now.rejected;
   ++out.now.rejected_by_reason[RejectionReason(BoundedReason(message))];
-  ++out.rejected_by_worker[SenderOf(entry)];
+  ++out.by_worker["rejected-by:"][SenderOf(entry)];
   const std::string reason = BoundedReason(message);
   const std::string line = "entry " + entry.id + " from worker " + SenderOf(entry) + ": " + reason;
   out.logged.push_back(std::to_string(std::time(nullptr)) + " " + line);
@@ -270,8 +271,10 @@ std::vector<std::vector<std::string>> IngestSession::SettleCommands(const Settle
   for (const auto& [reason, n] : s.now.rejected_by_reason) {
     commands.push_back({"HINCRBY", stats, "rejected:" + reason, std::to_string(n)});
   }
-  for (const auto& [worker, n] : s.rejected_by_worker) {
-    commands.push_back({"HINCRBY", stats, "rejected-by:" + worker, std::to_string(n)});
+  for (const auto& [prefix, counts] : s.by_worker) {
+    for (const auto& [worker, n] : counts) {
+      commands.push_back({"HINCRBY", stats, prefix + worker, std::to_string(n)});
+    }
   }
   for (const std::string& line : s.logged) {
     commands.push_back({"LPUSH", keys_.Rejections(), line});
@@ -292,9 +295,11 @@ util::Status IngestSession::Settle(EntryKind kind, const std::vector<StreamEntry
     switch (v.kind) {
       case Verdict::Kind::kAccepted:
         ++now.accepted;
+        ++settled.by_worker["accepted-by:"][SenderOf(entries[i])];
         break;
       case Verdict::Kind::kDuplicate:
         ++now.duplicates;
+        ++settled.by_worker["duplicates-by:"][SenderOf(entries[i])];
         break;
       case Verdict::Kind::kStale:
         ++now.stale;

@@ -93,7 +93,9 @@ struct CollectReport {
   int64_t resumed = 0;     // games the iteration held when the collection started
   int64_t samples = 0;     // of the games stored now
   std::map<std::string, int64_t> games_by_worker;  // stored now ("local" for this process)
-  std::vector<std::string> notes;                  // files taken back or dropped
+  // Entries whose game the run holds already (by content), by sending worker.
+  std::map<std::string, int64_t> duplicates_by_worker;
+  std::vector<std::string> notes;  // files taken back or dropped
   // Entries of each worker held back over its share (ClusterConfig::max_worker_share) since
   // the pending entries were last read: pending for the next collection.
   std::map<std::string, int64_t> held_by_worker;

@@ -82,7 +82,7 @@ struct Collecting {
         quarantined(quarantined_workers) {}
   const CollectRequest& req;
   GameStore& store;
-  CollectReport& report;  // games_by_worker and samples under report_mutex
+  CollectReport& report;  // games_by_worker, duplicates_by_worker, samples under report_mutex
   WorkerShare share;      // the workers' games (not the local ones), the ingest loop's
   std::function<void(const std::string&)> log;
   SpotChecker& checker;
@@ -232,10 +232,13 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
         c.report.samples += samples[k];
         break;
       }
-      case GameStore::Outcome::kDuplicate:
+      case GameStore::Outcome::kDuplicate: {
         v.kind = Verdict::Kind::kDuplicate;
         c.reread |= c.share.Untake(SenderOf(entries[where[k]]));
+        std::lock_guard<std::mutex> lock(c.report_mutex);
+        ++c.report.duplicates_by_worker[SenderOf(entries[where[k]])];
         break;
+      }
       case GameStore::Outcome::kFull:
         v.kind = Verdict::Kind::kKeep;  // stays pending for the next iteration
         c.reread |= c.share.Untake(SenderOf(entries[where[k]]));

@@ -131,6 +131,11 @@ util::Result<PipelineGames::SelfplayResult> PipelineGames::Selfplay(const Selfpl
   for (const auto& [w, n] : rep.games_by_worker) {
     workers += (workers.empty() ? "" : ", ") + w + " " + std::to_string(n);
   }
+  std::string copies;
+  for (const auto& [w, n] : rep.duplicates_by_worker) {
+    copies += (copies.empty() ? "" : ", ") + w + " " + std::to_string(n);
+  }
+  if (!copies.empty()) log_("  self-play: duplicates by worker: " + copies);
   for (const auto& [w, n] : rep.held_by_worker) {
     log_("  self-play: worker " + w + ": " + std::to_string(n) +
          " games over its share wait for the next generation");

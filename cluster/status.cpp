@@ -232,13 +232,21 @@ util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostre
   }
   if (!reasons.empty()) out << " (" << reasons << ")";
   out << "\n";
-  std::string by_worker;
-  for (const auto& [field, value] : st) {
-    if (field.rfind("rejected-by:", 0) == 0) {
-      by_worker += (by_worker.empty() ? "" : ", ") + field.substr(12) + " " + Num(value);
+  // Counted by the learner as it judged each worker's entries (what a worker's heartbeat
+  // says of itself is its own claim).
+  for (const auto& [prefix, title] :
+       {std::pair<std::string, const char*>{"accepted-by:", "accepted"},
+        {"duplicates-by:", "duplicate"},
+        {"rejected-by:", "rejected"}}) {
+    std::string by_worker;
+    for (const auto& [field, value] : st) {
+      if (field.rfind(prefix, 0) == 0) {
+        by_worker +=
+            (by_worker.empty() ? "" : ", ") + field.substr(prefix.size()) + " " + Num(value);
+      }
     }
+    if (!by_worker.empty()) out << title << " entries by worker: " << by_worker << "\n";
   }
-  if (!by_worker.empty()) out << "rejected entries by worker: " << by_worker << "\n";
   auto quarantined = redis.Call({"HGETALL", keys.Quarantined()});
   if (!quarantined) return quarantined.error_value();
   for (const auto& [worker, why] : Pairs(quarantined.value())) {

@@ -13,6 +13,7 @@
 #include "cluster/audit.h"
 #include "cluster/game_store.h"
 #include "cluster/learner.h"
+#include "cluster/status.h"
 #include "cluster/streams.h"
 #include "cluster/worker_registry.h"
 #include "cluster/worker_share.h"
@@ -299,6 +300,15 @@ TEST_F(LearnerTest, AGameIsStoredOnceInCanonicalFormWhateverItsIdsAndPadding) {
   EXPECT_EQ(report.value().totals.counters.duplicates, 2);
   EXPECT_EQ(report.value().games_by_worker.at("w1"), 2);
   EXPECT_EQ(report.value().games_by_worker.at("w2"), 1);
+  EXPECT_EQ(report.value().duplicates_by_worker,
+            (std::map<std::string, int64_t>{{"w1", 1}, {"w2", 1}}));
+  // Counted per worker by the learner, and shown by `cluster status`.
+  auto status = ClusterStatus(*redis_, RunKeys("t"));
+  ASSERT_TRUE(status.ok()) << status.error();
+  EXPECT_NE(status.value().find("accepted entries by worker: w1 2, w2 1\n"), std::string::npos)
+      << status.value();
+  EXPECT_NE(status.value().find("duplicate entries by worker: w1 1, w2 1\n"), std::string::npos)
+      << status.value();
   // Stored as the canonical record (the padded copy came first).
   bool found = false;
   for (const auto& e : fs::directory_iterator(dir)) {
