@@ -21,6 +21,7 @@ util::Status ClusterConfig::Validate() const {
       .Int("max_queued_games", max_queued_games, 0, 100'000'000)
       .Int("arena_games_per_task", arena_games_per_task, 1, 4096)
       .Real("task_timeout_seconds", task_timeout_seconds, 1, 1e6)
+      .Real("task_max_seconds", task_max_seconds, 1, 1e6)
       .Real("heartbeat_seconds", heartbeat_seconds, 0.1, 3600)
       .Int("max_entry_bytes", max_entry_bytes, 1024, 512LL << 20)
       .Int("ingest_batch", ingest_batch, 1, 10000)

@@ -33,6 +33,12 @@ struct ClusterConfig {
   // A task whose worker has been silent this long is taken over by another worker
   // (XAUTOCLAIM); keep it longer than the longest arena game.
   double task_timeout_seconds = 300;
+  // A task held longer than this is taken back whatever its holder's heartbeat says (a
+  // worker keeping a task alive without playing it, or one far too slow); so is a task held
+  // past 4 times the median time of the last completed tasks, once 3 are known, but never
+  // before task_timeout_seconds. Its former holder can still complete it. Keep it longer
+  // than a task's games take on the slowest worker.
+  double task_max_seconds = 3600;
   // How often a worker refreshes its heartbeat (its key lives three times as long).
   double heartbeat_seconds = 2;
   // The largest result entry the learner accepts (bytes).

@@ -18,6 +18,7 @@ namespace {
 constexpr double kCoverageSeconds = 3;  // how often uncovered games are looked for
 constexpr double kRepostSeconds = 10;   // how long a game stays uncovered before it is posted
 constexpr size_t kMaxHeartbeatBytes = 64 * 1024;  // a longer heartbeat names no task
+constexpr size_t kTaskTimes = 64;                 // completed tasks' times kept (HeldTaskLimit)
 
 bool SamePlayer(const TaskPlayer& a, const TaskPlayer& b) {
   return a.name == b.name && a.kind == b.kind && a.budget == b.budget && a.network == b.network;
@@ -144,14 +145,15 @@ util::Status RemoteArena::Post(const ArenaTask& base, const std::vector<int>& ga
   return util::Ok();
 }
 
-util::Result<std::string> RemoteArena::Holder(const std::string& id) {
+util::Result<RemoteArena::TaskHolder> RemoteArena::Holder(const std::string& id) {
   auto p =
       session_.Redis().Command({"XPENDING", session_.Keys().Tasks(), kWorkerGroup, id, id, "1"});
   if (!p) return p.error_value();
   // [[id, consumer, idle, deliveries]], empty when nobody holds it (an error for a bad id).
   const RedisValue& v = p.value();
-  if (!v.IsArray() || v.elements.empty() || v.elements[0].elements.size() < 2) return std::string();
-  return v.elements[0].elements[1].str;
+  if (!v.IsArray() || v.elements.empty() || v.elements[0].elements.size() < 3) return TaskHolder{};
+  return TaskHolder{v.elements[0].elements[1].str,
+                    static_cast<double>(v.elements[0].elements[2].integer) / 1000};
 }
 
 util::Result<util::Status> RemoteArena::Held(const std::string& sender, const std::string& id,
@@ -169,12 +171,13 @@ util::Result<util::Status> RemoteArena::Held(const std::string& sender, const st
   if (former != former_.end() && former->second == sender) return util::Ok();
   auto holder = Holder(id);
   if (!holder) return holder.error_value();
-  if (holder.value() == sender) return util::Ok();
+  const std::string& name = holder.value().name;
+  if (name == sender) return util::Ok();
   // A late copy of a game already taken, of a task nobody holds any more (a resend after a
   // reconnection, a learner restarted after completing the task): a duplicate.
-  if (holder.value().empty() && taken) return util::Ok();
+  if (name.empty() && taken) return util::Ok();
   return util::Status::Error("not held: task " + id + " is held by " +
-                             (holder.value().empty() ? "nobody" : "\"" + holder.value() + "\""));
+                             (name.empty() ? "nobody" : "\"" + name + "\""));
 }
 
 void RemoteArena::AckIfComplete(const std::string& id, const std::set<int>& missing) {
@@ -184,11 +187,31 @@ void RemoteArena::AckIfComplete(const std::string& id, const std::set<int>& miss
     if (missing.count(g)) return;
   }
   auto holder = Holder(id);
-  if (!holder || holder.value().empty()) return;
+  if (!holder || holder.value().name.empty()) return;
   if (Ack(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup, {id}).ok()) {
-    former_[id] = holder.value();
+    former_[id] = holder.value().name;
     lease_.erase(id);
+    task_seconds_.push_back(HeldSeconds(id, holder.value().seconds));
+    if (task_seconds_.size() > kTaskTimes) task_seconds_.pop_front();
+    held_since_.erase(id);
   }
+}
+
+double RemoteArena::HeldSeconds(const std::string& id, double idle) {
+  const auto now = util::SteadyClock::now();
+  const auto since = held_since_
+                         .emplace(id, now - std::chrono::duration_cast<util::SteadyClock::duration>(
+                                                std::chrono::duration<double>(idle)))
+                         .first->second;
+  return std::max(idle, util::SecondsSince(since));
+}
+
+double HeldTaskLimit(const std::deque<double>& completed, const ClusterConfig& c) {
+  if (completed.size() < kMinTaskTimes) return c.task_max_seconds;
+  std::vector<double> t(completed.begin(), completed.end());
+  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+  return std::min(c.task_max_seconds,
+                  std::max(c.task_timeout_seconds, kSlowTaskFactor * t[t.size() / 2]));
 }
 
 void RemoteArena::AckAll() {
@@ -209,32 +232,39 @@ util::Status RemoteArena::Leases(std::set<int>& freed) {
   if (!pending) return pending.error_value();
   const auto now = util::SteadyClock::now();
   const double lease = session_.Config().task_timeout_seconds;
+  const double slow = HeldTaskLimit(task_seconds_, session_.Config());
   for (const RedisValue& p : pending.value().elements) {
-    if (p.elements.size() < 2 || !tasks_.count(p.elements[0].str)) continue;
+    if (p.elements.size() < 3 || !tasks_.count(p.elements[0].str)) continue;
     const std::string& id = p.elements[0].str;
     const std::string& holder = p.elements[1].str;
+    const double held = HeldSeconds(id, static_cast<double>(p.elements[2].integer) / 1000);
     auto beat = redis.Call({"GET", session_.Keys().Worker(holder)});
     if (!beat) return beat.error_value();
+    bool named = false;  // its holder says it is alive and playing it
     if (beat.value().IsString() && beat.value().str.size() <= kMaxHeartbeatBytes) {
       const nlohmann::json j = nlohmann::json::parse(beat.value().str, nullptr, false);
-      if (j.is_object() && j.contains("task") && j["task"] == id) {
-        lease_[id] = now;  // its holder is alive and playing it
-        continue;
-      }
+      named = j.is_object() && j.contains("task") && j["task"] == id;
     }
-    const auto since = lease_.emplace(id, now).first->second;
-    if (std::chrono::duration<double>(now - since).count() < lease) continue;
+    char why[160];
+    if (held >= slow) {
+      std::snprintf(why, sizeof why, "held for %.0f s, past its limit of %.0f s", held, slow);
+    } else if (named) {
+      lease_[id] = now;
+      continue;
+    } else {
+      const auto since = lease_.emplace(id, now).first->second;
+      if (std::chrono::duration<double>(now - since).count() < lease) continue;
+      std::snprintf(why, sizeof why, "its heartbeat has not named it for %g s", lease);
+    }
     if (util::Status s = Ack(redis, key, kWorkerGroup, {id}); !s.ok()) return s;
     former_[id] = holder;
     lease_.erase(id);
+    held_since_.erase(id);
     const std::vector<int>& games = tasks_[id].games;
     freed.insert(games.begin(), games.end());
     redis.Command({"HINCRBY", session_.Keys().Stats(), "reassigned", "1"});
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%g", lease);
     session_.Print("  cluster: task " + id + " of worker " + BoundedReason(holder) +
-                   " taken back (its heartbeat has not named it for " + seconds +
-                   " s); its games are posted again");
+                   " taken back (" + why + "); its games are posted again");
   }
   return util::Ok();
 }
@@ -294,6 +324,7 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
     tasks_.clear();
     former_.clear();
     lease_.clear();
+    held_since_.clear();
     match_ = base.value().match;
   }
   bool first = true;

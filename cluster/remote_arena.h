@@ -12,10 +12,15 @@
 // naming that game; any other result is rejected ("not held") and counted against its
 // sender. A task's lease is renewed while its holder's heartbeat names it; a task whose
 // holder has not named it for cluster.task_timeout_seconds (0: at the next check) is taken
-// back and its missing games are posted again at once.
+// back and its missing games are posted again at once. So is a task held past
+// cluster.task_max_seconds, or past 4 times the median time of the last 64 completed tasks
+// (once 3 are known; never before the lease), whatever the heartbeat says: a heartbeat
+// naming a task it does not play cannot stall a match. A task taken back can still be
+// completed by its former holder.
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <map>
 #include <set>
@@ -23,11 +28,20 @@
 #include <vector>
 
 #include "arena/arena_journal.h"
+#include "cluster/cluster_config.h"
 #include "cluster/ingest_session.h"
 #include "cluster/task.h"
 #include "util/result.h"
 
 namespace veletas::cluster {
+
+// A held task's limit in seconds, after which the learner takes it back whatever its holder's
+// heartbeat says: config.task_max_seconds, or, once kMinTaskTimes tasks have completed
+// (`completed`: how long each was held), kSlowTaskFactor times their median when that is
+// shorter, but never below config.task_timeout_seconds.
+inline constexpr double kSlowTaskFactor = 4;
+inline constexpr size_t kMinTaskTimes = 3;
+double HeldTaskLimit(const std::deque<double>& completed, const ClusterConfig& config);
 
 class RemoteArena final : public arena::RemoteGames {
  public:
@@ -49,8 +63,16 @@ class RemoteArena final : public arena::RemoteGames {
   // Renews the lease of every pending task of this match whose holder's heartbeat names it;
   // takes back (XACK) those whose lease ran out and adds their games to `freed`.
   util::Status Leases(std::set<int>& freed);
-  // The consumer that holds task `id` ("" when none); an error when Redis is gone.
-  util::Result<std::string> Holder(const std::string& id);
+  struct TaskHolder {
+    std::string name;    // the consumer; "" when nobody holds the task
+    double seconds = 0;  // since Redis last delivered the task to it (its idle time)
+  };
+  // Who holds task `id`; an error when Redis is gone.
+  util::Result<TaskHolder> Holder(const std::string& id);
+  // How long task `id` has been held, given Redis's `idle` seconds for it: the longer of that
+  // and the time since this arena first saw it held (a holder re-reading its task resets
+  // Redis's idle time, not this).
+  double HeldSeconds(const std::string& id, double idle);
   // OK when `sender` holds or held task `id` of this match and it names game `index`, or
   // when the game is `taken` already and nobody holds the task any more (a late copy); else
   // bad input saying why not ("not held: ..."). The outer error: Redis is gone.
@@ -75,6 +97,10 @@ class RemoteArena final : public arena::RemoteGames {
   std::map<std::string, std::string> former_;
   // Task id -> when its holder's heartbeat last named it (or when it was first seen held).
   std::map<std::string, std::chrono::steady_clock::time_point> lease_;
+  // Task id -> when it was delivered to its holder, as first seen (HeldSeconds).
+  std::map<std::string, std::chrono::steady_clock::time_point> held_since_;
+  // How long the last completed tasks (of every match) were held, oldest first.
+  std::deque<double> task_seconds_;
 };
 
 }  // namespace veletas::cluster

@@ -16,6 +16,7 @@ void ParseClusterSection(ConfigSection& s, cluster::ClusterConfig& out) {
   out.max_queued_games = s.Int("max_queued_games", out.max_queued_games);
   out.arena_games_per_task = s.SmallInt("arena_games_per_task", out.arena_games_per_task);
   out.task_timeout_seconds = s.Real("task_timeout_seconds", out.task_timeout_seconds);
+  out.task_max_seconds = s.Real("task_max_seconds", out.task_max_seconds);
   out.heartbeat_seconds = s.Real("heartbeat_seconds", out.heartbeat_seconds);
   out.max_entry_bytes = s.Int("max_entry_bytes", out.max_entry_bytes);
   out.ingest_batch = s.SmallInt("ingest_batch", out.ingest_batch);

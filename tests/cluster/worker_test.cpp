@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "arena/gate.h"
@@ -17,11 +18,13 @@
 #include "cluster/audit.h"
 #include "cluster/entry.h"
 #include "cluster/learner.h"
+#include "cluster/remote_arena.h"
 #include "cluster/streams.h"
 #include "cluster/task.h"
 #include "cluster/worker.h"
 #include "cluster/worker_registry.h"
 #include "tests/cluster/cluster_test_util.h"
+#include "tests/cluster/forge_arena.h"
 #include "util/atomic_file.h"
 #include "util/checksum.h"
 
@@ -108,8 +111,9 @@ class WorkerTest : public testing::RedisTest {
   }
   // A learner with a lease of 0 (a task whose holder's heartbeat does not name it is taken
   // back at the next check), and the gate of net-a and net-b through it on its own thread.
-  void StartRemoteGate(const std::string& run_dir) {
-    learner_ = StartLearner(run_dir, /*lease=*/0);
+  void StartRemoteGate(const std::string& run_dir, std::vector<std::string>* lines = nullptr,
+                       double task_max_seconds = 3600) {
+    learner_ = StartLearner(run_dir, /*lease=*/0, lines, task_max_seconds);
     ASSERT_NE(learner_, nullptr);
     a_ = Network(run_dir, "net-a");
     b_ = Network(run_dir, "net-b");
@@ -125,12 +129,14 @@ class WorkerTest : public testing::RedisTest {
   // `lease`: the learner's cluster.task_timeout_seconds (0: a task whose holder's heartbeat
   // does not name it is taken back at the next check); `lines`: where its log goes.
   std::unique_ptr<Learner> StartLearner(const std::string& run_dir, double lease = 1,
-                                        std::vector<std::string>* lines = nullptr) {
+                                        std::vector<std::string>* lines = nullptr,
+                                        double task_max_seconds = 3600) {
     LearnerOptions o;
     o.redis = options_;
     o.run = "t";
     o.cluster = SmallSettings().cluster;
     o.cluster.task_timeout_seconds = lease;
+    o.cluster.task_max_seconds = task_max_seconds;
     o.config_text = "config";
     o.run_dir = run_dir;
     o.network_bytes = [](const std::string& path) { return util::ReadFile(path); };
@@ -276,26 +282,6 @@ TEST_F(WorkerTest, ATaskOfADeadWorkerIsTakenBackByTheLearnerAfterItsLease) {
   EXPECT_TRUE(held.value().elements.empty());
 }
 
-// Finished games of `match` for `indices`, legal and with the right seats, that A wins: what
-// a hostile worker would post to push A through the gate.
-std::vector<arena::ArenaGame> ForgedWins(const std::vector<int>& indices) {
-  std::map<int, arena::ArenaGame> forged;
-  arena::ArenaPlayer r1, r2;
-  r1.name = "x";
-  r2.name = "y";
-  for (uint64_t seed = 1; seed < 1000 && forged.size() < indices.size(); ++seed) {
-    arena::ArenaConfig config = SmallSettings().arena;
-    config.seed = seed;
-    arena::Arena arena(r1, r2, rules::RuleSet::kStandard, 7, config);
-    for (const arena::ArenaGame& g : arena.PlayGames(indices)) {
-      if (g.a_won && !forged.count(g.index)) forged[g.index] = g;
-    }
-  }
-  std::vector<arena::ArenaGame> out;
-  for (const auto& [index, g] : forged) out.push_back(g);
-  return out;
-}
-
 TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsTheHonestOne) {
   testing::TempDir run, local, w1;
   StartRemoteGate(run.Str());
@@ -318,7 +304,8 @@ TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsThe
   ASSERT_TRUE(task.ok()) << task.error();
   // Wins for A in every game of the match, legal games with the right seats, each posted
   // under the task it does not hold, and those outside its own task under the one it holds.
-  const std::vector<arena::ArenaGame> forged = ForgedWins({0, 1, 2, 3, 4, 5, 6, 7});
+  const std::vector<arena::ArenaGame> forged = testing::ForgedWins(
+      {0, 1, 2, 3, 4, 5, 6, 7}, rules::RuleSet::kStandard, 7, SmallSettings().arena);
   ASSERT_EQ(forged.size(), 8u);
   int posted = 0;
   for (const arena::ArenaGame& g : forged) {
@@ -387,6 +374,68 @@ TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsThe
     EXPECT_EQ(*d.Field("worker"), "evil");
     EXPECT_EQ(d.Field("reason")->rfind("not held: ", 0), 0u) << *d.Field("reason");
   }
+}
+
+TEST(HeldTaskLimit, TheMaximumUntilThreeTasksAreKnownThenFourMediansWithinTheLeaseAndMaximum) {
+  ClusterConfig c;
+  c.task_timeout_seconds = 10;
+  c.task_max_seconds = 100;
+  EXPECT_EQ(HeldTaskLimit({}, c), 100);
+  EXPECT_EQ(HeldTaskLimit({1, 2}, c), 100);
+  EXPECT_EQ(HeldTaskLimit({5, 7, 6}, c), 24);      // 4 x 6
+  EXPECT_EQ(HeldTaskLimit({1, 2, 1, 90}, c), 10);  // 4 x 2 = 8, but at least the lease
+  EXPECT_EQ(HeldTaskLimit({50, 60, 40}, c), 100);  // 4 x 50 = 200, but at most the maximum
+}
+
+// A worker that takes a task and keeps it alive without playing it (its heartbeat names the
+// task, and it reads the task again and again, which resets Redis's idle time): the task is
+// taken back once held past cluster.task_max_seconds (2 here; with no completed tasks known
+// yet, no median applies), and the gate is the honest one.
+TEST_F(WorkerTest, ATaskKeptAliveButNeverPlayedIsTakenBackAndTheGateFinishes) {
+  testing::TempDir run, local, w1;
+  std::vector<std::string> lines;
+  StartRemoteGate(run.Str(), &lines, /*task_max_seconds=*/2);
+  const RunKeys keys("t");
+  ASSERT_TRUE(RegisterWorker(*redis_, keys, "evil").ok());
+  std::vector<StreamEntry> mine;
+  for (int i = 0; i < 500 && mine.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    auto r = ReadGroup(*redis_, keys.Tasks(), kWorkerGroup, "evil", 1, 0, false);
+    ASSERT_TRUE(r.ok()) << r.error();
+    mine = r.value();
+  }
+  ASSERT_EQ(mine.size(), 1u);
+  const std::string held = mine[0].id;
+  ASSERT_TRUE(
+      redis_->Call({"SET", keys.Worker("evil"), nlohmann::json{{"task", held}}.dump()}).ok());
+  std::atomic<bool> stop{false};
+  std::thread reread([&] {
+    RedisClient own(options_);
+    while (!stop) {
+      own.Call({"XREADGROUP", "GROUP", kWorkerGroup, "evil", "STREAMS", keys.Tasks(), "0"});
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  FinishGate(w1.Str());
+  stop = true;
+  reread.join();
+  ASSERT_TRUE(result_.ok()) << result_.error();
+  auto here = Gate(local.Str(), a_, b_, nullptr);
+  ASSERT_TRUE(here.ok()) << here.error();
+  ASSERT_EQ(result_.value().record.games.size(), here.value().record.games.size());
+  for (size_t i = 0; i < here.value().record.games.size(); ++i) {
+    EXPECT_EQ(result_.value().record.games[i].a_won, here.value().record.games[i].a_won) << i;
+  }
+  bool taken_back = false;
+  for (const std::string& line : lines) {
+    taken_back |=
+        line.find("task " + held + " of worker evil taken back (held for") != std::string::npos;
+  }
+  EXPECT_TRUE(taken_back) << ::testing::PrintToString(lines);
+  auto audit = AuditRun(run.Str());
+  ASSERT_TRUE(audit.ok()) << audit.error();
+  ASSERT_EQ(audit.value().match_workers.size(), 1u);
+  EXPECT_FALSE(audit.value().match_workers[0].games_by_worker.count("evil"));
 }
 
 }  // namespace

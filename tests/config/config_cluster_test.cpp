@@ -20,6 +20,7 @@ TEST(ConfigCluster, ReadsEveryKey) {
       "  redis: redis://10.0.0.5:6380\n  run: big-run\n  auth_file: /etc/vz.auth\n"
       "  local_selfplay: true\n  accept_previous_networks: 2\n  max_queued_games: 5000\n"
       "  arena_games_per_task: 4\n  task_timeout_seconds: 600\n  heartbeat_seconds: 1\n"
+      "  task_max_seconds: 7200\n"
       "  max_entry_bytes: 1048576\n  ingest_batch: 32\n"
       "  max_worker_share: 0.25\n"
       "  spot_check_fraction: 0.05\n"
@@ -34,6 +35,7 @@ TEST(ConfigCluster, ReadsEveryKey) {
   EXPECT_EQ(c.max_queued_games, 5000);
   EXPECT_EQ(c.arena_games_per_task, 4);
   EXPECT_EQ(c.task_timeout_seconds, 600);
+  EXPECT_EQ(c.task_max_seconds, 7200);
   EXPECT_EQ(c.heartbeat_seconds, 1);
   EXPECT_EQ(c.max_entry_bytes, 1048576);
   EXPECT_EQ(c.ingest_batch, 32);
@@ -60,6 +62,7 @@ TEST(ConfigCluster, BadValuesNameTheKeyAndLine) {
       {redis + "  arena_games_per_task: 0\n", "cluster.arena_games_per_task: 0 is out"},
       {redis + "  task_timeout_seconds: 0.5\n", "cluster.task_timeout_seconds: 0.5 is out"},
       {redis + "  heartbeat_seconds: 0\n", "cluster.heartbeat_seconds: 0 is out"},
+      {redis + "  task_max_seconds: 0\n", "cluster.task_max_seconds: 0 is out"},
       // Removed: a spooled game now stays until the learner has stored it.
       {redis + "  spool_grace_seconds: 5\n", "unknown key \"cluster.spool_grace_seconds\""},
       {redis + "  max_entry_bytes: 10\n", "cluster.max_entry_bytes: 10 is out"},
