@@ -7,14 +7,17 @@
 # task is taken back by the learner meanwhile), kill -9 of the learner (restarted: goes on), kill -9 of
 # redis-server (restarted from its AOF: everyone reconnects, workers resend from their
 # spools), and a hostile worker with credentials of its own writing garbage, truncated and
-# oversized entries into its own streams, an entry in another worker's name, dropping its
-# own stream and using up its ids, and trying what its user may not do. Checked at
+# oversized entries and a decompression bomb into its own streams, an entry in another
+# worker's name, dropping its own stream and using up its ids, a memory flood, a heartbeat of
+# made-up figures, arena results for games it does not hold, and trying what its user may not
+# do. A third one sends an honest worker's game again under fresh ids, padded. Checked at
 # the end: generations advanced, gate and ladder games were played by the workers, every
 # self-play iteration holds exactly its games and every game id is in the run once, the bad
 # entries were rejected and counted, and the worker user cannot do more than it needs.
 # A game with forged targets is caught by the spot check, which checks every position here,
 # and so is a second hostile worker's false resignation (the winner resigning, the game's
-# outcome turned around); both are quarantined and no honest worker is.
+# outcome turned around); both are quarantined and no honest worker is. No game of any match
+# was played by a hostile worker (`cluster audit`), and the copied game is stored once.
 # Usage: cluster_e2e_test.sh VELETAS CONFIG WORK_DIR FORGE (tests/cluster/forge_entry.cpp)
 set -u
 VELETAS=$1
@@ -23,11 +26,12 @@ WORK=$3
 FORGE=$4
 NAME=e2e
 source "$(dirname "$0")/e2e_lib.sh"
-e2e_setup w1 w2 evil liar
+e2e_setup w1 w2 evil liar copycat
 # The hostile worker has valid credentials of its own.
 wcli() { redis-cli -p "$PORT" --user "vz:$NAME:evil" --pass "$(pass evil)" --no-auth-warning "$@"; }
 sed -i 's/^  generations: 2$/  generations: 3/; s/^  games_per_generation: 8$/  games_per_generation: 12/' "$WORK/run.yaml"
 echo "  spot_check_fraction: 1" >>"$WORK/run.yaml"  # the cluster section comes last
+echo "  task_max_seconds: 20" >>"$WORK/run.yaml"
 
 # A hostile worker's game with forged targets (played with a made-up network, and the first
 # sample's target moved to its least likely action), a second one's false resignation and an
@@ -41,14 +45,20 @@ for _ in $(seq 1 12000); do
   sleep 0.01
 done
 [ -n "$network" ] || fail "the learner published no network"
-"$FORGE" "$network" "$WORK/forged.vze" evil || fail "forging an entry"
+"$FORGE" target "$network" "$WORK/forged.vze" evil || fail "forging an entry"
 wcli -x XADD "vz:$NAME:results:evil" '*' e <"$WORK/forged.vze" >/dev/null || fail "XADD forged"
-"$FORGE" "$network" "$WORK/resigned.vze" liar resign || fail "forging a resignation"
+"$FORGE" resign "$network" "$WORK/resigned.vze" liar || fail "forging a resignation"
 lcli() { redis-cli -p "$PORT" --user "vz:$NAME:liar" --pass "$(pass liar)" --no-auth-warning "$@"; }
 lcli -x XADD "vz:$NAME:results:liar" '*' e <"$WORK/resigned.vze" >/dev/null || fail "XADD resigned"
 # Impersonation: a game whose entry names an honest worker, sent on the hostile one's stream.
-"$FORGE" "$network" "$WORK/impostor.vze" w1 || fail "forging an impostor's entry"
+"$FORGE" target "$network" "$WORK/impostor.vze" w1 || fail "forging an impostor's entry"
 wcli -x XADD "vz:$NAME:results:evil" '*' e <"$WORK/impostor.vze" >/dev/null || fail "XADD impostor"
+# A decompression bomb: a 3 KB entry whose sample file declares 256 MiB.
+"$FORGE" bomb "$network" "$WORK/bomb.vze" evil || fail "forging a bomb"
+wcli -x XADD "vz:$NAME:results:evil" '*' e <"$WORK/bomb.vze" >/dev/null || fail "XADD bomb"
+# Its own heartbeat with made-up figures (its only heartbeat key: see the NOPERM list below).
+wcli SET "vz:$NAME:worker:evil" '{"state":"playing\u0001","games_per_second":200803,"selfplay_games":999999}' \
+  >/dev/null || fail "SET its own heartbeat"
 for _ in $(seq 1 4800); do  # the learner judges them (at most 240 s)
   grep -q "worker liar quarantined" "$WORK/learner.log" &&
     grep -q "from worker evil: forged: the entry names worker \"w1\"" "$WORK/learner.log" && break
@@ -56,6 +66,8 @@ for _ in $(seq 1 4800); do  # the learner judges them (at most 240 s)
 done
 grep -q "from worker evil: forged: the entry names worker \"w1\"" "$WORK/learner.log" ||
   fail "the impostor's entry was not rejected: $(grep evil "$WORK/learner.log" | tail -5)"
+grep -q "from worker evil: .*declares 268435456 bytes of samples, more than the limit" \
+  "$WORK/learner.log" || fail "the bomb was not rejected: $(grep evil "$WORK/learner.log" | tail -5)"
 # What a worker may do to its own stream only: drop it (MAXLEN 0), then use up its ids.
 lcli XADD "vz:$NAME:results:liar" MAXLEN 0 '*' e "x" >/dev/null || fail "XADD MAXLEN 0"
 lcli XADD "vz:$NAME:results:liar" 18446744073709551615-18446744073709551615 e "x" >/dev/null ||
@@ -89,6 +101,23 @@ start_worker 2
 # A worker killed in the middle of its games; its spool stays for its restart.
 wait_for "$RUN/samples/iter_0000/*.vzs*" "the first self-play games"
 kill -9 "$W1" && echo "killed worker 1 during self-play"
+# Duplicates: an honest game (the newest one spooled by either worker, played by the first
+# network, so never stale in the first two generations) sent again by another worker with
+# credentials of its own, under three fresh ids and padded with white space.
+copied=""
+for _ in $(seq 1 4800); do
+  for f in $(ls -r "$WORK"/w[12]/outbox/*.s.vze 2>/dev/null); do
+    cp "$f" "$WORK/copied.vze" 2>/dev/null && copied=1 && break
+  done
+  [ -n "$copied" ] && break
+  sleep 0.05
+done
+[ -n "$copied" ] || fail "no spooled game to copy"
+"$FORGE" copy "$WORK/copied.vze" "$WORK/copy" copycat 3 || fail "copying a game"
+ccli() { redis-cli -p "$PORT" --user "vz:$NAME:copycat" --pass "$(pass copycat)" --no-auth-warning "$@"; }
+for i in 1 2 3; do
+  ccli -x XADD "vz:$NAME:results:copycat" '*' e <"$WORK/copy.$i" >/dev/null || fail "XADD copy $i"
+done
 # Garbage from a worker with valid credentials, into its own streams.
 wcli XADD "vz:$NAME:results:evil" '*' e "garbage" >/dev/null || fail "XADD garbage"
 wcli XADD "vz:$NAME:results:evil" '*' e "VZCE$(printf '\001\000\000\000\001')tru" >/dev/null
@@ -103,7 +132,8 @@ set -f  # the commands hold '*'
 for cmd in "SET vz:$NAME:config x" "XADD vz:$NAME:tasks * t x" "DEL vz:$NAME:current" \
   "SET vz:$NAME:results:evil x" "DEL vz:$NAME:results:evil" "XTRIM vz:$NAME:results:evil MAXLEN 0" \
   "XADD vz:$NAME:results:w1 MAXLEN 0 * e x" "XADD vz:$NAME:results:w1 * e x" \
-  "SET vz:$NAME:worker:w1 {}" "SET vz:$NAME:junk x" "SADD vz:$NAME:workers ghost" \
+  "SET vz:$NAME:worker:w1 {}" "SET vz:$NAME:worker:ghost {}" "SET vz:$NAME:junk x" \
+  "XADD vz:$NAME:junk * e x" "XADD vz:$NAME:results:ghost * e x" "SADD vz:$NAME:workers ghost" \
   "XREADGROUP GROUP learner x STREAMS vz:$NAME:results:w1 >" "XRANGE vz:$NAME:results:evil - +" \
   "XAUTOCLAIM vz:$NAME:results:w1 learner x 0 0-0" "KEYS *" "FLUSHALL" \
   "XAUTOCLAIM vz:$NAME:tasks workers evil 0 0-0" "XCLAIM vz:$NAME:tasks workers evil 0 0-1" \
@@ -140,6 +170,26 @@ done
 [ -n "$taken" ] || fail "worker 2 never took a task"
 kill -9 "$W2" && echo "killed worker 2 during task $taken"
 
+# Arena results for games it does not hold: the hostile worker takes a task (as any worker
+# may), posts wins for A for every other game of the match under it and for its own games
+# under a task nobody holds, and never plays its task, though its heartbeat names it (the
+# learner takes it back after cluster.task_max_seconds at most).
+for _ in $(seq 1 120); do
+  wcli --raw XREADGROUP GROUP workers evil COUNT 1 BLOCK 1000 STREAMS "vz:$NAME:tasks" '>' \
+    >"$WORK/task.raw" 2>&1
+  [ "$(wc -l <"$WORK/task.raw")" -ge 4 ] && break
+done
+[ "$(wc -l <"$WORK/task.raw")" -ge 4 ] || fail "the hostile worker got no task: $(cat "$WORK/task.raw")"
+evil_task=$(sed -n 2p "$WORK/task.raw")
+wcli SET "vz:$NAME:worker:evil" "{\"state\":\"playing\",\"games_per_second\":200803,\"task\":\"$evil_task\"}" \
+  >/dev/null || fail "SET its heartbeat"
+sed -n 4p "$WORK/task.raw" >"$WORK/task.json"
+posted=$("$FORGE" arena "$WORK/task.json" "$evil_task" "$WORK/arena" evil 16) || fail "forging arena results"
+for i in $(seq 1 "$posted"); do
+  wcli -x XADD "vz:$NAME:arena:evil" '*' e <"$WORK/arena.$i" >/dev/null || fail "XADD arena result"
+done
+echo "the hostile worker took task $evil_task and posted $posted results it does not hold"
+
 wait_learner
 grep -q "finished: trained 3 generations" "$WORK/learner.log" || fail "the run did not finish"
 
@@ -167,6 +217,12 @@ if ! grep -q "task $taken done" "$WORK/worker2.log"; then
     fail "task $taken of the killed worker was not taken back"
 fi
 grep -q "lost Redis" "$WORK"/worker*.log || fail "no worker noticed the Redis restart"
+# Arena results it did not hold: rejected; no game of any match is the hostile worker's.
+grep -q "task $evil_task of worker evil taken back" "$WORK/learner.log" ||
+  fail "the hostile worker's task $evil_task was not taken back"
+[ "$(cli XRANGE "vz:$NAME:dead" - + | grep -c "^not held: ")" -ge 1 ] ||
+  fail "no arena result was rejected as not held"
+grep -q "^  match .* evil [0-9]" "$WORK/audit.out" && fail "a hostile worker's game in a match: $(cat "$WORK/audit.out")"
 grep -q "rejected entry .* from worker evil" "$WORK/learner.log" || fail "hostile entries not logged"
 # Redis's ACL LOG is kept in memory (the restart above emptied it): one more refused command.
 case "$(wcli DEL "vz:$NAME:results:evil" 2>&1)" in *NOPERM*) ;; *) fail "DEL allowed" ;; esac
@@ -180,7 +236,18 @@ grep -q "refused by Redis (ACL LOG) by worker: evil [1-9][0-9]* (newest: " \
 # rejection is checked in the learner's log above.
 grep -q "rejected [1-9]" "$WORK/status.out" || fail "rejections not counted: $(cat "$WORK/status.out")"
 grep -q "oversized 1" "$WORK/status.out" || fail "oversized entry not counted: $(cat "$WORK/status.out")"
-grep -q "workers registered: 4, alive: 1" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
+# Alive: worker 1 and the hostile worker's own heartbeat (its figures are its claim; what the
+# learner counted of it is beside them).
+grep -q "workers registered: 5, alive: 2" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
+grep -q "^  evil .*200803.00" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
+grep -q "^accepted entries by worker: .*evil" "$WORK/status.out" && fail "evil's entries accepted"
+# The copied game: at most one copy stored, the others duplicates (the learner's log), none
+# rejected; Redis's counters can miss the last second before its kill.
+grep -q "self-play: duplicates by worker: .*copycat [1-9]" "$WORK/learner.log" ||
+  fail "the copies were not found duplicates: $(grep "self-play" "$WORK/learner.log")"
+grep -q "^accepted entries by worker: .*copycat [2-9]" "$WORK/status.out" &&
+  fail "a game stored twice: $(cat "$WORK/status.out")"
+grep -q "^rejected entries by worker: .*copycat" "$WORK/status.out" && fail "a copy was rejected"
 grep -q "rejected entries by worker: evil [1-9]" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
 [ "$(cli XLEN "vz:$NAME:dead")" -ge 1 ] || fail "no dead letters"
 # The forged target: caught, its worker quarantined and named; no honest worker quarantined.

@@ -6,9 +6,8 @@
 #include "cluster/validate.h"
 #include "rules/notation.h"
 #include "tests/cluster/cluster_test_util.h"
+#include "tests/cluster/forge_bomb.h"
 #include "util/atomic_file.h"
-#include "util/byte_io.h"
-#include "util/checksum.h"
 #include "util/sha256.h"
 
 namespace veletas::cluster {
@@ -130,21 +129,8 @@ TEST(Entry, AGameClaimingAHugePayloadIsRefusedBeforeAllocating) {
   // A sample file whose header declares 7 GiB of samples, inside a well-framed entry.
   const auto games = PlayGames(1);
   Entry e = SelfplayEntry(games[0], kNetwork, "w");
-  std::string bytes = Bytes(e);
-  auto sample_file = data::EncodeSampleFile(e.game);
-  ASSERT_TRUE(sample_file.ok());
-  const size_t at = bytes.find(sample_file.value().substr(0, 8));  // the file's magic
-  ASSERT_NE(at, std::string::npos);
-  std::string& f = bytes;
-  const uint64_t huge = 7ULL << 30;
-  for (int i = 0; i < 8; ++i) f[at + 24 + i] = static_cast<char>((huge >> (8 * i)) & 0xFF);
-  // Fix the file's header checksum and the entry's checksum, as a careful forger would.
-  util::Writer h;
-  h.Bytes(std::string_view(f).substr(at, 56));
-  const uint64_t header_sum = util::Checksum64(h.str());
-  for (int i = 0; i < 8; ++i) f[at + 56 + i] = static_cast<char>((header_sum >> (8 * i)) & 0xFF);
-  const uint64_t sum = util::Checksum64(std::string_view(f).substr(0, f.size() - 8));
-  for (int i = 0; i < 8; ++i) f[f.size() - 8 + i] = static_cast<char>((sum >> (8 * i)) & 0xFF);
+  const std::string f = testing::DeclaringHugeSamples(Bytes(e), e.game, 7ULL << 30);
+  ASSERT_NE(f, Bytes(e));
   auto d = DecodeEntry(f, kDefaultMaxEntryBytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().find("more than the limit"), std::string::npos) << d.error();
