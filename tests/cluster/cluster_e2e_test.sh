@@ -14,9 +14,10 @@
 # the end: generations advanced, gate and ladder games were played by the workers, every
 # self-play iteration holds exactly its games and every game id is in the run once, the bad
 # entries were rejected and counted, and the worker user cannot do more than it needs.
-# A game with forged targets is caught by the spot check, which checks every position here,
-# and so is a second hostile worker's false resignation (the winner resigning, the game's
-# outcome turned around); both are quarantined and no honest worker is. No game of any match
+# A game with a forged policy target is caught by the spot check, which checks every position
+# here, and so are a fourth worker's forged root value in an otherwise honest game and a second
+# hostile worker's false resignation (the winner resigning, the game's outcome turned around);
+# all three are quarantined and no honest worker is. No game of any match
 # was played by a hostile worker (`cluster audit`), and the copied game is stored once.
 # Usage: cluster_e2e_test.sh VELETAS CONFIG WORK_DIR FORGE (tests/cluster/forge_entry.cpp)
 set -u
@@ -26,7 +27,7 @@ WORK=$3
 FORGE=$4
 NAME=e2e
 source "$(dirname "$0")/e2e_lib.sh"
-e2e_setup w1 w2 evil liar copycat
+e2e_setup w1 w2 evil liar copycat forger
 # The hostile worker has valid credentials of its own.
 wcli() { redis-cli -p "$PORT" --user "vz:$NAME:evil" --pass "$(pass evil)" --no-auth-warning "$@"; }
 sed -i 's/^  generations: 2$/  generations: 3/; s/^  games_per_generation: 8$/  games_per_generation: 12/' "$WORK/run.yaml"
@@ -118,6 +119,10 @@ ccli() { redis-cli -p "$PORT" --user "vz:$NAME:copycat" --pass "$(pass copycat)"
 for i in 1 2 3; do
   ccli -x XADD "vz:$NAME:results:copycat" '*' e <"$WORK/copy.$i" >/dev/null || fail "XADD copy $i"
 done
+# A forged value target: the same honest game from a fourth worker, one root value turned.
+"$FORGE" value "$WORK/copied.vze" "$WORK/value.vze" forger || fail "forging a value"
+redis-cli -p "$PORT" --user "vz:$NAME:forger" --pass "$(pass forger)" --no-auth-warning \
+  -x XADD "vz:$NAME:results:forger" '*' e <"$WORK/value.vze" >/dev/null || fail "XADD forged value"
 # Garbage from a worker with valid credentials, into its own streams.
 wcli XADD "vz:$NAME:results:evil" '*' e "garbage" >/dev/null || fail "XADD garbage"
 wcli XADD "vz:$NAME:results:evil" '*' e "VZCE$(printf '\001\000\000\000\001')tru" >/dev/null
@@ -238,7 +243,7 @@ grep -q "rejected [1-9]" "$WORK/status.out" || fail "rejections not counted: $(c
 grep -q "oversized 1" "$WORK/status.out" || fail "oversized entry not counted: $(cat "$WORK/status.out")"
 # Alive: worker 1 and the hostile worker's own heartbeat (its figures are its claim; what the
 # learner counted of it is beside them).
-grep -q "workers registered: 5, alive: 2" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
+grep -q "workers registered: 6, alive: 2" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
 grep -q "^  evil .*200803.00" "$WORK/status.out" || fail "status: $(cat "$WORK/status.out")"
 grep -q "^accepted entries by worker: .*evil" "$WORK/status.out" && fail "evil's entries accepted"
 # The copied game: at most one copy stored, the others duplicates (the learner's log), none
@@ -257,6 +262,10 @@ grep -q "quarantined worker evil: spot check" "$WORK/status.out" || fail "status
 grep -q "worker liar quarantined (spot check: resigned where the learner's search" \
   "$WORK/learner.log" || fail "the false resignation was not caught: $(grep liar "$WORK/learner.log")"
 grep -q "quarantined worker liar: spot check: resigned" "$WORK/status.out" ||
+  fail "status: $(cat "$WORK/status.out")"
+grep -q "worker forger quarantined (spot check: the root value" "$WORK/learner.log" ||
+  fail "the forged value was not caught: $(grep forger "$WORK/learner.log")"
+grep -q "quarantined worker forger: spot check: the root value" "$WORK/status.out" ||
   fail "status: $(cat "$WORK/status.out")"
 grep -q "quarantined worker w" "$WORK/status.out" && fail "an honest worker was quarantined"
 grep -q "spot checks so far: [1-9][0-9]* positions" "$WORK/learner.log" || fail "no spot checks counted"

@@ -13,6 +13,10 @@
 //   copy ENTRY OUT WORKER N    N copies of the self-play entry in file ENTRY (another worker's
 //                              honest game) sent as WORKER's, each under a fresh game id with its
 //                              record padded with white space: OUT.1 ... OUT.N.
+//   value ENTRY OUT WORKER     the entry in file ENTRY (another worker's honest game) sent as
+//                              WORKER's under a fresh id, the root value of its middle sample
+//                              (mixed into value targets) turned to the other side: for the
+//                              spot check's value test.
 //   arena TASK ID OUT WORKER GAMES
 //                              for the arena task TASK (its JSON) held under stream id ID, a
 //                              game won by A for every index below GAMES outside the task, posted
@@ -99,7 +103,7 @@ int Forged(const std::string& mode, const std::string& network, const std::strin
   return Write(e, out, mode == "bomb" ? 256ULL << 20 : 0);
 }
 
-// Mode copy.
+// Modes copy (n copies, padded) and value (one, with a forged root value: n = 0).
 int Copies(const std::string& from, const std::string& out, const std::string& worker, int n) {
   auto bytes = util::ReadFile(from);
   if (!bytes) return Fail(bytes.error());
@@ -110,6 +114,14 @@ int Copies(const std::string& from, const std::string& out, const std::string& w
     return Fail(from + ": not a self-play entry");
   }
   e.worker = worker;
+  if (n == 0) {
+    if (e.game.samples.empty()) return Fail(from + ": no samples");
+    float& v = e.game.samples[e.game.samples.size() / 2].root_value;
+    v = v > 0 ? -1.0f : 1.0f;
+    e.game_id = RandomGameId();
+    e.game.games[0].id = e.game_id;
+    return Write(e, out);
+  }
   std::string padded;
   for (char c : e.game.games[0].record)
     padded += c == ' ' ? std::string(" \t  ") : std::string(1, c);
@@ -161,12 +173,16 @@ int main(int argc, char** argv) {
   if ((mode == "target" || mode == "resign" || mode == "bomb") && a.size() == 4) {
     return Forged(mode, a[1], a[2], a[3]);
   }
-  if (mode == "copy" && a.size() == 5) return Copies(a[1], a[2], a[3], std::atoi(a[4].c_str()));
+  if (mode == "copy" && a.size() == 5 && std::atoi(a[4].c_str()) > 0) {
+    return Copies(a[1], a[2], a[3], std::atoi(a[4].c_str()));
+  }
+  if (mode == "value" && a.size() == 4) return Copies(a[1], a[2], a[3], 0);
   if (mode == "arena" && a.size() == 6) {
     return ArenaResults(a[1], a[2], a[3], a[4], std::atoi(a[5].c_str()));
   }
   std::cerr << "usage: cluster_forge_entry target|resign|bomb NETWORK OUT WORKER\n"
                "       cluster_forge_entry copy ENTRY OUT WORKER N\n"
+               "       cluster_forge_entry value ENTRY OUT WORKER\n"
                "       cluster_forge_entry arena TASK ID OUT WORKER GAMES\n";
   return 2;
 }
