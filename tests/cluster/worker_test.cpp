@@ -119,6 +119,18 @@ class WorkerTest : public testing::RedisTest {
     b_ = Network(run_dir, "net-b");
     gate_ = std::thread([this, run_dir] { result_ = Gate(run_dir, a_, b_, &learner_->Arena()); });
   }
+  // The first task that `consumer` reads from the tasks stream (waiting up to 10 s for the
+  // gate to post it), as a worker takes one; empty when none came.
+  std::vector<StreamEntry> TakeTask(const std::string& consumer) {
+    std::vector<StreamEntry> taken;
+    for (int i = 0; i < 500 && taken.empty(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      auto r = ReadGroup(*redis_, RunKeys("t").Tasks(), kWorkerGroup, consumer, 1, 0, false);
+      EXPECT_TRUE(r.ok()) << r.error();
+      if (r.ok()) taken = r.value();
+    }
+    return taken;
+  }
   // Worker "one" (its state in `dir`) plays what is left of the gate, without errors.
   void FinishGate(const std::string& dir) {
     WorkerThread one(options_, dir, "one");
@@ -261,13 +273,7 @@ TEST_F(WorkerTest, ATaskOfADeadWorkerIsTakenBackByTheLearnerAfterItsLease) {
   StartRemoteGate(run.Str());
   const RunKeys keys("t");
   // A worker takes the first task and dies with it (no heartbeat ever names it).
-  std::vector<StreamEntry> taken;
-  for (int i = 0; i < 500 && taken.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    auto r = ReadGroup(*redis_, keys.Tasks(), kWorkerGroup, "dead", 1, 0, false);
-    ASSERT_TRUE(r.ok()) << r.error();
-    taken = r.value();
-  }
+  const std::vector<StreamEntry> taken = TakeTask("dead");
   ASSERT_EQ(taken.size(), 1u);
   FinishGate(w1.Str());
   ASSERT_TRUE(result_.ok()) << result_.error();
@@ -397,13 +403,7 @@ TEST_F(WorkerTest, ATaskKeptAliveButNeverPlayedIsTakenBackAndTheGateFinishes) {
   StartRemoteGate(run.Str(), &lines, /*task_max_seconds=*/2);
   const RunKeys keys("t");
   ASSERT_TRUE(RegisterWorker(*redis_, keys, "evil").ok());
-  std::vector<StreamEntry> mine;
-  for (int i = 0; i < 500 && mine.empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    auto r = ReadGroup(*redis_, keys.Tasks(), kWorkerGroup, "evil", 1, 0, false);
-    ASSERT_TRUE(r.ok()) << r.error();
-    mine = r.value();
-  }
+  const std::vector<StreamEntry> mine = TakeTask("evil");
   ASSERT_EQ(mine.size(), 1u);
   const std::string held = mine[0].id;
   ASSERT_TRUE(
