@@ -1,8 +1,8 @@
 // Architecture and runtime settings of the policy/value network. Plain data, no Torch.
 #pragma once
 
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace veletas::model {
 

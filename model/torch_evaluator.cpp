@@ -5,8 +5,8 @@
 
 #include "model/checkpoint.h"
 #include "model/cpu_network.h"
-#include "model/fold_weights.h"
 #include "model/features.h"
+#include "model/fold_weights.h"
 #include "model/network.h"
 
 namespace veletas::model {
