@@ -36,6 +36,9 @@ void ParseTrainingSection(ConfigSection& s, training::TrainingConfig& out) {
   out.warmup_steps = s.Int("warmup_steps", out.warmup_steps);
 
   out.value_weight = s.Real("value_weight", out.value_weight);
+  out.value_cross_entropy =
+      s.Choice("value_loss", out.value_cross_entropy ? "cross_entropy" : "squared_error",
+               {"squared_error", "cross_entropy"}) == "cross_entropy";
   out.aux_weight = s.Real("aux_weight", out.aux_weight);
   out.root_value_weight = s.Real("root_value_weight", out.root_value_weight);
   out.aux_ignore_resigned = s.Bool("aux_ignore_resigned", out.aux_ignore_resigned);

@@ -42,6 +42,7 @@ NetOutput TrainingForward(VeletasNet& net, const torch::Tensor& planes, bool bf1
   if (bf16) {
     out.policy = out.policy.to(torch::kFloat);
     out.value = out.value.to(torch::kFloat);
+    out.value_logit = out.value_logit.to(torch::kFloat);
     out.aux = out.aux.to(torch::kFloat);
   }
   return out;

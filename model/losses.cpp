@@ -26,6 +26,10 @@ torch::Tensor ValueLoss(const torch::Tensor& value, const torch::Tensor& target)
   return (value - target).square().mean();
 }
 
+torch::Tensor ValueCrossEntropy(const torch::Tensor& value_logit, const torch::Tensor& target) {
+  return torch::binary_cross_entropy_with_logits(2 * value_logit, (target + 1) / 2);
+}
+
 torch::Tensor AuxLoss(const torch::Tensor& aux_logits, const torch::Tensor& target) {
   const torch::Tensor valid = target.ge(0);
   const torch::Tensor count = valid.sum().clamp_min(1).to(aux_logits.scalar_type());
@@ -38,7 +42,8 @@ Losses ComputeLosses(const NetOutput& out, const Targets& targets, const LossWei
   Losses l;
   l.policy_log_p = MaskedLogSoftmax(out.policy, targets.legal);
   l.policy = CrossEntropy(l.policy_log_p, targets.policy);
-  l.value = ValueLoss(out.value, targets.value);
+  l.value = weights.value_cross_entropy ? ValueCrossEntropy(out.value_logit, targets.value)
+                                        : ValueLoss(out.value, targets.value);
   l.aux = AuxLoss(out.aux, targets.aux);
   l.total = weights.policy * l.policy + weights.value * l.value + weights.aux * l.aux;
   return l;

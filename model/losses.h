@@ -23,6 +23,11 @@ torch::Tensor PolicyLoss(const torch::Tensor& logits, const torch::Tensor& targe
 // Mean squared error between value [B] and target [B] (results in [-1, 1]).
 torch::Tensor ValueLoss(const torch::Tensor& value, const torch::Tensor& target);
 
+// Binary cross-entropy of the chance of winning, sigmoid(2 * value_logit) = (tanh + 1) / 2,
+// against (target + 1) / 2, averaged over the batch (Veletas has no draws; a fractional
+// target, e.g. mixed with a root value, is a soft label). value_logit, target: [B].
+torch::Tensor ValueCrossEntropy(const torch::Tensor& value_logit, const torch::Tensor& target);
+
 // Cross-entropy of the aux logits [B, 3, M, M] against target classes [B, M, M] (int64,
 // data::Owner: 0 = the player to move ends up owning the shooter on that square, 1 =
 // the opponent, 2 = nobody; -1 = no shooter, ignored), averaged over the shooter squares of
@@ -41,6 +46,8 @@ struct LossWeights {
   double policy = 1.0;
   double value = 1.0;
   double aux = 0.1;  // the auxiliary head trains with a small weight
+  // The value term: ValueCrossEntropy instead of ValueLoss (squared error).
+  bool value_cross_entropy = false;
 };
 
 struct Losses {

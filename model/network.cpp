@@ -105,7 +105,8 @@ NetOutput VeletasNetImpl::forward(const torch::Tensor& x) {
   const torch::Tensor p = torch::relu(policy_conv(t, mask, count)) * mask;
   out.policy = torch::cat({Conv(p, policy_out).flatten(1), pass_fc(MaskedPool(p, mask))}, 1);
   const torch::Tensor v = torch::relu(value_conv(t, mask, count)) * mask;
-  out.value = torch::tanh(value_fc2(torch::relu(value_fc1(MaskedPool(v, mask))))).squeeze(1);
+  out.value_logit = value_fc2(torch::relu(value_fc1(MaskedPool(v, mask)))).squeeze(1);
+  out.value = torch::tanh(out.value_logit);
   const torch::Tensor a = torch::relu(aux_conv(t, mask, count)) * mask;
   out.aux = Conv(a, aux_out);
   return out;

@@ -21,8 +21,11 @@ struct NetOutput {
   // row * M + col, pass slot M * M. Values off the board are meaningless; mask with the
   // legal actions.
   torch::Tensor policy;
-  // [B] expected result in (-1, 1) for the player to move (tanh).
+  // [B] expected result in (-1, 1) for the player to move: tanh(value_logit).
   torch::Tensor value;
+  // [B] the value before its tanh (for a cross-entropy value loss: the chance of winning is
+  // sigmoid(2 * value_logit) = (value + 1) / 2).
+  torch::Tensor value_logit;
   // [B, 3, M, M] logits of who will have claimed the shooter on each square at the end of
   // the game, relative to the player to move (Position::ToMovePlayer(), as data::Owner):
   // 0 = the colour that player holds at the end, 1 = the other colour, 2 = nobody.

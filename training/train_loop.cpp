@@ -259,7 +259,7 @@ TrainResult Loop::Prepare() {
 
 void Loop::Step(TrainingBatch& batch, double lr) {
   for (auto& group : optimizer_->param_groups()) group.options().set_lr(lr);
-  const model::LossWeights weights{1.0, c_.value_weight, c_.aux_weight};
+  const model::LossWeights weights{1.0, c_.value_weight, c_.aux_weight, c_.value_cross_entropy};
   const BatchTensors t = ToTensors(batch, device_);
   const model::NetOutput out = model::TrainingForward(net_, t.planes, bf16_);
   const model::Losses losses = model::ComputeLosses(out, t.targets, weights);

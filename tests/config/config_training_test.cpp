@@ -30,6 +30,8 @@ TEST(ConfigTraining, EmptySectionKeepsTheDefaults) {
   EXPECT_EQ(c.value_weight, d.value_weight);
   EXPECT_EQ(c.aux_weight, d.aux_weight);
   EXPECT_FALSE(d.aux_ignore_resigned);
+  EXPECT_FALSE(d.value_cross_entropy);
+  EXPECT_EQ(c.value_cross_entropy, d.value_cross_entropy);
   EXPECT_EQ(c.aux_ignore_resigned, d.aux_ignore_resigned);
   EXPECT_EQ(c.window_min, d.window_min);
   EXPECT_EQ(c.window_max, d.window_max);
@@ -50,7 +52,7 @@ TEST(ConfigTraining, ReadsEveryKey) {
       "  nesterov: false\n  weight_decay: 0.01\n  lr_schedule: step\n"
       "  lr_step_boundaries: [1000, 5000]\n  lr_step_gamma: 0.5\n  lr_cosine_steps: 777\n"
       "  lr_min: 0.0001\n  warmup_steps: 50\n  value_weight: 1.5\n  aux_weight: 0.25\n"
-      "  root_value_weight: 0.3\n  aux_ignore_resigned: true\n"
+      "  root_value_weight: 0.3\n  aux_ignore_resigned: true\n  value_loss: cross_entropy\n"
       "  window_min: 1000\n  window_max: 9000\n"
       "  window_exponent: 0.6\n  window_growth: 0.5\n  max_sample_reuse: 3\n"
       "  max_steps_per_generation: 123\n  checkpoint_every: 40\n  metrics_every: 20\n"
@@ -72,6 +74,7 @@ TEST(ConfigTraining, ReadsEveryKey) {
   EXPECT_DOUBLE_EQ(c.aux_weight, 0.25);
   EXPECT_DOUBLE_EQ(c.root_value_weight, 0.3);
   EXPECT_TRUE(c.aux_ignore_resigned);
+  EXPECT_TRUE(c.value_cross_entropy);
   EXPECT_EQ(c.window_min, 1000);
   EXPECT_EQ(c.window_max, 9000);
   EXPECT_DOUBLE_EQ(c.window_exponent, 0.6);
@@ -107,6 +110,7 @@ TEST(ConfigTraining, RejectsBadValuesNamingLineAndKey) {
       {"  momentum: 1\n", "test.yaml:2: training.momentum:"},
       {"  weight_decay: -0.1\n", "test.yaml:2: training.weight_decay:"},
       {"  lr_schedule: linear\n", "test.yaml:2: training.lr_schedule:"},
+      {"  value_loss: mse\n", "test.yaml:2: training.value_loss:"},
       {"  lr_step_boundaries: [500, 100]\n",
        "training.lr_step_boundaries: steps must be increasing"},
       {"  lr_step_boundaries: 100\n", "training.lr_step_boundaries: expected a list"},

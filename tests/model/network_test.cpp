@@ -132,6 +132,44 @@ TEST(Losses, PolicyLossBySoftmaxOverLegalActions) {
   EXPECT_EQ(g[0][2].item<float>(), 0.0f);
 }
 
+TEST(Losses, ValueCrossEntropyIsThatOfTheChanceOfWinningAndDoesNotSaturate) {
+  // Logit 0: chance 1/2; against a win (target 1) the loss is ln 2, against a loss too.
+  const torch::Tensor zero = torch::zeros({2});
+  EXPECT_NEAR(ValueCrossEntropy(zero, torch::tensor({1.0f, -1.0f})).item<double>(), std::log(2.0),
+              1e-6);
+  // Logit atanh(0.6): tanh 0.6, chance 0.8; a soft target 0.2 (chance 0.6).
+  const float x = std::atanh(0.6f);
+  EXPECT_NEAR(ValueCrossEntropy(torch::tensor({x}), torch::tensor({0.2f})).item<double>(),
+              -(0.6 * std::log(0.8) + 0.4 * std::log(0.2)), 1e-5);
+  // Confidently wrong (tanh near -1 against a win): the squared error's gradient through the
+  // tanh vanishes; the cross-entropy's stays near 2 (d/dlogit = 2 (chance - target chance)).
+  torch::Tensor logit = torch::tensor({-6.0f}).requires_grad_(true);
+  ValueCrossEntropy(logit, torch::tensor({1.0f})).backward();
+  EXPECT_NEAR(logit.grad().item<float>(), -2.0f, 1e-3);
+  torch::Tensor logit2 = torch::tensor({-6.0f}).requires_grad_(true);
+  ValueLoss(torch::tanh(logit2), torch::tensor({1.0f})).backward();
+  EXPECT_LT(std::abs(logit2.grad().item<float>()), 0.01f);
+}
+
+TEST(Losses, TheValueTermFollowsTheChosenLoss) {
+  VeletasNet net = TrainedLookingNet(3);
+  const auto positions = SamplePositions(RuleSet::kStandard, 7, 2, 4);
+  const NetOutput out = Forward(net, positions, 7);
+  EXPECT_TRUE(torch::allclose(out.value, torch::tanh(out.value_logit)));
+  Targets t;
+  t.policy = torch::zeros_like(out.policy);
+  t.policy.select(1, 0).fill_(1.0f);
+  t.legal = torch::ones_like(out.policy, torch::kBool);
+  t.value = torch::tensor({1.0f, -1.0f}).narrow(0, 0, out.value.size(0));
+  t.aux = torch::full({out.value.size(0), 7, 7}, -1, torch::kLong);
+  LossWeights w;
+  EXPECT_NEAR(ComputeLosses(out, t, w).value.item<double>(),
+              ValueLoss(out.value, t.value).item<double>(), 1e-6);
+  w.value_cross_entropy = true;
+  EXPECT_NEAR(ComputeLosses(out, t, w).value.item<double>(),
+              ValueCrossEntropy(out.value_logit, t.value).item<double>(), 1e-6);
+}
+
 TEST(Losses, ValueAndAuxLoss) {
   EXPECT_NEAR(ValueLoss(torch::tensor({0.5f, -1.0f}), torch::tensor({1.0f, 1.0f})).item<float>(),
               (0.25 + 4.0) / 2, 1e-6);

@@ -45,9 +45,10 @@ data::SampleFile SolvedSamples(int games, uint64_t seed) {
   return f;
 }
 
-// Trains 100 steps on `device` at `precision` and checks that every loss term falls towards
-// its floor.
-void ExpectLossFalls(const std::string& device, TrainPrecision precision = TrainPrecision::kFp32) {
+// Trains 100 steps on `device` at `precision` (with the value cross-entropy when
+// `value_cross_entropy`) and checks that every loss term falls towards its floor.
+void ExpectLossFalls(const std::string& device, TrainPrecision precision = TrainPrecision::kFp32,
+                     bool value_cross_entropy = false) {
   TempDir dir;
   fs::create_directories(dir.File("data"));
   for (int k = 0; k < 2; ++k) {
@@ -64,6 +65,7 @@ void ExpectLossFalls(const std::string& device, TrainPrecision precision = Train
   r.steps = 100;
   r.device = device;
   r.config.precision = precision;
+  r.config.value_cross_entropy = value_cross_entropy;
   const TrainResult result = TrainGeneration(r);
   ASSERT_TRUE(result.ok()) << result.error;
   EXPECT_EQ(result.stats.precision, TrainPrecisionName(precision));
@@ -89,6 +91,40 @@ void ExpectLossFalls(const std::string& device, TrainPrecision precision = Train
 }
 
 TEST(Trainer, LossFallsOnAFixedDataSet) { ExpectLossFalls("cpu"); }
+
+// The same with the value head trained by cross-entropy (training.value_loss: cross_entropy).
+TEST(Trainer, LossFallsOnAFixedDataSetWithTheValueCrossEntropy) {
+  ExpectLossFalls("cpu", TrainPrecision::kFp32, true);
+}
+
+// The first step's value loss of a fresh network (values near 0, results +-1): the squared
+// error near 1, the cross-entropy near ln 2.
+TEST(Trainer, TheValueLossIsTheConfiguredOne) {
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  ASSERT_EQ(
+      test_support::ErrorText(data::WriteSampleFile(dir.File("data/s.vzs"), SolvedSamples(2, 100))),
+      "");
+  std::vector<double> first_loss;
+  for (bool cross_entropy : {false, true}) {
+    TrainRequest r = QuickRequest(dir);
+    r.output_checkpoint = dir.File(cross_entropy ? "ce/out.ckpt" : "mse/out.ckpt");
+    fs::create_directories(fs::path(r.output_checkpoint).parent_path());
+    r.config.batch_size = 32;
+    r.config.metrics_every = 1;
+    r.config.value_cross_entropy = cross_entropy;
+    r.steps = 1;
+    const TrainResult result = TrainGeneration(r);
+    ASSERT_TRUE(result.ok()) << result.error;
+    auto lines =
+        ReadMetrics((fs::path(r.output_checkpoint).parent_path() / "metrics.jsonl").string());
+    ASSERT_TRUE(lines.ok()) << lines.error();
+    ASSERT_EQ(lines.value().size(), 1u);
+    first_loss.push_back(lines.value().front().loss_value);
+  }
+  EXPECT_NEAR(first_loss[0], 1.0, 0.15);
+  EXPECT_NEAR(first_loss[1], std::log(2.0), 0.08);
+}
 
 // The same with the forward and backward pass in bf16 (training.precision: bf16).
 TEST(Trainer, LossFallsOnAFixedDataSetInBf16) {
