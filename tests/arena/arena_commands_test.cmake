@@ -75,6 +75,18 @@ endforeach()
 expect_usage_error("exists; choose another --name" match --a uct:40 --b random --games 2
                    --size 7 --out ${RUN} --name uct_40-vs-random)
 
+# The two matches of the same players pooled (veletas pool): 8 games; a match twice refused.
+run(pool ${match_file} ${RUN}/matches/uct_40-vs-random-2.json --json)
+expect("pool: exit code ${rc}: ${err}" rc EQUAL 0)
+string(JSON games GET "${out}" games)
+string(JSON pooled_a GET "${out}" a_wins)
+string(JSON parts LENGTH "${out}" parts)
+expect("pool: ${games} games, expected 8" games EQUAL 8)
+expect("pool: ${parts} parts, expected 2" parts EQUAL 2)
+expect("pool: A won ${pooled_a}, fewer than in the first match (${a_wins})"
+       pooled_a GREATER_EQUAL a_wins)
+expect_usage_error("the same match (uct_40-vs-random) as" pool ${match_file} ${match_file})
+
 # The gate with UCT players through a config: 150 playouts per turn against 5 pass an SPRT
 # with elo1 = 150 within a few batches.
 file(WRITE "${WORK}/gate.yaml" "game:\n  size: 7\narena:\n  gate:\n    elo1: 150\n"
