@@ -236,6 +236,8 @@ def write_text(path, text):
     tmp = "%s.tmp.%d" % (path, os.getpid())
     with open(tmp, "w") as f:
         f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
     os.replace(tmp, path)
 
 

@@ -107,6 +107,45 @@ check("playing" not in r.stderr and "reusing the match against uct:20" in r.stde
 r = run(ship + ["--networks", networks, "--results-from", matches])
 check(r.returncode == 2 and "pass --force" in r.stderr, "existing folder: " + r.stderr)
 
+# More results for the card: a match played in parts, pooled, added by scripts/card_results.py;
+# the network's files stay as they were.
+parts_dir = os.path.join(WORK, "parts")
+os.makedirs(parts_dir)
+net = os.path.join(parts_dir, "net.ckpt")
+shutil.copyfile(os.path.join(folder, "model.ckpt"), net)
+for s in (1, 2):
+    must([VELETAS, "match", "--config", os.path.join(folder, "config.yaml"), "--a",
+          "mcts:%s:%d" % (net, card["simulations"]), "--b", "uct:30", "--games", "2", "--seed",
+          str(s), "--name", "p%d" % s, "--out", parts_dir, "--a-name", "standard-7x7"])
+pooled = os.path.join(WORK, "pooled.json")
+with open(pooled, "w") as f:
+    f.write(must([VELETAS, "pool", "--json"] + [os.path.join(parts_dir, "matches", "p%d.json" % s)
+                                                 for s in (1, 2)]).stdout)
+card_script = os.path.join(SOURCE, "scripts", "card_results.py")
+must([sys.executable, card_script, folder, pooled])
+with open(os.path.join(folder, "card.json")) as f:
+    card3 = json.load(f)
+check([x["opponent"] for x in card3["results"]] == ["random", "uct:20", "uct:30"],
+      "opponents after card_results: %r" % [x["opponent"] for x in card3["results"]])
+check(card3["results"][2]["games"] == 4, "pooled games: %r" % card3["results"][2])
+check(card3["results"][:2] == card["results"], "earlier results changed")
+for name in ["model.ckpt", "model.json", "model.onnx", "config.yaml"]:
+    check(card3["files"][name] == card["files"][name], "card_results changed " + name)
+check(card3["files"]["CARD.md"] == sha256(os.path.join(folder, "CARD.md")), "CARD.md's SHA-256")
+with open(os.path.join(folder, "CARD.md")) as f:
+    check("| uct:30 | 4 |" in f.read(), "CARD.md lacks the pooled result")
+# A match of another network is refused, and the card left as it was.
+with open(pooled) as f:
+    other = json.load(f)
+other["players"]["a"]["spec"] = "mcts:%s:%d" % (os.path.join(run_dir, "models", "gen_0000.ckpt"),
+                                                card["simulations"])
+with open(os.path.join(WORK, "other.json"), "w") as f:
+    json.dump(other, f)
+r = run([sys.executable, card_script, folder, os.path.join(WORK, "other.json")])
+check(r.returncode == 2 and "is not " in r.stderr, "another network: " + r.stderr)
+with open(os.path.join(folder, "card.json")) as f:
+    check(json.load(f) == card3, "a refused match changed the card")
+
 # The commands use it by default.
 env = dict(os.environ, VELETAS_NETWORKS=networks)
 named = "plays the shipped network standard-7x7 (" + folder
