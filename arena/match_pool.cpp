@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "arena/match_text.h"
 #include "rules/notation.h"
 #include "util/checksum.h"
 
@@ -75,11 +76,7 @@ nlohmann::json PooledMatchJson(const PooledMatch& p, const std::vector<MatchReco
   j["games"] = p.games;
   j["a_wins"] = p.a_wins;
   j["b_wins"] = p.b_wins;
-  j["elo"] = {{"a_minus_b", p.elo.elo},
-              {"low", p.elo.ci_low},
-              {"high", p.elo.ci_high},
-              {"bound", EloBoundName(p.elo.bound)},
-              {"los", p.elo.los}};
+  j["elo"] = EloJson(p.elo);
   nlohmann::json parts = nlohmann::json::array();
   for (size_t i = 0; i < matches.size(); ++i) {
     parts.push_back({{"file", p.parts[i]},

@@ -72,13 +72,16 @@ nlohmann::json MatchResultJson(const MatchRecord& record, const Arena& arena,
   j["evaluations"] = arena.Stats().evaluations;
   j["evaluate_calls"] = arena.Stats().evaluate_calls;
   // Elo A - B with its 95% interval (arena/elo.h; one end only when a player won every game).
-  const EloEstimate e = arena.Elo();
-  j["elo"] = {{"a_minus_b", e.elo},
-              {"low", e.ci_low},
-              {"high", e.ci_high},
-              {"bound", EloBoundName(e.bound)},
-              {"los", e.los}};
+  j["elo"] = EloJson(arena.Elo());
   return j;
+}
+
+nlohmann::json EloJson(const EloEstimate& e) {
+  return {{"a_minus_b", e.elo},
+          {"low", e.ci_low},
+          {"high", e.ci_high},
+          {"bound", EloBoundName(e.bound)},
+          {"los", e.los}};
 }
 
 std::string GateResultText(const GateResult& r, const ArenaPlayer& candidate,

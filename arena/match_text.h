@@ -26,9 +26,13 @@ std::string MatchHeadline(const ArenaPlayer& a, const ArenaPlayer& b, rules::Rul
 // with its 95% interval, LOS, and the network batching when neural players took part.
 std::string MatchSummary(const Arena& arena);
 
+// Elo A - B as the JSON of `veletas match` and `veletas pool` give it: a_minus_b, low, high,
+// bound, los.
+nlohmann::json EloJson(const EloEstimate& e);
+
 // `record` as MatchRecordToJson writes it, with the files it went to and the match's
 // counters (seconds, turns, network evaluations and calls) and its Elo A - B with the 95%
-// interval (`elo`: a_minus_b, low, high, bound, los): `veletas match --json`.
+// interval (`elo`: EloJson): `veletas match --json`.
 nlohmann::json MatchResultJson(const MatchRecord& record, const Arena& arena,
                                const std::string& match_file, const std::string& records_file);
 
