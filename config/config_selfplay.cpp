@@ -13,6 +13,9 @@ void ParseSelfplaySection(ConfigSection& s, selfplay::SelfplayConfig& out) {
   out.setup_full_search = s.Bool("setup_full_search", out.setup_full_search);
   out.setup_temperature = s.Float("setup_temperature", out.setup_temperature);
   out.setup_record_probability = s.Float("setup_record_probability", out.setup_record_probability);
+  out.setup_value_of_played =
+      s.Choice("setup_value_target", out.setup_value_of_played ? "played" : "chosen",
+               {"chosen", "played"}) == "played";
   out.games_per_file = s.SmallInt("games_per_file", out.games_per_file);
   out.resign_threshold = s.Float("resign_threshold", out.resign_threshold);
   out.resign_consecutive = s.SmallInt("resign_consecutive", out.resign_consecutive);

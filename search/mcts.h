@@ -65,6 +65,9 @@ struct SearchResult {
   // simulations (mean_value) is biased low when simulations go to weaker actions, as under
   // Gumbel sequential halving or root noise.
   float value = 0.0f;
+  // The root's mixed value for ToMovePlayer (mctx's v_mix: its evaluation combined with the
+  // prior-weighted Q of the visited actions): the completed Q of an unvisited action.
+  float mixed_value = 0.0f;
   float mean_value = 0.0f;   // mean backed-up value of the root for ToMovePlayer
   float raw_value = 0.0f;    // the evaluator's value of the root
   uint32_t root_visits = 0;  // sum of the children's visits
@@ -79,6 +82,11 @@ struct SearchResult {
   // may differ from `action` under temperature or Gumbel).
   std::vector<rules::Action> principal_variation;
 };
+
+// The value the search gives the root's action `a` for ToMovePlayer: +-1 when proven, its Q
+// when visited, else r.mixed_value (also for an action not in r.children). r.value is
+// ActionValue(r, r.action).
+float ActionValue(const SearchResult& r, rules::Action a);
 
 // Tree statistics for benchmarks and memory budgets.
 struct TreeStats {
@@ -185,9 +193,6 @@ class Mcts {
   // prior-weighted Q of its visited children (mctx's v_mix); the completed Q of an
   // unvisited child.
   static float MixedValue(const Node* node);
-  // The value of the chosen action r.action for the root's player: +-1 when proven, its Q
-  // when visited, else the root's mixed value.
-  float ChosenValue(const SearchResult& r) const;
   // Completed Q values (for the node's player), normalised to [0, 1] and scaled: sigma(q).
   void GumbelSigma(const Node* node, std::vector<float>& sigma) const;
   // The Gumbel logit of edge i of `node`: the log of its prior, floored at 1e-30.

@@ -56,7 +56,8 @@ SearchResult Mcts::Result() {
 
   // Chosen with the children still in edge order (ChooseAction indexes Gumbel state).
   r.action = ChooseAction(r.children, gumbel);
-  r.value = ChosenValue(r);
+  r.mixed_value = MixedValue(root_);
+  r.value = ActionValue(r, r.action);
 
   for (const Node* node = root_; node->Expanded();) {
     const Node* best = nullptr;
@@ -79,15 +80,15 @@ SearchResult Mcts::Result() {
   return r;
 }
 
-float Mcts::ChosenValue(const SearchResult& r) const {
+float ActionValue(const SearchResult& r, rules::Action a) {
   for (const ChildInfo& c : r.children) {
-    if (c.action != r.action) continue;
+    if (c.action != a) continue;
     if (c.proven != 0) return static_cast<float>(c.proven);
     if (c.visits > 0) return c.q;
   }
   // Not visited (e.g. a search of zero simulations): the mixed value, which completes the Q
   // of unvisited actions.
-  return MixedValue(root_);
+  return r.mixed_value;
 }
 
 std::optional<TurnLine> Mcts::TurnLineFrom(rules::Action first) const {

@@ -39,6 +39,11 @@ struct SelfplayConfig {
   // choice. The play phase uses search.temperature / temperature_turns /
   // final_temperature (PUCT) or the sequential-halving winner (Gumbel).
   float setup_temperature = 1.0f;
+  // The root value recorded with a setup sample (key setup_value_target): the value of the
+  // search's own choice (`chosen`, false) or of the action drawn and played (`played`, true),
+  // whose value the game's outcome follows. Play-phase samples always take the search's
+  // choice, which is the action played there.
+  bool setup_value_of_played = false;
   // (The pie decision weighs swapping, one action, against a few dozen declining
   // placements: the Gumbel root always samples the swap; see search::SearchConfig.)
 

@@ -167,9 +167,11 @@ class Engine {
     const search::SearchResult r = s.mcts->Result();
     searches_.fetch_add(1, std::memory_order_relaxed);
     s.game.CountDecision(s.budget.full);
-    if (s.budget.record) s.game.RecordSample(r);
-    if (s.game.CheckResign(r.value)) return;  // Over() now; Prepare finishes it
+    // Chosen first, so that a setup sample can take the played action's value. (Only setup
+    // decisions draw from the game's random stream here, and they never resign.)
     const rules::Action a = s.game.ChooseAction(r);
+    if (s.budget.record) s.game.RecordSample(r, a);
+    if (s.game.CheckResign(r.value)) return;  // Over() now; Prepare finishes it
     s.game.Apply(a);
     s.mcts->Advance(a);
   }

@@ -58,7 +58,7 @@ Budget SelfplayGame::DrawBudget() {
   return b;
 }
 
-void SelfplayGame::RecordSample(const search::SearchResult& r) {
+void SelfplayGame::RecordSample(const search::SearchResult& r, rules::Action played) {
   PendingSample ps;
   data::Sample& s = ps.sample;
   s.position = pos_;
@@ -74,8 +74,10 @@ void SelfplayGame::RecordSample(const search::SearchResult& r) {
   std::sort(
       s.policy.begin(), s.policy.end(),
       [](const data::PolicyEntry& a, const data::PolicyEntry& b) { return a.action < b.action; });
-  s.root_value = std::clamp(r.value, -1.0f, 1.0f);
+  const bool of_played = config_.setup_value_of_played && IsSetupDecision(pos_.Pending());
+  s.root_value = std::clamp(of_played ? search::ActionValue(r, played) : r.value, -1.0f, 1.0f);
   ps.summary = SummarizeRoot(r);
+  if (of_played) ps.summary.chosen = static_cast<uint8_t>(played);
   for (int sq : pos_.AllShooters()) {
     s.aux.push_back({static_cast<uint8_t>(sq), data::Owner::kNobody});
     ps.shooter_ids.push_back(shooter_id_[sq]);

@@ -28,6 +28,8 @@ TEST(ConfigSelfplay, EmptySectionKeepsTheDefaults) {
   EXPECT_EQ(c.setup_full_search, d.setup_full_search);
   EXPECT_EQ(c.setup_temperature, d.setup_temperature);
   EXPECT_EQ(c.setup_record_probability, d.setup_record_probability);
+  EXPECT_EQ(c.setup_value_of_played, d.setup_value_of_played);
+  EXPECT_FALSE(d.setup_value_of_played);
   EXPECT_EQ(c.resign_false_positive_target, d.resign_false_positive_target);
   EXPECT_EQ(c.games_per_file, d.games_per_file);
   EXPECT_EQ(c.resign_threshold, d.resign_threshold);
@@ -42,7 +44,7 @@ TEST(ConfigSelfplay, ReadsEveryKey) {
       "  threads: 3\n  games_in_flight: 17\n  leaves_per_search: 6\n"
       "  full_simulations: 400\n  cheap_simulations: 50\n  full_search_probability: 0.5\n"
       "  setup_full_search: false\n  setup_temperature: 1.5\n  setup_record_probability: 0.3\n"
-      "  games_per_file: 250\n"
+      "  setup_value_target: played\n  games_per_file: 250\n"
       "  resign_threshold: -0.95\n  resign_consecutive: 5\n  no_resign_fraction: 0.2\n"
       "  resign_false_positive_target: 0.1\n"
       "  seed: 12345678901\n";
@@ -56,6 +58,7 @@ TEST(ConfigSelfplay, ReadsEveryKey) {
   EXPECT_FALSE(c.setup_full_search);
   EXPECT_EQ(c.setup_temperature, 1.5f);
   EXPECT_EQ(c.setup_record_probability, 0.3f);
+  EXPECT_TRUE(c.setup_value_of_played);
   EXPECT_EQ(c.games_per_file, 250);
   EXPECT_EQ(c.resign_threshold, -0.95f);
   EXPECT_EQ(c.resign_consecutive, 5);
@@ -82,6 +85,7 @@ TEST(ConfigSelfplay, RejectsOutOfRangeValuesNamingFileLineAndKey) {
       {"  setup_temperature: -0.5\n", "selfplay.setup_temperature: -0.5 is out of range"},
       {"  setup_record_probability: 1.5\n",
        "selfplay.setup_record_probability: 1.5 is out of range [0, 1]"},
+      {"  setup_value_target: best\n", "test.yaml:2: selfplay.setup_value_target:"},
       {"  resign_false_positive_target: 0.6\n",
        "selfplay.resign_false_positive_target: 0.6 is out of range [0, 0.5]"},
       {"  pie_swap_prior: 0.5\n", "unknown key \"selfplay.pie_swap_prior\""},

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "search/batching_evaluator.h"
@@ -22,17 +23,24 @@ search::SearchConfig Search(search::Algorithm algorithm) {
   return s;
 }
 
-std::vector<FinishedGame> Games(const search::SearchConfig& search, search::Evaluator& net) {
+// `count` self-play games on 7x7, in the order of their indices.
+std::vector<FinishedGame> Games(const search::SearchConfig& search, search::Evaluator& net,
+                                const SelfplayConfig& config = testing::SmallConfig(),
+                                int count = 3) {
   SelfplayJob job;
   job.size = 7;
-  job.games = 3;
+  job.games = count;
   job.generation = 5;
   search::BatchingConfig batching;
   batching.max_batch = 16;
   batching.max_wait_us = 0;
-  auto games = PlayGamesInMemory(testing::SmallConfig(), search, batching, net, job);
+  auto games = PlayGamesInMemory(config, search, batching, net, job);
   EXPECT_TRUE(games.ok()) << (games.ok() ? "" : games.error());
-  return games.ok() ? std::move(games.value()) : std::vector<FinishedGame>{};
+  if (!games.ok()) return {};
+  std::vector<FinishedGame> out = std::move(games.value());
+  std::sort(out.begin(), out.end(),
+            [](const FinishedGame& a, const FinishedGame& b) { return a.index < b.index; });
+  return out;
 }
 
 // The first sample of `g` with an action visited once (and its index there), or -1.
@@ -170,6 +178,52 @@ INSTANTIATE_TEST_SUITE_P(BothRootPolicies, SpotCheckTest,
                            return std::string(
                                param_info.param == search::Algorithm::kGumbel ? "Gumbel" : "Puct");
                          });
+
+// With setup_value_target: played, a setup sample's root value is the value of the action the
+// game played there (drawn at setup_temperature, often not the search's choice), and its
+// summary names that action, so the spot check, which recomputes that value from the
+// network, passes. Play-phase samples and the games themselves are unchanged.
+TEST(SetupValueTarget, ASetupSampleTakesThePlayedActionsValueAndPassesTheSpotCheck) {
+  search::HashEvaluator net{3};
+  const search::SearchConfig search = Search(search::Algorithm::kGumbel);
+  SelfplayConfig chosen = testing::SmallConfig();
+  chosen.setup_record_probability = 1.0f;
+  SelfplayConfig played = chosen;
+  played.setup_value_of_played = true;
+  const std::vector<FinishedGame> a = Games(search, net, chosen, 6);
+  const std::vector<FinishedGame> b = Games(search, net, played, 6);
+  ASSERT_EQ(a.size(), 6u);
+  ASSERT_EQ(b.size(), 6u);
+  int setup = 0, not_the_choice = 0, value_changed = 0;
+  for (size_t g = 0; g < b.size(); ++g) {
+    ASSERT_EQ(a[g].record.record, b[g].record.record);
+    ASSERT_EQ(a[g].samples.size(), b[g].samples.size());
+    const testing::Replay r =
+        testing::ReplayRecord(rules::RuleSet::kStandard, 7, b[g].record.record);
+    size_t at = 0;
+    for (size_t i = 0; i < b[g].samples.size(); ++i) {
+      const data::Sample& sa = a[g].samples[i];
+      const data::Sample& sb = b[g].samples[i];
+      ASSERT_TRUE(sa.position == sb.position);
+      while (at < r.positions.size() && !(r.positions[at] == sb.position)) ++at;
+      ASSERT_LT(at, r.positions.size()) << "sample " << i << " not in " << b[g].record.record;
+      auto check = SpotCheck(sb, b[g].summaries[i], search, net, SpotCheckTolerance{});
+      ASSERT_TRUE(check.ok()) << check.error() << " (game " << g << ", sample " << i << ")";
+      if (IsSetupDecision(sb.position.Pending())) {
+        ++setup;
+        EXPECT_EQ(b[g].summaries[i].chosen, r.actions[at]);
+        if (a[g].summaries[i].chosen != r.actions[at]) ++not_the_choice;
+        if (sa.root_value != sb.root_value) ++value_changed;
+      } else {
+        EXPECT_EQ(sa.root_value, sb.root_value);
+        EXPECT_EQ(a[g].summaries[i].chosen, b[g].summaries[i].chosen);
+      }
+    }
+  }
+  EXPECT_GT(setup, 20);
+  EXPECT_GT(not_the_choice, 0);
+  EXPECT_GT(value_changed, 0);
+}
 
 }  // namespace
 }  // namespace veletas::selfplay
