@@ -74,10 +74,13 @@ void SelfplayGame::RecordSample(const search::SearchResult& r, rules::Action pla
   std::sort(
       s.policy.begin(), s.policy.end(),
       [](const data::PolicyEntry& a, const data::PolicyEntry& b) { return a.action < b.action; });
-  const bool of_played = config_.setup_value_of_played && IsSetupDecision(pos_.Pending());
-  s.root_value = std::clamp(of_played ? search::ActionValue(r, played) : r.value, -1.0f, 1.0f);
+  // The action whose value the sample records, named as chosen by its summary (r.value is
+  // ActionValue(r, r.action)).
+  const rules::Action valued =
+      config_.setup_value_of_played && IsSetupDecision(pos_.Pending()) ? played : r.action;
+  s.root_value = std::clamp(search::ActionValue(r, valued), -1.0f, 1.0f);
   ps.summary = SummarizeRoot(r);
-  if (of_played) ps.summary.chosen = static_cast<uint8_t>(played);
+  ps.summary.chosen = static_cast<uint8_t>(valued);
   for (int sq : pos_.AllShooters()) {
     s.aux.push_back({static_cast<uint8_t>(sq), data::Owner::kNobody});
     ps.shooter_ids.push_back(shooter_id_[sq]);
