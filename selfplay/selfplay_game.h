@@ -98,9 +98,10 @@ class SelfplayGame {
   Budget DrawBudget();
   // Appends a sample of the current position from the finished search `r` of it (policy
   // target, root value, shooter identities). Aux targets and outcome come at Finish.
-  // `played` is the action the game plays (ChooseAction): with config.setup_value_target
-  // `played`, a setup sample's root value is that action's value in `r` (and its root
-  // summary names it as chosen); otherwise every sample has r.value, the value of r.action.
+  // `played` is the action the game plays (ChooseAction): with config.setup_value_of_played
+  // (key setup_value_target: played), a setup sample's root value is that action's value in `r`
+  // (and its root summary names it as chosen); otherwise every sample has r.value, the value of
+  // r.action.
   void RecordSample(const search::SearchResult& r, rules::Action played);
   void CountDecision(bool full) { full ? ++full_ : ++cheap_; }
   // The action to play from the search result: during setup, drawn from the policy target

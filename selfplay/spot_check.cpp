@@ -67,7 +67,8 @@ util::Result<std::vector<int>> IndexChildren(const RootSummary& summary,
   return out;
 }
 
-// The root value the search records for the summary's chosen action (Mcts::ChosenValue).
+// The root value the search records for the summary's chosen action: search::ActionValue's
+// rule (+-1 when proven, Q when visited, else the mixed value) on the worker's summary.
 float ChosenValue(const RootSummary& summary, float mixed) {
   for (const RootChild& c : summary.children) {
     if (c.action != summary.chosen) continue;
