@@ -2,8 +2,8 @@
 #include "util/names.h"
 
 #include "app/config_network.h"
-#include "cluster/keys.h"
-#include "model/torch_evaluator.h"
+#include "cluster/transport/keys.h"
+#include "model/network_evaluator.h"
 
 namespace veletas::app {
 

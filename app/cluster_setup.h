@@ -7,16 +7,16 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "cluster/redis_client.h"
-#include "cluster/run_config.h"
-#include "cluster/worker.h"
+#include "cluster/tools/run_config.h"
+#include "cluster/transport/redis_client.h"
+#include "cluster/worker/worker.h"
 #include "config/config.h"
 #include "util/result.h"
 
 namespace veletas::app {
 
 // Reads a run's published config with the worker's overrides and loads networks with
-// LibTorch (model::TorchEvaluator) for its architecture and the worker's device.
+// LibTorch (model::NetworkEvaluator) for its architecture and the worker's device.
 class TorchRunLoader final : public cluster::RunLoader {
  public:
   TorchRunLoader(std::string run, cluster::WorkerOverrides overrides)

@@ -16,10 +16,10 @@
 #include "app/cluster_setup.h"
 #include "app/command.h"
 #include "app/config_network.h"
-#include "cluster/cluster_bench.h"
+#include "cluster/tools/cluster_bench.h"
 #include "config/config.h"
-#include "model/checkpoint_file.h"
-#include "model/model_files.h"
+#include "model/base/checkpoint_file.h"
+#include "model/torch/model_files.h"
 #include "rules/notation.h"
 
 namespace veletas::app {

@@ -8,8 +8,8 @@
 #include "app/cli.h"
 #include "app/command.h"
 #include "config/config.h"
-#include "model/model_files.h"
 #include "model/nn_bench_report.h"
+#include "model/torch/model_files.h"
 
 namespace veletas::app {
 namespace {

@@ -23,9 +23,9 @@ namespace {
 
 // The network of self-play: checkpoint `ckpt` (one read), or without one a fresh network of
 // the config's architecture (the same speed as any weights).
-util::Result<std::unique_ptr<model::TorchEvaluator>> SelfplayNetwork(
+util::Result<std::unique_ptr<model::NetworkEvaluator>> SelfplayNetwork(
     const std::optional<std::string>& ckpt, const config::Config& c) {
-  if (!ckpt) return model::TorchEvaluator::Fresh(c.model, 1);
+  if (!ckpt) return model::NetworkEvaluator::Fresh(c.model, 1);
   auto loaded = LoadConfigNetwork(*ckpt, c);
   if (!loaded) return loaded.error_value();
   return std::move(loaded.value().evaluator);

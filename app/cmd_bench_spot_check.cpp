@@ -32,8 +32,8 @@ struct BenchSpotCheckArgs {
 };
 
 // One load of the checkpoint as the config runs it.
-util::Result<std::unique_ptr<model::TorchEvaluator>> Load(const std::string& ckpt,
-                                                          const config::Config& c) {
+util::Result<std::unique_ptr<model::NetworkEvaluator>> Load(const std::string& ckpt,
+                                                            const config::Config& c) {
   auto loaded = LoadConfigNetwork(ckpt, c);
   if (!loaded) return loaded.error_value();
   return std::move(loaded.value().evaluator);

@@ -7,9 +7,9 @@
 #include "app/cli.h"
 #include "app/cluster_setup.h"
 #include "app/command.h"
-#include "cluster/audit.h"
-#include "cluster/keys.h"
-#include "cluster/status.h"
+#include "cluster/tools/audit.h"
+#include "cluster/tools/status.h"
+#include "cluster/transport/keys.h"
 
 namespace veletas::app {
 

@@ -1,5 +1,5 @@
 // `veletas cluster setup`, `cluster add-worker` and `cluster remove-worker`: the files of a
-// run's Redis and its workers' users (cluster/redis_setup.h, docs/CLUSTER.md).
+// run's Redis and its workers' users (cluster/transport/redis_setup.h, docs/CLUSTER.md).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -7,7 +7,7 @@
 #include "app/cli.h"
 #include "app/cluster_setup.h"
 #include "app/command.h"
-#include "cluster/redis_setup.h"
+#include "cluster/transport/redis_setup.h"
 
 namespace veletas::app {
 namespace {

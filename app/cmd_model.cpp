@@ -6,8 +6,8 @@
 #include "app/cli.h"
 #include "app/command.h"
 #include "config/config.h"
-#include "model/checkpoint_file.h"
-#include "model/model_files.h"
+#include "model/base/checkpoint_file.h"
+#include "model/torch/model_files.h"
 #include "rules/notation.h"
 #include "util/atomic_file.h"
 

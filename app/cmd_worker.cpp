@@ -1,5 +1,5 @@
 // `veletas worker`: plays self-play and arena games for a run served through Redis
-// (cluster/worker.h, docs/CLUSTER.md).
+// (cluster/worker/worker.h, docs/CLUSTER.md).
 #include <ctime>
 #include <iostream>
 #include <memory>
@@ -10,7 +10,7 @@
 #include "app/cli.h"
 #include "app/cluster_setup.h"
 #include "app/command.h"
-#include "cluster/worker.h"
+#include "cluster/worker/worker.h"
 #include "util/stop_signals.h"
 
 namespace veletas::app {

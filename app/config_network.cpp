@@ -8,10 +8,10 @@ util::Result<model::LoadedEvaluator> LoadConfigNetwork(const std::string& ckpt,
                                                        const config::Config& c) {
   model::ModelRequirement need(model::ModelSpec{c.game.rules, c.game.size, c.model});
   need.source = c.source;
-  return model::TorchEvaluator::Open(ckpt, need, c.model);
+  return model::NetworkEvaluator::Open(ckpt, need, c.model);
 }
 
-util::Result<std::unique_ptr<model::TorchEvaluator>> LoadSpotCheckNetwork(
+util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
     const std::string& ckpt, const config::Config& c, const std::string& precision) {
   config::Config checked = c;
   checked.model.device = "cpu";  // as the workers run it, also on a GPU learner
@@ -22,7 +22,7 @@ util::Result<std::unique_ptr<model::TorchEvaluator>> LoadSpotCheckNetwork(
   auto loaded = LoadConfigNetwork(ckpt, checked);
   if (!loaded) return loaded.error_value();
   if (named && loaded.value().evaluator->PrecisionName() != precision) {
-    return std::unique_ptr<model::TorchEvaluator>();
+    return std::unique_ptr<model::NetworkEvaluator>();
   }
   return std::move(loaded.value().evaluator);
 }

@@ -1,5 +1,5 @@
 // Networks in the app. Every checkpoint the app plays with is loaded by
-// model::TorchEvaluator::Open: one read of the file, so that its metadata and its weights
+// model::NetworkEvaluator::Open: one read of the file, so that its metadata and its weights
 // come from the same bytes, checked against what the command requires. The arena's players
 // (model/network_pool.h) and the interactive commands (app/interactive_player.h) state their own
 // requirement; the commands that run a config's network use LoadConfigNetwork.
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "config/config.h"
-#include "model/torch_evaluator.h"
+#include "model/network_evaluator.h"
 #include "util/result.h"
 
 namespace veletas::app {
@@ -20,12 +20,11 @@ namespace veletas::app {
 util::Result<model::LoadedEvaluator> LoadConfigNetwork(const std::string& ckpt,
                                                        const config::Config& c);
 
-// The network of `ckpt` as a spot check evaluates it (cluster/spot_checker.h): on the CPU, at
-// inference precision `precision` (a worker's; one that names none, "" or "auto" included:
-// the config's, so that declaring nonsense escapes no check). nullptr where this machine
-// cannot run that precision (it would differ by more than the tolerances). Errors as
-// LoadConfigNetwork.
-util::Result<std::unique_ptr<model::TorchEvaluator>> LoadSpotCheckNetwork(
+// The network of `ckpt` as a spot check evaluates it (cluster/learner/spot_checker.h): on the CPU,
+// at inference precision `precision` (a worker's; one that names none, "" or "auto" included: the
+// config's, so that declaring nonsense escapes no check). nullptr where this machine cannot run
+// that precision (it would differ by more than the tolerances). Errors as LoadConfigNetwork.
+util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
     const std::string& ckpt, const config::Config& c, const std::string& precision);
 
 }  // namespace veletas::app

@@ -3,8 +3,8 @@
 #include <random>
 
 #include "config/config.h"
-#include "model/shipped_networks.h"
-#include "model/torch_evaluator.h"
+#include "model/base/shipped_networks.h"
+#include "model/network_evaluator.h"
 #include "rules/notation.h"
 
 namespace veletas::app {
@@ -25,7 +25,7 @@ util::Status LoadNetwork(InteractivePlayer& b, const std::string& ckpt, const Pl
   need.source = "--rules/--size";
   model::NetConfig runtime = config.model;
   runtime.threads = args.threads.value_or(config.model.threads);
-  auto opened = model::TorchEvaluator::Open(ckpt, need, runtime);
+  auto opened = model::NetworkEvaluator::Open(ckpt, need, runtime);
   if (!opened) return opened.error_value();
   const model::CheckpointMeta& m = opened.value().meta;
   b.rules = m.rules;
@@ -110,7 +110,7 @@ util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const Pla
     if (auto s = LoadNetwork(*b, *args.model, args, config, simulations); !s)
       return s.error_value();
   } else if (!args.random && !args.uct) {
-    // The shipped network of the game, if there is one (model/shipped_networks.h).
+    // The shipped network of the game, if there is one (model/base/shipped_networks.h).
     auto shipped = model::FindShippedNetwork(game.rules, game.size);
     if (!shipped) {
       return PlayerResult::Error("the shipped network: " + shipped.error() +

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/cli.h"
-#include "model/torch_evaluator.h"
+#include "model/network_evaluator.h"
 #include "play/turn_search.h"
 #include "rules/position.h"
 #include "search/evaluator.h"
@@ -46,8 +46,8 @@ struct InteractivePlayer {
   int visits = 0;
   bool random = false;  // --random: no searcher
   uint64_t seed = 0;
-  std::unique_ptr<model::TorchEvaluator> evaluator;  // the network's (null otherwise)
-  std::unique_ptr<play::TurnSearcher> searcher;      // null for --random
+  std::unique_ptr<model::NetworkEvaluator> evaluator;  // the network's (null otherwise)
+  std::unique_ptr<play::TurnSearcher> searcher;        // null for --random
 
   // Runs the network with `threads` intra-op threads. Precondition: a network player.
   util::Status SetThreads(int threads);

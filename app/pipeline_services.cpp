@@ -4,9 +4,9 @@
 #include <utility>
 
 #include "app/config_network.h"
-#include "cluster/pipeline_games.h"
-#include "model/model_files.h"
+#include "cluster/learner/pipeline_games.h"
 #include "model/network_pool.h"
+#include "model/torch/model_files.h"
 #include "pipeline/run_report.h"
 #include "training/train_text.h"
 

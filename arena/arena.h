@@ -83,7 +83,7 @@ struct ArenaGame {
   int turns = 0;       // full turns, opening included
   std::string record;  // the whole game in notation (rules/notation.h)
   // The cluster worker that played it (set by the learner from the stream it came in on,
-  // cluster/remote_arena.h); empty: played in this process.
+  // cluster/learner/remote_arena.h); empty: played in this process.
   std::string worker;
 };
 

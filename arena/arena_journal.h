@@ -42,7 +42,7 @@ struct RemoteMatch {
 };
 
 // Where a match's games come from when they are not played in this process: the cluster's
-// workers (cluster/remote_arena.h). The pipeline passes one to the gate and the ladder.
+// workers (cluster/learner/remote_arena.h). The pipeline passes one to the gate and the ladder.
 class RemoteGames {
  public:
   virtual ~RemoteGames() = default;

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "arena/arena_settings.h"
-#include "cluster/cluster_config.h"
+#include "cluster/transport/cluster_config.h"
 #include "config/config_reader.h"
-#include "model/net_config.h"
+#include "model/base/net_config.h"
 #include "pipeline/pipeline_config.h"
 #include "rules/position.h"
 #include "search/search_config.h"

@@ -1,6 +1,6 @@
 // Games left out of training after they were stored: a sample directory's
 // "excluded_games.txt" lists their ids (32 hex digits a line). The cluster learner adds the
-// games of a worker that failed a spot check (cluster/learner.h); the replay window
+// games of a worker that failed a spot check (cluster/learner/learner.h); the replay window
 // (training/replay_window.h) leaves them out. The sample files themselves are not rewritten.
 #pragma once
 

@@ -1,9 +1,9 @@
-// Checkpoints (model/checkpoint_file.h), without Torch: the first byte picks the container
+// Checkpoints (model/base/checkpoint_file.h), without Torch: the first byte picks the container
 // (header, length, checksum, sections), the metadata JSON or the network tensor table, and
 // the rest is read as that. A container that reads back gets its metadata and tensor table
 // read too.
 #include "fuzz/fuzz_util.h"
-#include "model/checkpoint_file.h"
+#include "model/base/checkpoint_file.h"
 
 using namespace veletas;
 

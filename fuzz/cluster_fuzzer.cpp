@@ -1,13 +1,13 @@
-// What the cluster reads from Redis (cluster/task.h, cluster/entry.h, cluster/validate.h):
-// garbage from a worker or a hostile hand. The first byte picks how the rest is read: an
-// arena task (JSON, what a worker reads), a result entry as sent, or a result entry whose
-// trailing checksum this target sets first (so that its fields are reached); an entry that
-// decodes is validated as a learner does (a standard 7x7 run). Properties: a task that
-// reads back is encoded as one that reads back the same; no entry crashes the validation.
+// What the cluster reads from Redis (cluster/transport/task.h, cluster/transport/entry.h,
+// cluster/learner/validate.h): garbage from a worker or a hostile hand. The first byte picks how
+// the rest is read: an arena task (JSON, what a worker reads), a result entry as sent, or a result
+// entry whose trailing checksum this target sets first (so that its fields are reached); an entry
+// that decodes is validated as a learner does (a standard 7x7 run). Properties: a task that reads
+// back is encoded as one that reads back the same; no entry crashes the validation.
 #include "arena/arena_journal.h"
-#include "cluster/entry.h"
-#include "cluster/task.h"
-#include "cluster/validate.h"
+#include "cluster/learner/validate.h"
+#include "cluster/transport/entry.h"
+#include "cluster/transport/task.h"
 #include "fuzz/fuzz_util.h"
 #include "util/atomic_file.h"
 #include "util/checksum.h"

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "model/torch_evaluator.h"
+#include "model/network_evaluator.h"
 #include "rules/notation.h"
 
 namespace veletas::model {
@@ -36,7 +36,7 @@ util::Result<PooledNetwork*> NetworkPool::Get(const std::string& checkpoint,
   need.rules = rules_;
   need.size = size_;
   need.source = "the match (" + rules::GameName(rules_, size_) + ")";
-  auto opened = TorchEvaluator::Open(checkpoint, need, runtime);
+  auto opened = NetworkEvaluator::Open(checkpoint, need, runtime);
   if (!opened) return opened.error_value();
   auto m = std::make_unique<PooledNetwork>();
   m->generation = opened.value().meta.generation;

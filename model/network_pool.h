@@ -1,5 +1,5 @@
 // A pool of networks for arena play (match, gate, ladder, the pipeline's arena rounds): each
-// checkpoint, at each inference precision, loaded once into a model::TorchEvaluator behind a
+// checkpoint, at each inference precision, loaded once into a model::NetworkEvaluator behind a
 // search::BatchingEvaluator, shared by every player and game that uses it. Torch-free header.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "model/net_config.h"
+#include "model/base/net_config.h"
 #include "rules/position.h"
 #include "search/batching_evaluator.h"
 #include "search/evaluator.h"

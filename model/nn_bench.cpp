@@ -6,11 +6,11 @@
 #include <fstream>
 #include <map>
 
-#include "model/autocast.h"
-#include "model/features.h"
-#include "model/losses.h"
-#include "model/network.h"
-#include "model/torch_evaluator.h"
+#include "model/base/features.h"
+#include "model/network_evaluator.h"
+#include "model/torch/autocast.h"
+#include "model/torch/losses.h"
+#include "model/torch/network.h"
 #include "util/random.h"
 
 namespace veletas::model {
@@ -45,8 +45,8 @@ struct NnBench::Impl {
   NnBenchOptions options;
   torch::Device device{torch::kCPU};
   VeletasNet net{nullptr};
-  std::map<std::string, std::unique_ptr<TorchEvaluator>> by_precision;
-  TorchEvaluator* evaluator = nullptr;  // the one measured (of by_precision)
+  std::map<std::string, std::unique_ptr<NetworkEvaluator>> by_precision;
+  NetworkEvaluator* evaluator = nullptr;  // the one measured (of by_precision)
   std::vector<rules::Position> pool;
   size_t next = 0;
 
@@ -100,7 +100,7 @@ util::Result<std::unique_ptr<NnBench>> NnBench::Create(const NnBenchOptions& opt
   impl->net = MakeNet(options.net);
   impl->net->to(impl->device);
   impl->net->eval();
-  auto evaluator = TorchEvaluator::FromNet(impl->net, options.net);  // applies threads
+  auto evaluator = NetworkEvaluator::FromNet(impl->net, options.net);  // applies threads
   if (!evaluator) return evaluator.error_value();
   impl->evaluator = evaluator.value().get();
   impl->by_precision[options.net.inference_precision] = std::move(evaluator.value());
@@ -111,11 +111,11 @@ util::Result<std::unique_ptr<NnBench>> NnBench::Create(const NnBenchOptions& opt
 NnBench::~NnBench() = default;
 
 util::Result<std::string> NnBench::SetPrecision(const std::string& setting) {
-  std::unique_ptr<TorchEvaluator>& held = impl_->by_precision[setting];
+  std::unique_ptr<NetworkEvaluator>& held = impl_->by_precision[setting];
   if (!held) {
     NetConfig runtime = impl_->options.net;
     runtime.inference_precision = setting;
-    auto evaluator = TorchEvaluator::FromNet(impl_->net, runtime);
+    auto evaluator = NetworkEvaluator::FromNet(impl_->net, runtime);
     if (!evaluator) return evaluator.error_value();
     held = std::move(evaluator.value());
   }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/net_config.h"
+#include "model/base/net_config.h"
 #include "rules/position.h"
 #include "util/result.h"
 
@@ -38,15 +38,15 @@ class NnBench {
   NnBench(const NnBench&) = delete;
   NnBench& operator=(const NnBench&) = delete;
 
-  // Positions per second evaluated through TorchEvaluator::Evaluate (feature encoding,
+  // Positions per second evaluated through NetworkEvaluator::Evaluate (feature encoding,
   // forward pass, softmax over legal actions) with `batch` positions per call.
   double EvalRate(int batch);
-  // Training samples per second: encoding, forward, the losses of model/losses.h,
+  // Training samples per second: encoding, forward, the losses of model/torch/losses.h,
   // backward and an SGD (momentum) step, `batch` samples per step.
   // With `bf16_autocast`, the forward pass runs under LibTorch's autocast to bf16 on the
   // network's device, CPU or CUDA (convolutions and matrix products in bf16, weights,
-  // optimiser and losses in fp32), as the trainer's (model/autocast.h TrainingForward). On CUDA the
-  // rate includes the queued kernels (synchronised).
+  // optimiser and losses in fp32), as the trainer's (model/torch/autocast.h TrainingForward). On
+  // CUDA the rate includes the queued kernels (synchronised).
   double TrainRate(int batch, bool bf16_autocast = false);
   // Rebuilds the evaluator at inference precision `setting` (NetConfig::inference_precision)
   // and returns the precision it runs at ("fp32", "bf16", "int8", "torch"), which differs

@@ -4,8 +4,8 @@
 #include <map>
 #include <string>
 
-#include "model/inference_net.h"
-#include "model/model_files.h"
+#include "model/onednn/inference_net.h"
+#include "model/torch/model_files.h"
 #include "rules/notation.h"
 
 namespace veletas::model {

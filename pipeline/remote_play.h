@@ -2,7 +2,8 @@
 // called instead of playing in its own process: self-play of an iteration is collected from
 // the workers (and, with cluster.local_selfplay, also played locally); gate and ladder games
 // are played by the workers (arena::RemoteGames); every new best network is published for the
-// workers at once. cluster::PipelineGames (cluster/pipeline_games.h) implements it over Redis.
+// workers at once. cluster::PipelineGames (cluster/learner/pipeline_games.h) implements it over
+// Redis.
 #pragma once
 
 #include <cstdint>

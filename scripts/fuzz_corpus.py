@@ -22,8 +22,8 @@ import subprocess
 import sys
 
 SAMPLE_VERSION = 3     # data/sample_file.h
-CHECKPOINT_VERSION = 2  # model/checkpoint_file.h kCheckpointFormatVersion
-ENTRY_VERSION = 2      # cluster/entry.cpp kVersion
+CHECKPOINT_VERSION = 2  # model/base/checkpoint_file.h kCheckpointFormatVersion
+ENTRY_VERSION = 2      # cluster/transport/entry.cpp kVersion
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "corpus")
 
 _xxhash = ctypes.CDLL(ctypes.util.find_library("xxhash") or "libxxhash.so.0")

@@ -8,7 +8,7 @@
 //   REF.json:  {"batches": [{"policy_logits": [...], "value": [...], "aux_logits": [...]}]}
 //              (the TorchScript module's outputs: export_onnx.py --reference)
 // For every batch: the raw outputs must match REF within TOLERANCE (default 1e-4); where
-// "evaluator" is given (the C++ TorchEvaluator's output: softmax over the legal actions and
+// "evaluator" is given (the C++ NetworkEvaluator's output: softmax over the legal actions and
 // the value), the softmax of the ONNX policy logits over "legal" must match it too. The
 // first batch is also run one position at a time (the batch axis is dynamic).
 // Set ONNXRUNTIME_NODE to the onnxruntime-node package directory, or have it resolvable.
@@ -79,8 +79,8 @@ async function main() {
     if (c.evaluator) {
       const actions = m * m + 1;
       const probs = legalSoftmax(out[outputNames[0]].data, c.legal, batch, actions);
-      report(`${tag} legal softmax vs TorchEvaluator`, maxDiff(probs, c.evaluator.policy));
-      report(`${tag} value vs TorchEvaluator`, maxDiff(out[outputNames[1]].data, c.evaluator.value));
+      report(`${tag} legal softmax vs NetworkEvaluator`, maxDiff(probs, c.evaluator.policy));
+      report(`${tag} value vs NetworkEvaluator`, maxDiff(out[outputNames[1]].data, c.evaluator.value));
     }
     if (i === 0) {
       // One position at a time: the batch axis is dynamic.

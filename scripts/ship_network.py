@@ -43,7 +43,7 @@ import tempfile
 import yaml
 
 CARD_FORMAT = "veletas-network-card v1"
-MAX_FOLDER_BYTES = 8 << 20  # model/shipped_networks.h kMaxShippedNetworkBytes
+MAX_FOLDER_BYTES = 8 << 20  # model/base/shipped_networks.h kMaxShippedNetworkBytes
 SHIPPED_FILES = ["model.ckpt", "model.json", "model.onnx", "config.yaml", "CARD.md"]
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_ANCHORS = "random,uct:1000,uct:10000,uct:100000"

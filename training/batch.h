@@ -1,5 +1,5 @@
 // Training batches: uniform sampling from the replay window, symmetry augmentation and the
-// encoding of inputs and targets into flat arrays in the layouts of model/losses.h
+// encoding of inputs and targets into flat arrays in the layouts of model/torch/losses.h
 // (the trainer wraps them as tensors without copying). Torch-free.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "data/sample.h"
-#include "model/features.h"
+#include "model/base/features.h"
 #include "rules/position.h"
 #include "training/replay_window.h"
 

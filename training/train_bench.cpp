@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "model/model_files.h"
+#include "model/torch/model_files.h"
 #include "training/synthetic_data.h"
 #include "training/train_precision.h"
 #include "training/trainer.h"

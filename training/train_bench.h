@@ -11,7 +11,7 @@
 #include <ostream>
 #include <vector>
 
-#include "model/checkpoint_file.h"
+#include "model/base/checkpoint_file.h"
 #include "model/nn_bench.h"
 #include "training/training_config.h"
 #include "util/result.h"

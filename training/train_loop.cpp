@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <memory>
 
-#include "model/autocast.h"
-#include "model/checkpoint.h"
-#include "model/losses.h"
-#include "model/network.h"
+#include "model/torch/autocast.h"
+#include "model/torch/checkpoint.h"
+#include "model/torch/losses.h"
+#include "model/torch/network.h"
 #include "training/batch_loader.h"
 #include "training/lr_schedule.h"
 #include "training/metrics.h"

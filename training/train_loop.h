@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "model/checkpoint_file.h"
+#include "model/base/checkpoint_file.h"
 #include "training/call_plan.h"
 #include "training/replay_window.h"
 #include "training/trainer.h"

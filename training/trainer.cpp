@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "model/checkpoint_file.h"
+#include "model/base/checkpoint_file.h"
 #include "training/call_plan.h"
 #include "training/replay_window.h"
 #include "training/train_loop.h"

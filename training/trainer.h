@@ -31,7 +31,7 @@
 // nothing.
 //
 // The learner has its own network: self-play and the arena load the checkpoints it writes
-// into their own TorchEvaluator, so it never trains a module an evaluator is using.
+// into their own NetworkEvaluator, so it never trains a module an evaluator is using.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +39,7 @@
 #include <string>
 #include <vector>
 
-#include "model/checkpoint_file.h"
+#include "model/base/checkpoint_file.h"
 #include "training/training_config.h"
 #include "util/result.h"
 

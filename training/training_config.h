@@ -44,7 +44,7 @@ struct TrainingConfig {
   // (+ L2 through weight_decay). ---
   double value_weight = 1.0;
   // The value term: the squared error of the tanh output (false), or the cross-entropy of
-  // the chance of winning, (tanh + 1) / 2 (true; model/losses.h ValueCrossEntropy).
+  // the chance of winning, (tanh + 1) / 2 (true; model/torch/losses.h ValueCrossEntropy).
   bool value_cross_entropy = false;
   double aux_weight = 0.1;
   // Value target = (1 - w) * game outcome + w * search root value.

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "model/features.h"
+#include "model/base/features.h"
 #include "play/turn_search.h"
 #include "rules/notation.h"
 #include "search/fake_evaluators.h"

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "cluster/entry.h"
-#include "cluster/keys.h"
-#include "cluster/redis_client.h"
+#include "cluster/transport/entry.h"
+#include "cluster/transport/keys.h"
+#include "cluster/transport/redis_client.h"
 #include "search/fake_evaluators.h"
 #include "selfplay/selfplay_engine.h"
 #include "tests/support/redis_server.h"

@@ -2,8 +2,8 @@
 // send is refused with the reason's name, and what a real worker sends passes.
 #include <gtest/gtest.h>
 
-#include "cluster/entry.h"
-#include "cluster/validate.h"
+#include "cluster/learner/validate.h"
+#include "cluster/transport/entry.h"
 #include "rules/notation.h"
 #include "tests/cluster/cluster_test_util.h"
 #include "tests/cluster/forge_bomb.h"

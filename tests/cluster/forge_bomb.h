@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "cluster/entry.h"
+#include "cluster/transport/entry.h"
 #include "data/sample_file.h"
 #include "util/byte_io.h"
 #include "util/checksum.h"

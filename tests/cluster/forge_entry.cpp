@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "cluster/entry.h"
-#include "cluster/task.h"
+#include "cluster/transport/entry.h"
+#include "cluster/transport/task.h"
 #include "search/fake_evaluators.h"
 #include "selfplay/selfplay_engine.h"
 #include "tests/cluster/forge_arena.h"

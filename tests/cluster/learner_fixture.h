@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cluster/learner.h"
-#include "cluster/worker_registry.h"
+#include "cluster/learner/learner.h"
+#include "cluster/transport/worker_registry.h"
 #include "data/sample_file.h"
 #include "tests/cluster/cluster_test_util.h"
 #include "util/atomic_file.h"

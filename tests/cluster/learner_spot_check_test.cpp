@@ -1,6 +1,6 @@
 // The learner's spot checks against a real redis-server: a worker that sends a forged
 // target is quarantined, its games after its last passed check leave the training window, and
-// a restarted learner still refuses it (cluster/spot_checker.h).
+// a restarted learner still refuses it (cluster/learner/spot_checker.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "cluster/status.h"
+#include "cluster/tools/status.h"
 #include "data/excluded_games.h"
 #include "search/fake_evaluators.h"
 #include "tests/cluster/forge_resignation.h"

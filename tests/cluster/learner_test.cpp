@@ -10,13 +10,13 @@
 #include <set>
 #include <thread>
 
-#include "cluster/audit.h"
-#include "cluster/game_store.h"
-#include "cluster/learner.h"
-#include "cluster/status.h"
-#include "cluster/streams.h"
-#include "cluster/worker_registry.h"
-#include "cluster/worker_share.h"
+#include "cluster/learner/game_store.h"
+#include "cluster/learner/learner.h"
+#include "cluster/learner/worker_share.h"
+#include "cluster/tools/audit.h"
+#include "cluster/tools/status.h"
+#include "cluster/transport/streams.h"
+#include "cluster/transport/worker_registry.h"
 #include "data/sample_dir.h"
 #include "tests/cluster/cluster_test_util.h"
 #include "tests/cluster/learner_fixture.h"

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cluster/outbox.h"
-#include "cluster/streams.h"
+#include "cluster/transport/streams.h"
+#include "cluster/worker/outbox.h"
 #include "tests/cluster/cluster_test_util.h"
 
 namespace veletas::cluster {

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <thread>
 
-#include "cluster/redis_client.h"
-#include "cluster/streams.h"
+#include "cluster/transport/redis_client.h"
+#include "cluster/transport/streams.h"
 #include "tests/cluster/cluster_test_util.h"
 
 namespace veletas::cluster {

@@ -10,11 +10,11 @@
 #include <memory>
 #include <string>
 
-#include "cluster/networks.h"
-#include "cluster/redis_setup.h"
-#include "cluster/status.h"
-#include "cluster/streams.h"
-#include "cluster/worker_registry.h"
+#include "cluster/tools/status.h"
+#include "cluster/transport/networks.h"
+#include "cluster/transport/redis_setup.h"
+#include "cluster/transport/streams.h"
+#include "cluster/transport/worker_registry.h"
 #include "tests/cluster/cluster_test_util.h"
 #include "util/atomic_file.h"
 #include "util/sha256.h"
@@ -173,7 +173,7 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
       w1->Call({"XREADGROUP", "GROUP", kWorkerGroup, "w1", "COUNT", "1", "STREAMS", k.Tasks(), ">"})
           .ok());
   // A task w2 holds: w1 can neither take it nor let it go (only the learner acknowledges
-  // tasks and takes them back, cluster/remote_arena.h).
+  // tasks and takes them back, cluster/learner/remote_arena.h).
   auto task = AddEntry(*admin, k.Tasks(), {{"t", "task"}});
   ASSERT_TRUE(task.ok());
   auto got = ReadGroup(*w2, k.Tasks(), kWorkerGroup, "w2", 1, 0, false);

@@ -1,5 +1,5 @@
-// cluster/run_config.h: a run's config as the cluster's processes take it.
-#include "cluster/run_config.h"
+// cluster/tools/run_config.h: a run's config as the cluster's processes take it.
+#include "cluster/tools/run_config.h"
 
 #include <gtest/gtest.h>
 

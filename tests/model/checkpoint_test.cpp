@@ -5,11 +5,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "model/checkpoint.h"
-#include "model/features.h"
-#include "model/losses.h"
-#include "model/network.h"
-#include "model/torch_evaluator.h"
+#include "model/base/features.h"
+#include "model/network_evaluator.h"
+#include "model/torch/checkpoint.h"
+#include "model/torch/losses.h"
+#include "model/torch/network.h"
 #include "tests/model/test_util.h"
 #include "tests/support/files.h"
 
@@ -187,7 +187,7 @@ class CorruptCheckpoint : public ::testing::Test {
     auto loaded = LoadCheckpoint(bad_, nullptr);
     ASSERT_FALSE(loaded.ok()) << what;
     EXPECT_NE(loaded.error().find(bad_), std::string::npos) << what << ": " << loaded.error();
-    auto evaluator = TorchEvaluator::Load(bad_, Spec7(), testing::TinyArch());
+    auto evaluator = NetworkEvaluator::Load(bad_, Spec7(), testing::TinyArch());
     ASSERT_FALSE(evaluator.ok()) << what;
   }
   testing::TempDir dir_;
@@ -262,7 +262,7 @@ TEST(Checkpoint, MismatchedMetadataIsRejectedNamingTheFile) {
     auto loaded = LoadCheckpoint(path, &c.spec);
     ASSERT_FALSE(loaded.ok());
     EXPECT_NE(loaded.error().find(c.expect), std::string::npos) << loaded.error();
-    auto evaluator = TorchEvaluator::Load(path, c.spec, testing::TinyArch());
+    auto evaluator = NetworkEvaluator::Load(path, c.spec, testing::TinyArch());
     ASSERT_FALSE(evaluator.ok());
     EXPECT_NE(evaluator.error().find(path), std::string::npos) << evaluator.error();
   }

@@ -6,9 +6,9 @@
 #include <regex>
 #include <sstream>
 
-#include "model/checkpoint.h"
-#include "model/export.h"
-#include "model/features.h"
+#include "model/base/features.h"
+#include "model/torch/checkpoint.h"
+#include "model/torch/export.h"
 #include "tests/model/test_util.h"
 #include "tests/support/files.h"
 

@@ -1,4 +1,4 @@
-// TorchEvaluator: a proper distribution over the legal actions, equal to the network's
+// NetworkEvaluator: a proper distribution over the legal actions, equal to the network's
 // masked softmax, its own copy of the weights, device selection.
 #include <gtest/gtest.h>
 
@@ -7,11 +7,11 @@
 #include <thread>
 #include <vector>
 
-#include "model/checkpoint.h"
-#include "model/features.h"
-#include "model/model_files.h"
-#include "model/network.h"
-#include "model/torch_evaluator.h"
+#include "model/base/features.h"
+#include "model/network_evaluator.h"
+#include "model/torch/checkpoint.h"
+#include "model/torch/model_files.h"
+#include "model/torch/network.h"
 #include "tests/model/test_util.h"
 #include "tests/support/files.h"
 #include "tests/support/swapped_file.h"
@@ -35,13 +35,14 @@ VeletasNet RandomNet(uint64_t seed) {
   return net;
 }
 
-std::unique_ptr<TorchEvaluator> MakeEvaluatorWith(const VeletasNet& net, const NetConfig& runtime) {
-  auto e = TorchEvaluator::FromNet(net, runtime);
+std::unique_ptr<NetworkEvaluator> MakeEvaluatorWith(const VeletasNet& net,
+                                                    const NetConfig& runtime) {
+  auto e = NetworkEvaluator::FromNet(net, runtime);
   EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error());
   return std::move(e.value());
 }
 
-std::unique_ptr<TorchEvaluator> MakeEvaluator(const VeletasNet& net) {
+std::unique_ptr<NetworkEvaluator> MakeEvaluator(const VeletasNet& net) {
   return MakeEvaluatorWith(net, testing::TinyArch());
 }
 
@@ -56,7 +57,7 @@ std::vector<Position> Mixed() {
   return all;
 }
 
-TEST(TorchEvaluator, PolicyIsADistributionOverLegalActions) {
+TEST(NetworkEvaluator, PolicyIsADistributionOverLegalActions) {
   VeletasNet net = RandomNet(1);
   auto evaluator = MakeEvaluator(net);
   const auto positions = Mixed();
@@ -79,7 +80,7 @@ TEST(TorchEvaluator, PolicyIsADistributionOverLegalActions) {
   }
 }
 
-TEST(TorchEvaluator, EqualsTheMaskedSoftmaxOfTheNetwork) {
+TEST(NetworkEvaluator, EqualsTheMaskedSoftmaxOfTheNetwork) {
   VeletasNet net = RandomNet(2);
   auto evaluator = MakeEvaluator(net);
   const auto positions = SamplePositions(RuleSet::kStandard, 9, 30, 12);
@@ -102,7 +103,7 @@ TEST(TorchEvaluator, EqualsTheMaskedSoftmaxOfTheNetwork) {
   EXPECT_GT(max_prob, 0.2);  // not a uniform policy
 }
 
-TEST(TorchEvaluator, MixedSizeBatchEqualsSeparateBatches) {
+TEST(NetworkEvaluator, MixedSizeBatchEqualsSeparateBatches) {
   VeletasNet net = RandomNet(3);
   auto evaluator = MakeEvaluator(net);
   const auto positions = Mixed();
@@ -118,7 +119,7 @@ TEST(TorchEvaluator, MixedSizeBatchEqualsSeparateBatches) {
   }
 }
 
-TEST(TorchEvaluator, HoldsItsOwnCopyUntilUpdated) {
+TEST(NetworkEvaluator, HoldsItsOwnCopyUntilUpdated) {
   VeletasNet net = RandomNet(4);
   auto evaluator = MakeEvaluator(net);
   const auto positions = SamplePositions(RuleSet::kStandard, 7, 8, 1);
@@ -143,15 +144,15 @@ TEST(TorchEvaluator, HoldsItsOwnCopyUntilUpdated) {
   EXPECT_TRUE(changed);
 }
 
-TEST(TorchEvaluator, DeviceSelection) {
+TEST(NetworkEvaluator, DeviceSelection) {
   VeletasNet net = RandomNet(5);
   NetConfig runtime = testing::TinyArch();
   runtime.device = "auto";
-  auto automatic = TorchEvaluator::FromNet(net, runtime);
+  auto automatic = NetworkEvaluator::FromNet(net, runtime);
   ASSERT_TRUE(automatic.ok());
   EXPECT_EQ(automatic.value()->DeviceName(), torch::cuda::is_available() ? "cuda:0" : "cpu");
   runtime.device = "cuda";
-  auto cuda = TorchEvaluator::FromNet(net, runtime);
+  auto cuda = NetworkEvaluator::FromNet(net, runtime);
   if (torch::cuda::is_available()) {
     EXPECT_TRUE(cuda.ok());
   } else {
@@ -162,7 +163,7 @@ TEST(TorchEvaluator, DeviceSelection) {
 
 // Where there is a GPU: the network there evaluates a mixed batch (both rule sets, three
 // sizes) as on the CPU, within the rounding of cuDNN's TF32 convolutions.
-TEST(TorchEvaluator, CudaAgreesWithTheCpu) {
+TEST(NetworkEvaluator, CudaAgreesWithTheCpu) {
   if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
   VeletasNet net = RandomNet(11);
   NetConfig runtime = testing::TinyArch();
@@ -185,7 +186,7 @@ TEST(TorchEvaluator, CudaAgreesWithTheCpu) {
   EXPECT_NE(got.front().value, got.back().value);  // real outputs, not a constant
 }
 
-TEST(TorchEvaluator, AppliesItsThreadCountInTheCallingThread) {
+TEST(NetworkEvaluator, AppliesItsThreadCountInTheCallingThread) {
   VeletasNet net = RandomNet(7);
   NetConfig runtime = testing::TinyArch();
   runtime.threads = 1;
@@ -202,7 +203,7 @@ TEST(TorchEvaluator, AppliesItsThreadCountInTheCallingThread) {
   EXPECT_EQ(seen, 1);
 }
 
-TEST(TorchEvaluator, LoadChecksTheCheckpointAgainstTheSpec) {
+TEST(NetworkEvaluator, LoadChecksTheCheckpointAgainstTheSpec) {
   testing::TempDir dir;
   VeletasNet net = RandomNet(6);
   CheckpointMeta meta;
@@ -210,7 +211,7 @@ TEST(TorchEvaluator, LoadChecksTheCheckpointAgainstTheSpec) {
   meta.size = 7;
   ASSERT_TRUE(SaveCheckpoint(dir.File("a.ckpt"), net, nullptr, meta).ok());
   ModelSpec spec{RuleSet::kStandard, 7, testing::TinyArch()};
-  auto ok = TorchEvaluator::Load(dir.File("a.ckpt"), spec, testing::TinyArch());
+  auto ok = NetworkEvaluator::Load(dir.File("a.ckpt"), spec, testing::TinyArch());
   ASSERT_TRUE(ok.ok()) << ok.error();
   const auto positions = SamplePositions(RuleSet::kStandard, 7, 4, 2);
   std::vector<search::EvalOutput> loaded(4), direct(4);
@@ -218,7 +219,7 @@ TEST(TorchEvaluator, LoadChecksTheCheckpointAgainstTheSpec) {
   MakeEvaluator(net)->Evaluate(positions, direct);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(loaded[i].value, direct[i].value);
   spec.size = 10;
-  auto wrong = TorchEvaluator::Load(dir.File("a.ckpt"), spec, testing::TinyArch());
+  auto wrong = NetworkEvaluator::Load(dir.File("a.ckpt"), spec, testing::TinyArch());
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(wrong.error().find(dir.File("a.ckpt")), std::string::npos) << wrong.error();
 }
@@ -232,7 +233,7 @@ CheckpointMeta GameMeta(RuleSet rules, int size, int64_t generation) {
   return meta;
 }
 
-TEST(TorchEvaluator, OpenReadsTheCheckpointOnce) {
+TEST(NetworkEvaluator, OpenReadsTheCheckpointOnce) {
   // Two checkpoints of different generations and architectures. The loaded file turns from
   // the first into the second once it has been opened: metadata and weights must both come
   // from the first (a second read would load the other network, or fail on its shape).
@@ -254,7 +255,7 @@ TEST(TorchEvaluator, OpenReadsTheCheckpointOnce) {
   ModelRequirement need;
   need.rules = RuleSet::kStandard;
   need.size = 7;
-  auto opened = TorchEvaluator::Open(path, need, testing::TinyArch());
+  auto opened = NetworkEvaluator::Open(path, need, testing::TinyArch());
   ASSERT_TRUE(opened.ok()) << opened.error();
   EXPECT_TRUE(file.Served());
   EXPECT_EQ(opened.value().meta.generation, 3);
@@ -268,20 +269,20 @@ TEST(TorchEvaluator, OpenReadsTheCheckpointOnce) {
   EXPECT_EQ(ReadCheckpointMeta(path).value().generation, 9);
 }
 
-TEST(TorchEvaluator, OpenChecksTheRequirementAndSaysWhatKindAnErrorIs) {
+TEST(NetworkEvaluator, OpenChecksTheRequirementAndSaysWhatKindAnErrorIs) {
   testing::TempDir dir;
   ASSERT_TRUE(
       SaveCheckpoint(dir.File("a.ckpt"), RandomNet(2), nullptr, GameMeta(RuleSet::kClassic, 9, 4))
           .ok());
   // No requirement: the checkpoint's own game and architecture.
-  auto any = TorchEvaluator::Open(dir.File("a.ckpt"), {}, testing::TinyArch());
+  auto any = NetworkEvaluator::Open(dir.File("a.ckpt"), {}, testing::TinyArch());
   ASSERT_TRUE(any.ok()) << any.error();
   EXPECT_EQ(any.value().meta.rules, RuleSet::kClassic);
   EXPECT_EQ(any.value().meta.generation, 4);
   ModelRequirement need;
   need.size = 7;
   need.source = "the match";
-  auto wrong = TorchEvaluator::Open(dir.File("a.ckpt"), need, testing::TinyArch());
+  auto wrong = NetworkEvaluator::Open(dir.File("a.ckpt"), need, testing::TinyArch());
   ASSERT_FALSE(wrong.ok());
   EXPECT_EQ(wrong.kind(), util::ErrorKind::kBadInput);
   EXPECT_EQ(wrong.error(), dir.File("a.ckpt") +
@@ -290,31 +291,31 @@ TEST(TorchEvaluator, OpenChecksTheRequirementAndSaysWhatKindAnErrorIs) {
   need = ModelRequirement();
   need.arch = testing::TinyArch();
   need.arch->blocks = 3;
-  auto arch = TorchEvaluator::Open(dir.File("a.ckpt"), need, testing::TinyArch());
+  auto arch = NetworkEvaluator::Open(dir.File("a.ckpt"), need, testing::TinyArch());
   ASSERT_FALSE(arch.ok());
   EXPECT_NE(arch.error().find("architecture mismatch"), std::string::npos) << arch.error();
-  auto missing = TorchEvaluator::Open(dir.File("none.ckpt"), {}, testing::TinyArch());
+  auto missing = NetworkEvaluator::Open(dir.File("none.ckpt"), {}, testing::TinyArch());
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.kind(), util::ErrorKind::kBadInput);
   if (!torch::cuda::is_available()) {  // a device this machine does not have: a failure
     NetConfig cuda = testing::TinyArch();
     cuda.device = "cuda";
-    auto failed = TorchEvaluator::Open(dir.File("a.ckpt"), {}, cuda);
+    auto failed = NetworkEvaluator::Open(dir.File("a.ckpt"), {}, cuda);
     ASSERT_FALSE(failed.ok());
     EXPECT_EQ(failed.kind(), util::ErrorKind::kFailure) << failed.error();
   }
 }
 
-TEST(TorchEvaluator, FreshEqualsTheInitialCheckpointOfTheSameSeed) {
+TEST(NetworkEvaluator, FreshEqualsTheInitialCheckpointOfTheSameSeed) {
   // What `veletas bench-selfplay` without --model plays: the network `init-model` writes.
   testing::TempDir dir;
   const ModelSpec spec{RuleSet::kStandard, 7, testing::TinyArch()};
   ASSERT_TRUE(CreateInitialCheckpoint(dir.File("init.ckpt"), spec, 5).ok());
-  auto loaded = TorchEvaluator::Load(dir.File("init.ckpt"), spec, testing::TinyArch());
+  auto loaded = NetworkEvaluator::Load(dir.File("init.ckpt"), spec, testing::TinyArch());
   ASSERT_TRUE(loaded.ok()) << loaded.error();
-  auto fresh = TorchEvaluator::Fresh(testing::TinyArch(), 5);
+  auto fresh = NetworkEvaluator::Fresh(testing::TinyArch(), 5);
   ASSERT_TRUE(fresh.ok()) << fresh.error();
-  auto other = TorchEvaluator::Fresh(testing::TinyArch(), 6);
+  auto other = NetworkEvaluator::Fresh(testing::TinyArch(), 6);
   ASSERT_TRUE(other.ok()) << other.error();
   const auto positions = SamplePositions(RuleSet::kStandard, 7, 6, 4);
   std::vector<search::EvalOutput> a(6), b(6), c(6);

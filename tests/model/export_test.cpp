@@ -8,11 +8,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "model/checkpoint.h"
-#include "model/export.h"
-#include "model/features.h"
-#include "model/model_files.h"
-#include "model/network.h"
+#include "model/base/features.h"
+#include "model/torch/checkpoint.h"
+#include "model/torch/export.h"
+#include "model/torch/model_files.h"
+#include "model/torch/network.h"
 #include "tests/model/test_util.h"
 
 #ifndef VELETAS_MODEL_TEST_DIR

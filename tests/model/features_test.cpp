@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/features.h"
+#include "model/base/features.h"
 #include "rules/notation.h"
 #include "rules/symmetry.h"
 #include "tests/model/test_util.h"

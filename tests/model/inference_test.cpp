@@ -1,4 +1,4 @@
-// The CPU inference engine (model/inference_net.h, model/cpu_network.h) against the
+// The CPU inference engine (model/onednn/inference_net.h, model/onednn/cpu_network.h) against the
 // training path (LibTorch, VeletasNet::forward in eval mode): a fresh network and one
 // trained for a few steps (so batch norm folding matters), every board size, mixed-size
 // batches, padded batch buckets, and each reduced precision within its stated tolerance.
@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "model/cpu_network.h"
-#include "model/features.h"
-#include "model/fold_weights.h"
-#include "model/losses.h"
-#include "model/network.h"
-#include "model/torch_evaluator.h"
+#include "model/base/features.h"
+#include "model/network_evaluator.h"
+#include "model/onednn/cpu_network.h"
+#include "model/torch/fold_weights.h"
+#include "model/torch/losses.h"
+#include "model/torch/network.h"
 #include "tests/model/test_util.h"
 
 namespace veletas::model {
@@ -82,7 +82,7 @@ VeletasNet FreshNet(uint64_t seed) {
 std::vector<search::EvalOutput> Reference(VeletasNet& net, const std::vector<Position>& positions) {
   NetConfig runtime = Arch();
   runtime.inference_precision = "torch";
-  auto e = TorchEvaluator::FromNet(net, runtime);
+  auto e = NetworkEvaluator::FromNet(net, runtime);
   EXPECT_TRUE(e.ok());
   std::vector<search::EvalOutput> out(positions.size());
   e.value()->Evaluate(positions, out);
@@ -223,7 +223,7 @@ TEST(InferenceNet, UpdatedWeightsReachTheEngine) {
   VeletasNet a = TrainedNet(6), b = TrainedNet(7);
   NetConfig runtime = Arch();
   runtime.inference_precision = "fp32";
-  auto e = TorchEvaluator::FromNet(a, runtime);
+  auto e = NetworkEvaluator::FromNet(a, runtime);
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e.value()->PrecisionName(), "fp32");
   const auto positions = Positions(7, 20, 9);

@@ -4,10 +4,10 @@
 
 #include <vector>
 
-#include "model/features.h"
-#include "model/model_files.h"
+#include "model/base/features.h"
+#include "model/network_evaluator.h"
 #include "model/network_pool.h"
-#include "model/torch_evaluator.h"
+#include "model/torch/model_files.h"
 #include "tests/model/test_util.h"
 
 namespace veletas::model {
@@ -56,7 +56,7 @@ TEST_F(NetworkPoolTest, TheSameCheckpointAndPrecisionGiveTheSameEvaluator) {
   EXPECT_EQ(a.value()->generation, 0);
   // Each pooled evaluator is its checkpoint's network: a's equals a direct load of a, and
   // differs from b's.
-  auto direct = TorchEvaluator::Open(a_, {}, testing::TinyArch());
+  auto direct = NetworkEvaluator::Open(a_, {}, testing::TinyArch());
   ASSERT_TRUE(direct.ok()) << direct.error();
   const std::vector<float> va = Values(a.value()->Evaluator());
   EXPECT_EQ(va, Values(*direct.value().evaluator));

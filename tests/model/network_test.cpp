@@ -6,9 +6,9 @@
 #include <set>
 #include <vector>
 
-#include "model/features.h"
-#include "model/losses.h"
-#include "model/network.h"
+#include "model/base/features.h"
+#include "model/torch/losses.h"
+#include "model/torch/network.h"
 #include "tests/model/test_util.h"
 #include "util/random.h"
 

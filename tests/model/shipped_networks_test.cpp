@@ -1,8 +1,8 @@
-// The shipped networks (model/shipped_networks.h): the lookup by game, $VELETAS_NETWORKS, the
+// The shipped networks (model/base/shipped_networks.h): the lookup by game, $VELETAS_NETWORKS, the
 // checks of a folder against its card (SHA-256, game, size limit), `veletas export
 // --checkpoint`, and every network shipped in the source tree's networks/ (loads, matches
 // its card, fits the size limit, plays a legal game).
-#include "model/shipped_networks.h"
+#include "model/base/shipped_networks.h"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "model/checkpoint_file.h"
-#include "model/model_files.h"
-#include "model/torch_evaluator.h"
+#include "model/base/checkpoint_file.h"
+#include "model/network_evaluator.h"
+#include "model/torch/model_files.h"
 #include "rules/turns.h"
 #include "search/player.h"
 #include "search/search_config.h"
@@ -129,7 +129,7 @@ TEST(ShippedNetworks, FindsTheFolderOfTheGameInTheEnvironmentsRoot) {
   auto meta = ReadCheckpointMeta(n.checkpoint);
   ASSERT_TRUE(meta.ok()) << meta.error();
   EXPECT_EQ(meta.value().optimizer, "");
-  EXPECT_TRUE(TorchEvaluator::Open(n.checkpoint, ModelRequirement{}, testing::TinyArch()).ok());
+  EXPECT_TRUE(NetworkEvaluator::Open(n.checkpoint, ModelRequirement{}, testing::TinyArch()).ok());
 }
 
 TEST(ShippedNetworks, NoFolderForTheGameIsNoNetwork) {
@@ -260,7 +260,7 @@ TEST(ShippedNetworks, EveryShippedNetworkLoadsAndPlaysALegalGame) {
     EXPECT_EQ(n.value().card.name, ShippedNetworkName(card.value().rules, card.value().size));
     NetConfig runtime;
     runtime.threads = 1;
-    auto opened = TorchEvaluator::Open(n.value().checkpoint, ModelRequirement{}, runtime);
+    auto opened = NetworkEvaluator::Open(n.value().checkpoint, ModelRequirement{}, runtime);
     ASSERT_TRUE(opened.ok()) << opened.error();
     search::SearchConfig sc = search::ForPlay(search::SearchConfig{});
     sc.simulations = 8;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "model/net_config.h"
+#include "model/base/net_config.h"
 #include "rules/notation.h"
 #include "rules/position.h"
 #include "tests/support/temp_dir.h"

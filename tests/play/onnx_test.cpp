@@ -1,7 +1,7 @@
 // The ONNX path end to end: `veletas export`'s files converted by scripts/export_onnx.py
 // (validated with onnx.checker), run by onnxruntime-node (installed with npm into the build
 // folder on first use) on positions encoded by the C++ side, and compared with LibTorch:
-// the TorchScript module's raw outputs and the TorchEvaluator's legal-action softmax and
+// the TorchScript module's raw outputs and the NetworkEvaluator's legal-action softmax and
 // value.
 //
 // Needs /usr/bin/python3 with torch and onnx, node and npm (with access to the npm
@@ -16,9 +16,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "model/features.h"
-#include "model/model_files.h"
-#include "model/torch_evaluator.h"
+#include "model/base/features.h"
+#include "model/network_evaluator.h"
+#include "model/torch/model_files.h"
 #include "tests/play/test_util.h"
 
 #if !defined(VELETAS_SOURCE_DIR) || !defined(VELETAS_ONNX_NODE_DIR) || \
@@ -124,12 +124,12 @@ TEST(Onnx, ExportedModelMatchesLibTorchInOnnxRuntime) {
   ASSERT_TRUE(std::filesystem::exists(out + "/model.onnx"));
 
   // Positions at every kind of sub-decision, encoded by the C++ side: on the model's canvas
-  // (with the TorchEvaluator's outputs) and padded into a 9x9 canvas.
+  // (with the NetworkEvaluator's outputs) and padded into a 9x9 canvas.
   auto positions = model::SamplePositions(rules::RuleSet::kStandard, 7, 48, 1);
   model::NetConfig runtime;
   runtime.threads = 1;
   runtime.inference_precision = "torch";  // the exported graph is LibTorch's
-  auto evaluator = model::TorchEvaluator::Load(ckpt, spec, runtime);
+  auto evaluator = model::NetworkEvaluator::Load(ckpt, spec, runtime);
   ASSERT_TRUE(evaluator.ok()) << evaluator.error();
   nlohmann::json c;
   c["batches"] = {

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <thread>
 
-#include "cluster/redis_client.h"
+#include "cluster/transport/redis_client.h"
 
 namespace veletas::test_support {
 

@@ -8,7 +8,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "model/features.h"
+#include "model/base/features.h"
 #include "rules/symmetry.h"
 #include "training/batch.h"
 #include "training/batch_loader.h"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "model/checkpoint_file.h"
+#include "model/base/checkpoint_file.h"
 #include "tests/training/test_util.h"
 
 #ifndef VELETAS_BINARY

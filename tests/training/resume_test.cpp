@@ -8,7 +8,7 @@
 #include <string>
 #include <type_traits>
 
-#include "model/checkpoint.h"
+#include "model/torch/checkpoint.h"
 #include "tests/support/files.h"
 #include "tests/support/swapped_file.h"
 #include "tests/training/test_util.h"

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "data/sample_file.h"
-#include "model/checkpoint_file.h"
-#include "model/model_files.h"
+#include "model/base/checkpoint_file.h"
+#include "model/torch/model_files.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 #include "training/synthetic_data.h"

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "model/checkpoint.h"
-#include "model/torch_evaluator.h"
+#include "model/network_evaluator.h"
+#include "model/torch/checkpoint.h"
 #include "tests/support/files.h"
 #include "tests/training/test_util.h"
 #include "training/call_plan.h"
@@ -85,7 +85,7 @@ void ExpectLossFalls(const std::string& device, TrainPrecision precision = Train
   EXPECT_GT(last.value_accuracy, 0.9);
   EXPECT_NEAR(result.stats.loss_total, last.loss_total, 1e-12);
   // The output loads on the CPU whatever device trained it.
-  auto loaded = model::TorchEvaluator::Open(r.output_checkpoint, r.spec, model::NetConfig{});
+  auto loaded = model::NetworkEvaluator::Open(r.output_checkpoint, r.spec, model::NetConfig{});
   ASSERT_TRUE(loaded.ok()) << loaded.error();
   EXPECT_EQ(loaded.value().meta.training_steps, 100);
 }
@@ -329,7 +329,7 @@ TEST(Trainer, GenerationsChainStepsOptimiserAndData) {
   EXPECT_GT(momentum, 0);
 
   // An evaluator loads the trained network into its own module.
-  auto evaluator = model::TorchEvaluator::Load(r2.output_checkpoint, r.spec, model::NetConfig{});
+  auto evaluator = model::NetworkEvaluator::Load(r2.output_checkpoint, r.spec, model::NetConfig{});
   ASSERT_TRUE(evaluator.ok()) << evaluator.error();
 
   // Running a finished call again does nothing and leaves the output alone; a state file

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/features.h"
+#include "model/base/features.h"
 #include "play/turn_search.h"
 #include "rules/notation.h"
 #include "search/fake_evaluators.h"
@@ -149,7 +149,7 @@ TEST(WebApi, SteppedSearchPlaysTheNativeSearchsGame) {
   vz_search_free(s);
 }
 
-// Leaves encoded for the network, and network outputs decoded, as TorchEvaluator does.
+// Leaves encoded for the network, and network outputs decoded, as NetworkEvaluator does.
 TEST(WebApi, NetworkLeavesAreEncodedAndDecodedAsNatively) {
   VzSearch* s = vz_search_new("puct", 8, 1, "network");
   ASSERT_EQ(std::string(vz_search_begin(s, "standard", 9, "d4,f6/a1", 16, 0, 2)), "");

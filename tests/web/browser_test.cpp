@@ -3,7 +3,7 @@
 // as the README serves it, a small real network exported as a user would (the CTest
 // fixture tests/web/setup_fixture.cmake). Everything the page does is checked against the
 // native side: moves by `veletas show` / `veletas moves`, the network by LibTorch (the
-// C++ TorchEvaluator and the TorchScript module), the search by play::TurnSearcher.
+// C++ NetworkEvaluator and the TorchScript module), the search by play::TurnSearcher.
 // Any console error, page or worker error, or failed request fails a test. Screenshots
 // and each scenario's result.json are kept in VELETAS_WEB_ARTIFACTS/<test>/.
 #include <gtest/gtest.h>
@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "model/checkpoint_file.h"
-#include "model/features.h"
-#include "model/torch_evaluator.h"
+#include "model/base/checkpoint_file.h"
+#include "model/base/features.h"
+#include "model/network_evaluator.h"
 #include "play/turn_search.h"
 #include "rules/notation.h"
 #include "search/fake_evaluators.h"
@@ -130,7 +130,7 @@ class Browser : public ::testing::Test {
 // The page's network (model.onnx in onnxruntime-web, inputs encoded by the WebAssembly
 // feature encoding) gives LibTorch's outputs on positions of every kind of sub-decision:
 // the same positions and planes as natively, the raw outputs of the TorchScript module
-// (export_onnx.py --reference) and the C++ TorchEvaluator's legal softmax and value, all
+// (export_onnx.py --reference) and the C++ NetworkEvaluator's legal softmax and value, all
 // within 1e-4, on the model's canvas and, if `padded`, a larger one (the board padded into a
 // 9x9 canvas), the page served by `server` (see Run). Returns the page's engine report of
 // the last run: {threads, isolated, status}.
@@ -142,7 +142,7 @@ json Browser::ExpectNetworkMatchesLibTorch(const std::string& server, bool padde
   model::NetConfig runtime;
   runtime.threads = 1;
   runtime.inference_precision = "torch";  // the exported graph is LibTorch's
-  auto evaluator = model::TorchEvaluator::Load(kFixture + "/g0.ckpt", spec, runtime);
+  auto evaluator = model::NetworkEvaluator::Load(kFixture + "/g0.ckpt", spec, runtime);
   EXPECT_TRUE(evaluator.ok()) << evaluator.error();
   if (!evaluator.ok()) return json();
   json engine;
@@ -197,7 +197,7 @@ json Browser::ExpectNetworkMatchesLibTorch(const std::string& server, bool padde
       std::cout << "canvas " << canvas << " " << name << ": max |page - LibTorch| " << worst
                 << "\n";
     }
-    // The evaluator's outputs: TorchEvaluator natively, DecodeOutput in the page.
+    // The evaluator's outputs: NetworkEvaluator natively, DecodeOutput in the page.
     if (canvas == spec.size) {
       std::vector<search::EvalOutput> native(positions.size());
       evaluator.value()->Evaluate(positions, native);
@@ -210,7 +210,7 @@ json Browser::ExpectNetworkMatchesLibTorch(const std::string& server, bool padde
         worst = std::max(worst, std::abs(r["decoded_value"][i].get<double>() - native[i].value));
       }
       EXPECT_LE(worst, 1e-4);
-      std::cout << "legal softmax and value: max |page - TorchEvaluator| " << worst << "\n";
+      std::cout << "legal softmax and value: max |page - NetworkEvaluator| " << worst << "\n";
     }
   }
   return engine;

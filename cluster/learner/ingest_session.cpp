@@ -1,0 +1,353 @@
+#include "cluster/learner/ingest_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <thread>
+
+#include "cluster/learner/validate.h"
+#include "cluster/transport/worker_registry.h"
+#include "util/names.h"
+
+namespace veletas::cluster {
+namespace {
+
+constexpr int kLoggedRejections = 100;  // then every 100th
+constexpr double kTrimSeconds = 5;
+// Dead letters kept (XADD MAXLEN ~): the oldest go first.
+constexpr char kDeadLetters[] = "10000";
+
+std::string StreamOf(const RunKeys& keys, EntryKind kind, const std::string& worker) {
+  return kind == EntryKind::kArena ? keys.WorkerArena(worker) : keys.WorkerSelfplay(worker);
+}
+
+}  // namespace
+
+std::string BoundedReason(std::string_view message) {
+  std::string out = util::EscapedBytes(message.substr(0, kMaxReasonLength));
+  if (out.size() > kMaxReasonLength || message.size() > kMaxReasonLength) {
+    out.resize(kMaxReasonLength - 3);
+    // Not in the middle of an escape: "\xH" or "\x" at the end goes.
+    const size_t slash = out.rfind('\\');
+    if (slash != std::string::npos && slash + 4 > out.size()) out.resize(slash);
+    out += "...";
+  }
+  return out;
+}
+
+std::string SenderOf(const StreamEntry& entry) { return entry.sender.empty() ? "?" : entry.sender; }
+
+util::Status IngestSession::EnsureTaskGroup() {
+  return EnsureGroup(redis_, keys_.Tasks(), kWorkerGroup);
+}
+
+util::Status IngestSession::Reconnect() {
+  for (;;) {
+    util::Status s = redis_.Connect();
+    if (s.ok()) {
+      if (lost_) Print("  cluster: Redis is back");
+      lost_ = false;
+      // A Redis restarted from an append-only file that missed the group's last second
+      // has lost it too: make it again (CheckEpoch does when the whole run's data is gone).
+      grouped_.clear();
+      return EnsureTaskGroup();
+    }
+    if (s.kind() == util::ErrorKind::kBadInput) return s;
+    if (!lost_) Print("  cluster: " + s.error() + "; waiting for Redis");
+    lost_ = true;
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+}
+
+util::Status IngestSession::Repair(const std::string& stream) {
+  auto type = redis_.Call({"TYPE", stream});
+  if (!type) return redis_.Connected() ? util::Ok() : type.error_value();
+  const std::string worker = owner_.count(stream) ? owner_[stream] : "?";
+  if (type.value().str != "stream" && type.value().str != "none") {
+    const std::string aside = keys_.Broken(worker) + ":" + std::to_string(std::time(nullptr));
+    Print("  cluster: " + stream + " (worker " + worker + ") is a " + type.value().str +
+          ", not a stream; moved to " + aside + " and made again");
+    auto moved = redis_.Call({"RENAME", stream, aside});
+    if (!moved && !redis_.Connected()) return moved.error_value();
+  }
+  grouped_.erase(stream);
+  cursor_.erase(stream);
+  util::Status s = EnsureGroup(redis_, stream, kLearnerGroup);
+  if (!s.ok()) {
+    if (!redis_.Connected()) return s;
+    Print("  cluster: " + stream + " (worker " + worker + "): " + BoundedReason(s.error()) +
+          "; skipped for now");
+    return util::Ok();
+  }
+  grouped_.insert(stream);
+  return util::Ok();
+}
+
+util::Status IngestSession::CheckEpoch() {
+  auto exists = redis_.Call({"EXISTS", keys_.Epoch()});
+  if (!exists) return exists.error_value();
+  if (exists.value().integer > 0) return util::Ok();
+  std::set<std::string> workers;
+  for (const auto& [stream, worker] : owner_) workers.insert(worker);
+  Print("  cluster: Redis has lost the run's data (restarted without it): registering " +
+        std::to_string(workers.size()) + " workers again and publishing the networks again");
+  for (const std::string& w : workers) {
+    if (util::Status s = RegisterWorker(redis_, keys_, w); !s.ok()) return s;
+  }
+  grouped_.clear();
+  cursor_.clear();
+  // The arena's tasks stream went with its workers group, whichever call (a retried publish,
+  // say) met the new Redis first: without the group no task could be posted or taken.
+  if (util::Status s = EnsureTaskGroup(); !s.ok()) return s;
+  if (on_data_lost_) {
+    if (util::Status s = on_data_lost_(); !s.ok()) return s;
+  }
+  auto set = redis_.Call({"SET", keys_.Epoch(), std::to_string(std::time(nullptr))});
+  if (!set) return set.error_value();
+  return util::Ok();
+}
+
+util::Result<std::vector<std::string>> IngestSession::Streams(EntryKind kind) {
+  auto workers = RegisteredWorkers(redis_, keys_);
+  if (!workers) return workers.error_value();
+  std::vector<std::string> out;
+  for (const std::string& w : workers.value()) {
+    const std::string stream = StreamOf(keys_, kind, w);
+    owner_[stream] = w;
+    if (!grouped_.count(stream)) {
+      if (util::Status s = Repair(stream); !s.ok()) return s.error_value();
+      if (!grouped_.count(stream)) continue;
+    }
+    out.push_back(stream);
+  }
+  return out;
+}
+
+std::vector<StreamEntry> IngestSession::Tagged(std::vector<StreamEntry> entries,
+                                               const std::string& stream) {
+  for (StreamEntry& e : entries) {
+    e.stream = stream;
+    e.sender = owner_[stream];
+  }
+  return entries;
+}
+
+util::Result<std::vector<StreamEntry>> IngestSession::Next(EntryKind kind) {
+  for (;;) {
+    auto batch = TryNext(kind);
+    if (!batch) return batch.error_value();
+    if (batch.value()) return std::move(*batch.value());
+  }
+}
+
+void IngestSession::Lost(const std::string& why) {
+  if (!lost_) Print("  cluster: " + why + "; waiting for Redis");
+  lost_ = true;
+  cursor_.clear();  // what was delivered may not have been acknowledged
+}
+
+util::Result<IngestSession::Batch> IngestSession::TryNext(EntryKind kind) {
+  if (!redis_.Connected() || lost_) {
+    if (util::Status s = Reconnect(); !s.ok()) return s.error_value();
+  }
+  util::Status epoch = CheckEpoch();
+  util::Result<std::vector<std::string>> streams =
+      epoch.ok() ? Streams(kind) : util::Result<std::vector<std::string>>(epoch.error_value());
+  if (!streams) {
+    if (redis_.Connected()) return streams.error_value();
+    Lost(streams.error());
+    return Batch();
+  }
+  auto pending = ClaimPending(streams.value());
+  if (!pending || !pending.value() || !pending.value()->empty()) return pending;
+  if (streams.value().empty()) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    return Batch(std::vector<StreamEntry>());
+  }
+  return ReadNew(kind, streams.value());
+}
+
+util::Result<IngestSession::Batch> IngestSession::ClaimPending(
+    const std::vector<std::string>& streams) {
+  for (const std::string& stream : streams) {
+    std::string& cursor = cursor_[stream];
+    if (cursor.empty()) cursor = "0-0";
+    if (cursor == "done") continue;
+    auto claimed =
+        AutoClaim(redis_, stream, kLearnerGroup, kLearnerConsumer, 0, cursor, config_.ingest_batch);
+    if (!claimed) {
+      if (!redis_.Connected()) {
+        Lost("Redis connection lost");
+        return Batch();
+      }
+      if (util::Status s = Repair(stream); !s.ok()) return s.error_value();
+      continue;
+    }
+    cursor = claimed.value().next == "0-0" ? "done" : claimed.value().next;
+    if (!claimed.value().entries.empty()) return Batch(Tagged(claimed.value().entries, stream));
+  }
+  return Batch(std::vector<StreamEntry>());
+}
+
+util::Result<IngestSession::Batch> IngestSession::ReadNew(EntryKind kind,
+                                                          const std::vector<std::string>& all) {
+  const size_t batch = static_cast<size_t>(std::max(1, config_.ingest_batch));
+  const size_t n = std::min(all.size(), batch);
+  std::vector<std::string> args{
+      "XREADGROUP",     "GROUP", kLearnerGroup,
+      kLearnerConsumer, "COUNT", std::to_string(std::max<size_t>(1, batch / n)),
+      "BLOCK",          "1000",  "STREAMS"};
+  std::vector<std::string> chosen;
+  for (size_t i = 0; i < n; ++i) chosen.push_back(all[(rotate_ + i) % all.size()]);
+  rotate_ = (rotate_ + n) % all.size();
+  args.insert(args.end(), chosen.begin(), chosen.end());
+  args.insert(args.end(), n, ">");
+  std::vector<std::string_view> view(args.begin(), args.end());
+  auto reply = redis_.Command(view);
+  if (!reply) {
+    Lost(reply.error());
+    return Batch();
+  }
+  if (reply.value().IsError()) {
+    // One stream's trouble (NOGROUP, WRONGTYPE): mend what needs it, read the rest.
+    Print("  cluster: reading the workers' streams: " + BoundedReason(reply.value().str));
+    for (const std::string& s : chosen) {
+      if (util::Status r = Repair(s); !r.ok()) return r.error_value();
+    }
+    return Batch();
+  }
+  std::vector<StreamEntry> out;
+  for (const RedisValue& s : reply.value().elements) {
+    if (!s.IsArray() || s.elements.size() < 2 || !owner_.count(s.elements[0].str)) continue;
+    auto tagged = Tagged(ParseEntries(s.elements[1]), s.elements[0].str);
+    for (StreamEntry& e : tagged) out.push_back(std::move(e));
+  }
+  // Nothing new: what was acknowledged must not keep the workers' queue looking full.
+  if (out.empty()) Trim(kind);
+  return Batch(std::move(out));
+}
+
+// What Settle does with one batch: acknowledgements, counts, dead letters and log lines.
+struct IngestSession::Settlement {
+  std::map<std::string, std::vector<std::string>> acks;  // stream -> ids
+  IngestCounters now;
+  // Stats field prefix ("accepted-by:", "duplicates-by:", "rejected-by:") -> worker -> entries.
+  std::map<std::string, std::map<std::string, int64_t>> by_worker;
+  std::vector<std::string> logged;
+  std::vector<std::vector<std::string>> dead;
+};
+
+void IngestSession::Reject(const StreamEntry& entry, const std::string& message, Settlement& out) {
+  ++out.now.rejected;
+  ++out.now.rejected_by_reason[RejectionReason(BoundedReason(message))];
+  ++out.by_worker["rejected-by:"][SenderOf(entry)];
+  const std::string reason = BoundedReason(message);
+  const std::string line = "entry " + entry.id + " from worker " + SenderOf(entry) + ": " + reason;
+  out.logged.push_back(std::to_string(std::time(nullptr)) + " " + line);
+  out.dead.push_back({"XADD", keys_.Dead(), "MAXLEN", "~", kDeadLetters, "*", "worker",
+                      SenderOf(entry), "entry", entry.id, "reason", reason});
+  ++rejections_logged_;
+  if (rejections_logged_ <= kLoggedRejections || rejections_logged_ % 100 == 0) {
+    Print("  cluster: rejected " + line);
+  }
+}
+
+std::vector<std::vector<std::string>> IngestSession::SettleCommands(const Settlement& s) const {
+  // Dead letters first: an entry is acknowledged only when its dead letter is stored (or
+  // Redis refused it, e.g. when full).
+  std::vector<std::vector<std::string>> commands = s.dead;
+  for (const auto& [stream, ids] : s.acks) {
+    std::vector<std::string> ack{"XACK", stream, kLearnerGroup};
+    ack.insert(ack.end(), ids.begin(), ids.end());
+    commands.push_back(ack);
+  }
+  const std::string stats = keys_.Stats();
+  for (const auto& [field, n] : std::map<std::string, int64_t>{{"accepted", s.now.accepted},
+                                                               {"duplicates", s.now.duplicates},
+                                                               {"stale", s.now.stale},
+                                                               {"rejected", s.now.rejected}}) {
+    if (n > 0) commands.push_back({"HINCRBY", stats, field, std::to_string(n)});
+  }
+  for (const auto& [reason, n] : s.now.rejected_by_reason) {
+    commands.push_back({"HINCRBY", stats, "rejected:" + reason, std::to_string(n)});
+  }
+  for (const auto& [prefix, counts] : s.by_worker) {
+    for (const auto& [worker, n] : counts) {
+      commands.push_back({"HINCRBY", stats, prefix + worker, std::to_string(n)});
+    }
+  }
+  for (const std::string& line : s.logged) {
+    commands.push_back({"LPUSH", keys_.Rejections(), line});
+  }
+  if (!s.logged.empty()) commands.push_back({"LTRIM", keys_.Rejections(), "0", "199"});
+  commands.push_back({"HSET", stats, "last_ingest", std::to_string(std::time(nullptr))});
+  return commands;
+}
+
+util::Status IngestSession::Settle(EntryKind kind, const std::vector<StreamEntry>& entries,
+                                   const std::vector<Verdict>& verdicts) {
+  Settlement settled;
+  IngestCounters& now = settled.now;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Verdict& v = verdicts[i];
+    if (v.kind == Verdict::Kind::kKeep) continue;
+    settled.acks[entries[i].stream].push_back(entries[i].id);
+    switch (v.kind) {
+      case Verdict::Kind::kAccepted:
+        ++now.accepted;
+        ++settled.by_worker["accepted-by:"][SenderOf(entries[i])];
+        break;
+      case Verdict::Kind::kDuplicate:
+        ++now.duplicates;
+        ++settled.by_worker["duplicates-by:"][SenderOf(entries[i])];
+        break;
+      case Verdict::Kind::kStale:
+        ++now.stale;
+        break;
+      default:
+        Reject(entries[i], v.message, settled);
+    }
+  }
+  if (settled.acks.empty()) return util::Ok();
+  const std::vector<std::vector<std::string>> commands = SettleCommands(settled);
+  auto replies = redis_.Pipeline(commands);
+  if (!replies) {
+    // Not acknowledged: the entries come again and are counted as duplicates then.
+    lost_ = true;
+    return util::Ok();
+  }
+  const size_t first_ack = settled.dead.size();
+  for (size_t i = first_ack; i < first_ack + settled.acks.size(); ++i) {
+    const RedisValue& r = replies.value()[i];
+    if (r.IsError()) {
+      // The stream went away or changed under us: its entries come again after Repair.
+      Print("  cluster: XACK " + commands[i][1] + ": " + BoundedReason(r.str));
+      if (util::Status s = Repair(commands[i][1]); !s.ok()) return s;
+    }
+  }
+  totals_.accepted += now.accepted;
+  totals_.duplicates += now.duplicates;
+  totals_.stale += now.stale;
+  totals_.rejected += now.rejected;
+  for (const auto& [reason, n] : now.rejected_by_reason) totals_.rejected_by_reason[reason] += n;
+  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_trim_).count() >=
+      kTrimSeconds) {
+    Trim(kind);
+  }
+  return util::Ok();
+}
+
+void IngestSession::Trim(EntryKind kind) {
+  last_trim_ = std::chrono::steady_clock::now();
+  for (const auto& [stream, worker] : owner_) {
+    if (stream != StreamOf(keys_, kind, worker) || !grouped_.count(stream)) continue;
+    // Everything below `below` is stored (GameStore::Add is durable) or judged: trimmed, and
+    // the worker may delete its spooled copies (Outbox::Flush).
+    auto below = AcknowledgedBelow(redis_, stream, kLearnerGroup);
+    if (!below || below.value().empty()) continue;
+    redis_.Pipeline(
+        {{"XTRIM", stream, "MINID", below.value()}, {"SET", keys_.Stored(stream), below.value()}});
+  }
+}
+
+}  // namespace veletas::cluster

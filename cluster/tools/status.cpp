@@ -1,0 +1,279 @@
+#include "cluster/tools/status.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <tuple>
+#include <vector>
+
+#include "cluster/transport/streams.h"
+#include "cluster/transport/worker_registry.h"
+#include "util/json.h"
+#include "util/names.h"
+
+namespace veletas::cluster {
+namespace {
+
+// "field:value" lines of an INFO reply.
+std::map<std::string, std::string> InfoFields(const std::string& text) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const size_t colon = line.find(':');
+    if (colon != std::string::npos) out[line.substr(0, colon)] = line.substr(colon + 1);
+  }
+  return out;
+}
+
+// Field -> value of a flat array reply (HGETALL, XINFO).
+std::map<std::string, RedisValue> Pairs(const RedisValue& v) {
+  std::map<std::string, RedisValue> out;
+  for (size_t i = 0; i + 1 < v.elements.size(); i += 2) out[v.elements[i].str] = v.elements[i + 1];
+  return out;
+}
+
+// The count `key` of a worker's heartbeat `j` (0 when missing or not a count).
+long long Count(const nlohmann::json& j, const char* key) {
+  return util::JsonValueOr<long long>(j, key, 0);
+}
+
+// The commands and logins Redis refused to the run's worker users, by worker, from its ACL
+// LOG (its newest 128 kinds of refusal by default, each with a count): what a worker tried that
+// its user may not do. Nothing where the status's user may not read the log.
+void RefusedSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
+  auto log = redis.Call({"ACL", "LOG", "1000"});  // without a count: the newest 10
+  if (!log || !log.value().IsArray()) return;
+  std::map<std::string, long long> count;
+  std::map<std::string, std::string> newest;  // the log lists the newest first
+  for (const RedisValue& entry : log.value().elements) {
+    auto f = Pairs(entry);
+    const std::string& user = f["username"].str;
+    if (user.rfind(keys.prefix, 0) != 0 || user.size() == keys.prefix.size()) continue;
+    const std::string worker = user.substr(keys.prefix.size());
+    count[worker] += f["count"].IsInteger() ? f["count"].integer : 1;
+    if (!newest.count(worker)) newest[worker] = f["reason"].str + " " + f["object"].str;
+  }
+  if (count.empty()) return;
+  out << "refused by Redis (ACL LOG) by worker:";
+  const char* sep = " ";
+  for (const auto& [worker, n] : count) {
+    out << sep << util::EscapedBytes(worker.substr(0, 64)) << " " << n
+        << " (newest: " << util::EscapedBytes(newest[worker].substr(0, 80)) << ")";
+    sep = ", ";
+  }
+  out << "\n";
+}
+
+std::string Num(const RedisValue& v) {
+  return v.IsInteger() ? std::to_string(v.integer) : v.IsString() ? v.str : "-";
+}
+
+// "N entries (P pending at the group, L not yet read)" for streams `keys` together.
+util::Result<std::string> StreamLine(RedisClient& redis, const std::vector<std::string>& keys,
+                                     const std::string& group) {
+  long long length = 0, pending = 0, lag = 0;
+  for (const std::string& key : keys) {
+    auto len = redis.Call({"XLEN", key});
+    if (!len) return len.error_value();
+    length += len.value().integer;
+    auto groups = redis.Command({"XINFO", "GROUPS", key});
+    if (!groups) return groups.error_value();
+    for (const RedisValue& g : groups.value().elements) {
+      auto f = Pairs(g);
+      if (f["name"].str != group) continue;
+      pending += f["pending"].integer;
+      lag += f["lag"].integer;
+    }
+  }
+  return std::to_string(length) + " entries (" + std::to_string(pending) + " pending at the " +
+         group + ", " + std::to_string(lag) + " not yet read)";
+}
+
+// The server: version, memory, persistence.
+util::Status ServerSection(RedisClient& redis, std::ostream& out) {
+  auto server = redis.Call({"INFO", "server"});
+  if (!server) return server.error_value();
+  auto memory = redis.Call({"INFO", "memory"});
+  auto persistence = redis.Call({"INFO", "persistence"});
+  auto fsync = redis.Command({"CONFIG", "GET", "appendfsync"});
+  auto s = InfoFields(server.value().str);
+  auto m = memory ? InfoFields(memory.value().str) : std::map<std::string, std::string>{};
+  auto p = persistence ? InfoFields(persistence.value().str) : std::map<std::string, std::string>{};
+  std::string appendfsync = "?";
+  if (fsync && fsync.value().elements.size() == 2) appendfsync = fsync.value().elements[1].str;
+  out << "redis " << redis.Options().endpoint.ToString() << ": version " << s["redis_version"]
+      << ", used memory " << m["used_memory_human"] << ", aof "
+      << (p["aof_enabled"] == "1" ? "on" : "OFF") << ", appendfsync " << appendfsync << "\n";
+  return util::Ok();
+}
+
+// The learner holding the run and the network self-play uses.
+util::Status LearnerSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
+  auto learner = redis.Call({"GET", keys.Learner()});
+  if (!learner) return learner.error_value();
+  if (learner.value().IsNil()) {
+    out << "learner: none (no learner holds the run now)\n";
+  } else {
+    const auto parsed = util::ParseJson(learner.value().str, "learner");
+    if (parsed && parsed.value().is_object()) {
+      const nlohmann::json& j = parsed.value();
+      out << "learner: " << util::JsonValueOr<std::string>(j, "host", "?") << " pid "
+          << util::JsonValueOr<long long>(j, "pid", 0) << ", "
+          << util::JsonValueOr<std::string>(j, "run_dir", "?") << ": "
+          << util::JsonValueOr<std::string>(j, "status", "?") << "\n";
+    }
+  }
+  auto current = redis.Call({"HMGET", keys.Current(), "id", "generation"});
+  if (!current) return current.error_value();
+  if (current.value().elements.size() == 2 && current.value().elements[0].IsString()) {
+    out << "self-play network: gen " << current.value().elements[1].str << " ("
+        << current.value().elements[0].str.substr(0, 16) << "...)\n";
+  } else {
+    out << "self-play network: none published yet\n";
+  }
+  return util::Ok();
+}
+
+// The registered workers, those alive (their heartbeat keys) one line each, and their
+// games/s.
+util::Status WorkersSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
+  auto registered = RegisteredWorkers(redis, keys);
+  if (!registered) return registered.error_value();
+  std::vector<std::string> alive_workers;
+  for (const std::string& w : registered.value()) {
+    auto alive = redis.Call({"EXISTS", keys.Worker(w)});
+    if (!alive) return alive.error_value();
+    if (alive.value().integer > 0) alive_workers.push_back(w);
+  }
+  out << "workers registered: " << registered.value().size() << ", alive: " << alive_workers.size()
+      << "\n";
+  double total_rate = 0;
+  if (!alive_workers.empty()) {
+    char header[200];
+    std::snprintf(header, sizeof header, "  %-28s %-20s %4s %9s %8s %6s %9s %6s\n", "worker",
+                  "state", "gen", "selfplay", "arena", "tasks", "games/s", "spool");
+    out << header;
+  }
+  for (const std::string& w : alive_workers) {
+    // The name is the key's (the worker's own), not what its heartbeat says.
+    const std::string k = keys.Worker(w);
+    auto v = redis.Call({"GET", k});
+    if (!v || v.value().IsNil()) continue;  // expired meanwhile
+    const auto parsed = util::ParseJson(v.value().str, k);
+    if (!parsed || !parsed.value().is_object()) continue;
+    const nlohmann::json& j = parsed.value();
+    const double rate = util::JsonValueOr<double>(j, "games_per_second", 0.0);
+    total_rate += rate;
+    char line[300];
+    std::snprintf(
+        line, sizeof line, "  %-28s %-20s %4lld %9lld %8lld %6lld %9.2f %6lld\n", w.c_str(),
+        util::EscapedBytes(util::JsonValueOr<std::string>(j, "state", "?").substr(0, 20)).c_str(),
+        util::JsonValueOr<long long>(j, "generation", -1), Count(j, "selfplay_games"),
+        Count(j, "arena_games"), Count(j, "tasks"), rate, Count(j, "spool"));
+    out << line;
+  }
+  if (!alive_workers.empty()) {
+    char line[80];
+    std::snprintf(line, sizeof line, "  all workers: %.2f games/s\n", total_rate);
+    out << line;
+  }
+  return util::Ok();
+}
+
+// The streams, and the tasks in play by each worker.
+util::Status StreamsSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
+  auto registered = RegisteredWorkers(redis, keys);
+  if (!registered) return registered.error_value();
+  std::vector<std::string> selfplay, arena;
+  for (const std::string& w : registered.value()) {
+    selfplay.push_back(keys.WorkerSelfplay(w));
+    arena.push_back(keys.WorkerArena(w));
+  }
+  for (const auto& [title, streams, group] :
+       {std::tuple<const char*, std::vector<std::string>, const char*>{"self-play results",
+                                                                       selfplay, kLearnerGroup},
+        {"arena results", arena, kLearnerGroup},
+        {"arena tasks", {keys.Tasks()}, kWorkerGroup}}) {
+    auto line = StreamLine(redis, streams, group);
+    if (!line) return line.error_value();
+    out << title << ": " << line.value() << "\n";
+  }
+  auto pending = redis.Command({"XPENDING", keys.Tasks(), kWorkerGroup});
+  if (pending && pending.value().IsArray() && pending.value().elements.size() >= 4) {
+    for (const RedisValue& c : pending.value().elements[3].elements) {
+      if (c.elements.size() == 2) {
+        // The consumer name is the reader's choice: shown escaped and cut.
+        out << "  tasks in play by " << util::EscapedBytes(c.elements[0].str.substr(0, 64)) << ": "
+            << Num(c.elements[1]) << "\n";
+      }
+    }
+  }
+  return util::Ok();
+}
+
+// The learner's counters and the latest rejected entries.
+util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
+  auto stats = redis.Call({"HGETALL", keys.Stats()});
+  if (!stats) return stats.error_value();
+  auto st = Pairs(stats.value());
+  out << "learner counters: accepted " << Num(st["accepted"]) << ", duplicates "
+      << Num(st["duplicates"]) << ", stale " << Num(st["stale"]) << ", rejected "
+      << Num(st["rejected"]);
+  if (st.count("reassigned")) out << ", tasks taken back " << Num(st["reassigned"]);
+  std::string reasons;
+  for (const auto& [field, value] : st) {
+    if (field.rfind("rejected:", 0) == 0) {
+      reasons += (reasons.empty() ? "" : ", ") + field.substr(9) + " " + Num(value);
+    }
+  }
+  if (!reasons.empty()) out << " (" << reasons << ")";
+  out << "\n";
+  // Counted by the learner as it judged each worker's entries (what a worker's heartbeat
+  // says of itself is its own claim).
+  for (const auto& [prefix, title] :
+       {std::pair<std::string, const char*>{"accepted-by:", "accepted"},
+        {"duplicates-by:", "duplicate"},
+        {"rejected-by:", "rejected"}}) {
+    std::string by_worker;
+    for (const auto& [field, value] : st) {
+      if (field.rfind(prefix, 0) == 0) {
+        by_worker +=
+            (by_worker.empty() ? "" : ", ") + field.substr(prefix.size()) + " " + Num(value);
+      }
+    }
+    if (!by_worker.empty()) out << title << " entries by worker: " << by_worker << "\n";
+  }
+  auto quarantined = redis.Call({"HGETALL", keys.Quarantined()});
+  if (!quarantined) return quarantined.error_value();
+  for (const auto& [worker, why] : Pairs(quarantined.value())) {
+    // Written by the learner, but worker names and reasons quote what workers sent.
+    out << "quarantined worker " << util::EscapedBytes(worker.substr(0, 64)) << ": "
+        << util::EscapedBytes(why.str.substr(0, 200)) << "\n";
+  }
+  RefusedSection(redis, keys, out);
+  auto recent = redis.Call({"LRANGE", keys.Rejections(), "0", "4"});
+  if (recent && !recent.value().elements.empty()) {
+    out << "latest rejected entries:\n";
+    for (const RedisValue& r : recent.value().elements) out << "  " << r.str << "\n";
+  }
+  return util::Ok();
+}
+
+}  // namespace
+
+util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys) {
+  std::ostringstream out;
+  util::Status s = ServerSection(redis, out);
+  if (s.ok()) s = LearnerSection(redis, keys, out);
+  if (s.ok()) s = WorkersSection(redis, keys, out);
+  if (s.ok()) s = StreamsSection(redis, keys, out);
+  if (s.ok()) s = CountersSection(redis, keys, out);
+  if (!s.ok()) return s.error_value();
+  return out.str();
+}
+
+}  // namespace veletas::cluster

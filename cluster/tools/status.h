@@ -1,0 +1,18 @@
+// `veletas cluster status`: what a run served through Redis is doing, read from its keys
+// (cluster/transport/keys.h): the learner, the workers alive (from their heartbeats) with their
+// games/s, the queues and their pending entries, the pending arena tasks, the learner's counters
+// and the latest rejected entries.
+#pragma once
+
+#include <string>
+
+#include "cluster/transport/keys.h"
+#include "cluster/transport/redis_client.h"
+#include "util/result.h"
+
+namespace veletas::cluster {
+
+// The status report as text (lines). Errors: Redis unreachable or a command refused.
+util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys);
+
+}  // namespace veletas::cluster

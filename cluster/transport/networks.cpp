@@ -1,0 +1,88 @@
+#include "cluster/transport/networks.h"
+
+#include <cstdlib>
+#include <vector>
+
+#include "util/sha256.h"
+
+namespace veletas::cluster {
+
+bool IsNetworkId(std::string_view id) {
+  if (id.size() != 64) return false;
+  for (char c : id) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+util::Result<std::string> PublishNetwork(RedisClient& redis, const RunKeys& keys,
+                                         std::string_view checkpoint, long long generation,
+                                         bool current) {
+  const std::string id = util::Sha256Hex(checkpoint);
+  const std::string key = keys.Model(id);
+  auto stored = redis.Call({"HGET", keys.Models(), id});
+  if (!stored) return stored.error_value();
+  if (stored.value().IsNil()) {
+    std::vector<std::string> push{"RPUSH", key};
+    for (size_t at = 0; at < checkpoint.size(); at += kModelChunkBytes) {
+      push.emplace_back(checkpoint.substr(at, kModelChunkBytes));
+    }
+    if (checkpoint.empty()) push.emplace_back();
+    // All or nothing: a reader never sees half a network under its id.
+    auto replies = redis.Pipeline({{"MULTI"},
+                                   {"DEL", key},
+                                   push,
+                                   {"HSET", keys.Models(), id, std::to_string(generation)},
+                                   {"EXEC"}});
+    if (!replies) return replies.error_value();
+    for (const RedisValue& r : replies.value()) {
+      if (r.IsError())
+        return util::Result<std::string>::Failure("redis: publishing " + id + ": " + r.str);
+    }
+  }
+  if (current) {
+    auto set =
+        redis.Call({"HSET", keys.Current(), "id", id, "generation", std::to_string(generation)});
+    if (!set) return set.error_value();
+  }
+  return id;
+}
+
+util::Result<std::string> FetchNetwork(RedisClient& redis, const RunKeys& keys,
+                                       const std::string& id, int64_t max_bytes) {
+  using R = util::Result<std::string>;
+  if (!IsNetworkId(id)) return R::Error("network \"" + id.substr(0, 80) + "\": not a network id");
+  const std::string key = keys.Model(id);
+  auto length = redis.Call({"LLEN", key});
+  if (!length) return length.error_value();
+  if (length.value().integer <= 0) return R::Error("network " + id + ": not in Redis");
+  if (length.value().integer > max_bytes / static_cast<int64_t>(kModelChunkBytes) + 1) {
+    return R::Error("network " + id + ": larger than the limit of " + std::to_string(max_bytes) +
+                    " bytes");
+  }
+  auto chunks = redis.Call({"LRANGE", key, "0", "-1"});
+  if (!chunks) return chunks.error_value();
+  std::string bytes;
+  for (const RedisValue& c : chunks.value().elements) bytes += c.str;
+  if (util::Sha256Hex(bytes) != id) {
+    return R::Error("network " + id + ": the stored bytes do not match their SHA-256");
+  }
+  return bytes;
+}
+
+util::Result<std::optional<CurrentNetwork>> ReadCurrent(RedisClient& redis, const RunKeys& keys) {
+  auto reply = redis.Call({"HMGET", keys.Current(), "id", "generation"});
+  if (!reply) return reply.error_value();
+  const RedisValue& v = reply.value();
+  if (v.elements.size() != 2 || !v.elements[0].IsString()) return std::optional<CurrentNetwork>();
+  CurrentNetwork c;
+  c.id = v.elements[0].str;
+  c.generation = std::atoll(v.elements[1].str.c_str());
+  if (!IsNetworkId(c.id)) {
+    return util::Result<std::optional<CurrentNetwork>>::Error(
+        "the run's current network \"" + c.id.substr(0, 80) + "\" is not a network id");
+  }
+  return std::optional<CurrentNetwork>(c);
+}
+
+}  // namespace veletas::cluster

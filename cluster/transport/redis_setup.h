@@ -1,0 +1,86 @@
+// The files of a run's Redis (`veletas cluster setup`, `cluster add-worker`, `cluster
+// remove-worker`; docs/CLUSTER.md): a redis.conf fragment (append-only file, maxmemory with
+// noeviction, request sizes bounded by the entry limit, the ACL file), the ACL file (a
+// default user nobody can log in as, an admin user, the learner's user, one user per worker
+// whose rights are only its own streams) with passwords stored as SHA-256 hashes, and one
+// credentials file per user (mode 0600, "USER PASSWORD" as cluster::LoadRedisAuth reads it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/transport/entry.h"
+#include "cluster/transport/keys.h"
+#include "cluster/transport/redis_client.h"
+#include "util/result.h"
+
+namespace veletas::cluster {
+
+// The user that maintains the ACL (ACL LOAD, DELUSER) and the worker registry.
+inline constexpr char kAdminUser[] = "vz-admin";
+
+struct RedisSetupOptions {
+  std::string run;                                  // util::ValidateName, kMaxNameLength
+  std::string dir;                                  // the setup's directory (created if missing)
+  int64_t maxmemory = int64_t{1} << 30;             // bytes Redis may hold (noeviction)
+  int64_t max_entry_bytes = kDefaultMaxEntryBytes;  // the learner's cluster.max_entry_bytes
+};
+
+// The files of a setup in `dir`.
+std::string AclFile(const std::string& dir);                                 // users.acl
+std::string ConfFile(const std::string& dir);                                // redis-veletas.conf
+std::string AuthFile(const std::string& dir, const std::string& user_file);  // <name>.auth
+// The learner's ACL user of `run`.
+std::string LearnerUser(const std::string& run);
+
+// Writes DIR/redis-veletas.conf, DIR/users.acl, DIR/admin.auth and DIR/learner.auth with
+// fresh random passwords. Refused (bad input) when DIR/users.acl exists (a setup is written
+// once; workers are added and removed after), or when the run name, maxmemory (at least 16
+// entries) or max_entry_bytes (at least 1 KiB) is wrong.
+util::Status WriteRedisSetup(const RedisSetupOptions& options);
+
+// The users.acl line of worker `name` of `run` with password hash `sha256_hex`: it may XADD
+// to its own two result streams, SET/DEL its heartbeat, XLEN its self-play stream, read the
+// config, current network, network blobs and the queue count, and take, touch and
+// acknowledge tasks; nothing else.
+std::string WorkerAclLine(const std::string& run, const std::string& name,
+                          const std::string& sha256_hex);
+
+// Adds worker `name` to DIR/users.acl (rewritten atomically) with a fresh password and
+// writes DIR/<name>.auth (0600). Returns the credentials file's path. Refused (bad input)
+// when the name is invalid or taken, or DIR holds no setup of `run`.
+util::Result<std::string> AddWorkerUser(const std::string& dir, const std::string& run,
+                                        const std::string& name);
+
+// Removes worker `name` from DIR/users.acl and deletes DIR/<name>.auth. Bad input when
+// the worker is not in the file.
+util::Status RemoveWorkerUser(const std::string& dir, const std::string& run,
+                              const std::string& name);
+
+// The words of a users.acl line; a selector "(...)" is one word.
+std::vector<std::string> AclWords(const std::string& line);
+
+// Applies a change of DIR's users.acl to the running server, as `admin`, without touching the
+// other users' connections (Redis 7.0's ACL LOAD would close them all): adding worker `name`
+// (`add`: ACL SETUSER with its line of the file, then registered, its streams made) or
+// removing it (ACL DELUSER, which closes its connections; then unregistered, its streams and
+// queued games dropped). The file and the server then agree, also after a restart.
+util::Status ApplyWorkerChange(RedisClient& admin, const std::string& dir, const std::string& run,
+                               const std::string& name, bool add);
+
+// What `cluster add-worker` / `cluster remove-worker` did.
+struct WorkerChange {
+  std::string endpoint;   // the server changed (host:port)
+  std::string auth_file;  // added: the worker's credentials file (its --redis-auth FILE)
+};
+
+// `cluster add-worker` (`add`) or `cluster remove-worker`: reaches the running server at `url`
+// as the setup's admin (DIR/admin.auth) first, so that the file and the server stay in step,
+// then edits DIR/users.acl (AddWorkerUser or RemoveWorkerUser) and applies the change
+// (ApplyWorkerChange). Errors: those of MakeRedisOptions, the connection, the edit and the
+// change; when the server cannot be reached, DIR is left as it was.
+util::Result<WorkerChange> ChangeWorker(const std::string& url, const std::string& dir,
+                                        const std::string& run, const std::string& name, bool add);
+
+}  // namespace veletas::cluster
