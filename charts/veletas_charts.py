@@ -22,7 +22,7 @@ Exit codes: 0 done (some charts may be skipped), 1 a chart could not be drawn or
 2 bad usage or an unreadable input named on the command line, 3 matplotlib is missing.
 
 The `veletas` binary embeds this file and runs it with the first of $VELETAS_PYTHON,
-/usr/bin/python3 and python3 that has matplotlib (docs/ARCHITECTURE.md, "Charts").
+/usr/bin/python3 and python3 that has matplotlib (charts/charts.h).
 """
 
 import glob

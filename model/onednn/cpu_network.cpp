@@ -69,7 +69,7 @@ util::Result<std::unique_ptr<CpuNetwork>> CpuNetwork::Create(const InferenceWeig
   if (!fp32) return fp32;
   const std::string line = "network: fp32 inference (" + fp32.value()->net().Implementation() + ")";
   const bool automatic = setting == "auto";
-  std::vector<Precision> candidates;  // fastest first (docs/ARCHITECTURE.md, "Inference")
+  std::vector<Precision> candidates;  // fastest first (model/onednn/inference_net.h)
   if (setting == "int8" || automatic) candidates.push_back(Precision::kInt8);
   if (setting == "bf16" || automatic) candidates.push_back(Precision::kBf16);
   std::string why = automatic ? "auto" : "as configured";

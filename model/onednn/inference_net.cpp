@@ -25,7 +25,7 @@ struct Layout {
 };
 
 // The layouts to try for a precision, fastest first, chosen by measurement
-// (docs/ARCHITECTURE.md, "Inference"): blocked nChw16c is oneDNN's fastest fp32 and bf16
+// (model/onednn/inference_net.h): blocked nChw16c is oneDNN's fastest fp32 and bf16
 // layout here, but needs channel counts its kernels take (multiples of 16); int8 kernels
 // for nChw16c are reference code and need nhwc.
 std::vector<Layout> LayoutsOf(Precision p) {

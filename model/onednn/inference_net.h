@@ -1,5 +1,15 @@
 // The network's CPU inference engine: the folded weights (model/onednn/inference_weights.h) run
-// through oneDNN directly, made for inference (ARCHITECTURE.md, "Inference"). Torch-free.
+// through oneDNN directly, made for inference. Torch-free.
+//
+// Why an engine of its own: LibTorch 1.13 runs each convolution on plain NCHW tensors with
+// reorders in and out, in training form, then separate batch-norm and mask passes and the
+// unused aux head (slower at batch 64 than at batch 8; docs/RESULTS.md has the figures). The
+// training path stays LibTorch. Layouts by measurement: fp32 and bf16 use blocked nChw16c
+// (jit:avx512_core); int8 uses nhwc (oneDNN's int8 nChw16c kernels are reference code) with
+// u8 activations, s8 per-channel weights and per-layer activation scales calibrated on the
+// network's own games at every load (model/onednn/cpu_network.h). `auto` takes the fastest
+// precision the CPU has whose outputs agree with fp32: int8 (VNNI), then bf16 (AVX-512
+// BF16), then fp32, the order measured by `veletas bench nn` (docs/RESULTS.md).
 //
 // Per forward pass: the planes are reordered once into the trunk's layout and precision;
 // every convolution carries its bias (batch norm folded), ReLU and, for the second

@@ -78,7 +78,7 @@ TEST(Squares, NamesRoundTripOnEverySize) {
   EXPECT_FALSE(ParseSquare(9, "a10").has_value());
 }
 
-// The example of ARCHITECTURE.md and notation.h, exactly.
+// The example of notation.h, exactly.
 TEST(RecordErrors, NameTheMoveNumberTheMoveAndTheBlocker) {
   EXPECT_EQ(RecordError(RuleSet::kStandard, 10, "c3,e5,g7/c6 d4,f6,h8,b7/b2 j10 j2 i1 j3 c3-c9/c1"),
             "move 7 \"c3-c9/c1\": c9 is not reachable from c3 (black stone on c6)");

@@ -54,7 +54,7 @@ void CheckSubDecision(const Position& p) {
     const Position t = p.Transformed(sym);
     ASSERT_TRUE(t.CheckInvariants());
     EXPECT_EQ(t.Transformed(InverseSymmetry(sym)), p);
-    // Setup shooter decisions are not symmetric by design (ARCHITECTURE.md).
+    // Setup shooter decisions are not symmetric by design (Position::IsSymmetricDecision, rules/position.h).
     if (!p.IsSymmetricDecision()) continue;
     const ActionSet image = t.LegalActions();
     EXPECT_EQ(image.squares, TransformBitboard(p.Size(), sym, legal.squares))
