@@ -7,7 +7,7 @@
 #include <limits>
 #include <utility>
 
-#include "search/fake_evaluators.h"
+#include "search/terminal_value.h"
 
 namespace veletas::search {
 namespace {

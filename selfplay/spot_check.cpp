@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "search/fake_evaluators.h"
+#include "search/terminal_value.h"
 #include "search/improved_policy.h"
 
 namespace veletas::selfplay {
