@@ -247,8 +247,7 @@ void Mcts::Expand(Node* node, const rules::Position& pos, const EvalOutput& eval
   int k = 0;
   double sum = 0;
   auto add = [&](int a) {
-    const float p = eval.policy[a];
-    const float prior = std::isfinite(p) && p > 0 ? p : 0.0f;
+    const float prior = PriorWeight(eval.policy[a]);
     node->edges[k].action = static_cast<uint8_t>(a);
     node->edges[k].prior = prior;
     sum += prior;
@@ -257,14 +256,13 @@ void Mcts::Expand(Node* node, const rules::Position& pos, const EvalOutput& eval
   for (int sq : legal.squares) add(sq);
   if (legal.pass) add(pos.PassAction());
   for (int i = 0; i < k; ++i) {
-    node->edges[i].prior = sum > 0 ? static_cast<float>(node->edges[i].prior / sum) : 1.0f / k;
+    node->edges[i].prior = NormalizedPrior(node->edges[i].prior, sum, k);
   }
   // Highest prior first (ties: lower action first), so that among unvisited children only
   // the first can be the best PUCT choice.
   std::stable_sort(node->edges, node->edges + k,
                    [](const Edge& a, const Edge& b) { return a.prior > b.prior; });
-  const float v = eval.value;
-  node->raw_value = std::isfinite(v) ? std::clamp(v, -1.0f, 1.0f) : 0.0f;
+  node->raw_value = SearchValue(eval.value);
 }
 
 Node* Mcts::ChildFor(Node* node, int edge_index, rules::Position& pos) {
