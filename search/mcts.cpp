@@ -317,18 +317,14 @@ int Mcts::SelectPuct(const Node* node, bool is_root) const {
   // without re-sorting them, so there every unvisited edge is scored.
   const bool sorted = !(is_root && root_noised_);
   bool unvisited_seen = false;
-  const Node* c = node->child;
+  ChildCursor children(node);
   for (int i = 0; i < node->num_edges; ++i) {
-    const Node* child = nullptr;
-    if (c != nullptr && c->edge_index == i) {
-      child = c;
-      c = c->sibling;
-    }
+    const Node* child = children.Next(i);
     const float prior = node->edges[i].prior;
     float score;
     if (child == nullptr) {
       if (sorted && unvisited_seen) {
-        if (c == nullptr) break;
+        if (children.Done()) break;
         continue;
       }
       unvisited_seen = true;
@@ -358,13 +354,9 @@ int Mcts::SelectUcb1(const Node* node) const {
   const float log_n = std::log(std::max(static_cast<float>(node->n - 1 + node->in_flight), 1.0f));
   int best = 0;
   float best_score = -std::numeric_limits<float>::infinity();
-  const Node* c = node->child;
+  ChildCursor children(node);
   for (int i = 0; i < node->num_edges; ++i) {
-    const Node* child = nullptr;
-    if (c != nullptr && c->edge_index == i) {
-      child = c;
-      c = c->sibling;
-    }
+    const Node* child = children.Next(i);
     if (child == nullptr) return i;  // every child is tried once first, in prior order
     float score;
     if (config_.solver && child->proven != 0) {
