@@ -11,6 +11,7 @@
 #include "util/atomic_file.h"
 #include "util/byte_io.h"
 #include "util/checksum.h"
+#include "util/text.h"
 
 namespace veletas::data {
 
@@ -358,15 +359,7 @@ util::Result<SampleFile> DecodeSampleFile(std::string_view data, const std::stri
                       num_samples, num_games, path);
 }
 
-std::string GameId::Hex() const {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string s;
-  for (uint8_t b : bytes) {
-    s += kHex[b >> 4];
-    s += kHex[b & 15];
-  }
-  return s;
-}
+std::string GameId::Hex() const { return util::HexString(bytes); }
 
 std::optional<GameId> GameId::FromHex(std::string_view hex) {
   if (hex.size() != 32) return std::nullopt;

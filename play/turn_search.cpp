@@ -117,15 +117,7 @@ void TurnSearcher::SetMaxNodes(int64_t max_nodes) {
 }
 
 std::string TurnSearcher::AlgorithmName() const {
-  switch (mcts_.Config().algorithm) {
-    case search::Algorithm::kPuct:
-      return "puct";
-    case search::Algorithm::kGumbel:
-      return "gumbel";
-    case search::Algorithm::kUct:
-      return "uct";
-  }
-  return "?";
+  return search::AlgorithmName(mcts_.Config().algorithm);
 }
 
 TurnAnalysis TurnSearcher::Search(const rules::Position& pos, const SearchBudget& budget,

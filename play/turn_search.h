@@ -29,8 +29,8 @@
 #include "rules/position.h"
 #include "rules/turns.h"
 #include "search/evaluator.h"
-#include "search/fake_evaluators.h"
 #include "search/mcts.h"
+#include "search/rollout_evaluator.h"
 #include "search/search_config.h"
 #include "util/clock.h"
 

@@ -1,5 +1,7 @@
-// Deterministic evaluators with no network, for tests of search, self-play and the arena,
-// for benchmarks of the tree alone, and the random-playout evaluator of the UCT baseline.
+// Deterministic stand-ins for a network: for tests of search, self-play and the arena, for
+// benchmarks of the tree alone, and the web page's built-in evaluators ("uniform", "hash:N").
+// Production code the search itself runs lives elsewhere: TerminalValue in
+// search/terminal_value.h, the UCT baseline's RolloutEvaluator in search/rollout_evaluator.h.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +10,6 @@
 
 #include "rules/position.h"
 #include "search/evaluator.h"
-#include "util/random.h"
 
 namespace veletas::search {
 
@@ -49,31 +50,6 @@ class FunctionEvaluator : public Evaluator {
 
  private:
   Fn fn_;
-};
-
-// Result of one game played to the end from `pos` with uniformly random full turns
-// (rules::RandomTurn; a turn in progress is finished uniformly over its completions):
-// +1 if the player to move in `pos` (Position::ToMovePlayer) wins, -1 otherwise.
-// Terminal `pos`: the exact result.
-float RandomPlayoutValue(const rules::Position& pos, util::Rng& rng);
-
-// The exact result of a finished game for the player to move there: +1 if that player
-// holds the winning colour. Precondition: pos.IsTerminal().
-float TerminalValue(const rules::Position& pos);
-
-// Value = one random playout (RandomPlayoutValue); priors nearly uniform (within 1%) in a
-// random order, so that UCT's "unvisited children first, in prior order" tries them in a
-// random order. Owns its util::Rng: not thread-safe, use one per thread.
-class RolloutEvaluator : public Evaluator {
- public:
-  explicit RolloutEvaluator(uint64_t seed) : rng_(seed) {}
-  void Evaluate(std::span<const rules::Position> positions, std::span<EvalOutput> out) override;
-  // Playouts played so far.
-  uint64_t Playouts() const { return playouts_; }
-
- private:
-  util::Rng rng_;
-  uint64_t playouts_ = 0;
 };
 
 }  // namespace veletas::search

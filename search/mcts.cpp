@@ -7,7 +7,7 @@
 #include <limits>
 #include <utility>
 
-#include "search/fake_evaluators.h"
+#include "search/terminal_value.h"
 
 namespace veletas::search {
 namespace {
@@ -247,8 +247,7 @@ void Mcts::Expand(Node* node, const rules::Position& pos, const EvalOutput& eval
   int k = 0;
   double sum = 0;
   auto add = [&](int a) {
-    const float p = eval.policy[a];
-    const float prior = std::isfinite(p) && p > 0 ? p : 0.0f;
+    const float prior = PriorWeight(eval.policy[a]);
     node->edges[k].action = static_cast<uint8_t>(a);
     node->edges[k].prior = prior;
     sum += prior;
@@ -257,14 +256,13 @@ void Mcts::Expand(Node* node, const rules::Position& pos, const EvalOutput& eval
   for (int sq : legal.squares) add(sq);
   if (legal.pass) add(pos.PassAction());
   for (int i = 0; i < k; ++i) {
-    node->edges[i].prior = sum > 0 ? static_cast<float>(node->edges[i].prior / sum) : 1.0f / k;
+    node->edges[i].prior = NormalizedPrior(node->edges[i].prior, sum, k);
   }
   // Highest prior first (ties: lower action first), so that among unvisited children only
   // the first can be the best PUCT choice.
   std::stable_sort(node->edges, node->edges + k,
                    [](const Edge& a, const Edge& b) { return a.prior > b.prior; });
-  const float v = eval.value;
-  node->raw_value = std::isfinite(v) ? std::clamp(v, -1.0f, 1.0f) : 0.0f;
+  node->raw_value = SearchValue(eval.value);
 }
 
 Node* Mcts::ChildFor(Node* node, int edge_index, rules::Position& pos) {
@@ -319,18 +317,14 @@ int Mcts::SelectPuct(const Node* node, bool is_root) const {
   // without re-sorting them, so there every unvisited edge is scored.
   const bool sorted = !(is_root && root_noised_);
   bool unvisited_seen = false;
-  const Node* c = node->child;
+  ChildCursor children(node);
   for (int i = 0; i < node->num_edges; ++i) {
-    const Node* child = nullptr;
-    if (c != nullptr && c->edge_index == i) {
-      child = c;
-      c = c->sibling;
-    }
+    const Node* child = children.Next(i);
     const float prior = node->edges[i].prior;
     float score;
     if (child == nullptr) {
       if (sorted && unvisited_seen) {
-        if (c == nullptr) break;
+        if (children.Done()) break;
         continue;
       }
       unvisited_seen = true;
@@ -360,13 +354,9 @@ int Mcts::SelectUcb1(const Node* node) const {
   const float log_n = std::log(std::max(static_cast<float>(node->n - 1 + node->in_flight), 1.0f));
   int best = 0;
   float best_score = -std::numeric_limits<float>::infinity();
-  const Node* c = node->child;
+  ChildCursor children(node);
   for (int i = 0; i < node->num_edges; ++i) {
-    const Node* child = nullptr;
-    if (c != nullptr && c->edge_index == i) {
-      child = c;
-      c = c->sibling;
-    }
+    const Node* child = children.Next(i);
     if (child == nullptr) return i;  // every child is tried once first, in prior order
     float score;
     if (config_.solver && child->proven != 0) {

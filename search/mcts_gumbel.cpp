@@ -171,13 +171,9 @@ int Mcts::SelectGumbelInterior(const Node* node) const {
   const float total = static_cast<float>(node->n - 1 + node->in_flight);
   int best = 0;
   float best_score = -std::numeric_limits<float>::infinity();
-  const Node* c = node->child;
+  ChildCursor children(node);
   for (int i = 0; i < k; ++i) {
-    const Node* child = nullptr;
-    if (c != nullptr && c->edge_index == i) {
-      child = c;
-      c = c->sibling;
-    }
+    const Node* child = children.Next(i);
     float score = static_cast<float>(pi[i] / sum);
     if (child != nullptr) {
       if (config_.solver && child->proven != 0) {

@@ -54,6 +54,25 @@ struct Node {
   }
 };
 
+// Walks a node's children alongside its edges: Next(i), called for i = 0, 1, ... in turn,
+// gives the child of edge i, or null when that edge has none (the children are linked in
+// increasing edge index). Valid while the children do not change.
+class ChildCursor {
+ public:
+  explicit ChildCursor(const Node* node) : next_(node->child) {}
+  const Node* Next(int i) {
+    if (next_ == nullptr || next_->edge_index != i) return nullptr;
+    const Node* child = next_;
+    next_ = next_->sibling;
+    return child;
+  }
+  // No child past the edges Next has been called for.
+  bool Done() const { return next_ == nullptr; }
+
+ private:
+  const Node* next_;
+};
+
 // Allocates nodes (from chunks, recycled through a free list) and edge arrays, and counts
 // what is live. One per search tree.
 class NodePool {

@@ -25,7 +25,7 @@ class MctsPlayer : public Player {
   MctsPlayer(Evaluator& evaluator, const SearchConfig& config, uint64_t seed)
       : evaluator_(evaluator), config_(config), mcts_(config, seed) {}
   std::string Name() const override {
-    return std::string(config_.algorithm == Algorithm::kGumbel ? "gumbel" : "puct") + "(" +
+    return std::string(AlgorithmName(config_.algorithm)) + "(" +
            std::to_string(config_.simulations) + ")";
   }
   TurnChoice ChooseTurn(const rules::Position& pos) override {

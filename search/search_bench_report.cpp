@@ -10,8 +10,6 @@ namespace {
 
 constexpr Algorithm kAlgorithms[] = {Algorithm::kPuct, Algorithm::kGumbel};
 
-const char* AlgorithmName(Algorithm a) { return a == Algorithm::kPuct ? "puct" : "gumbel"; }
-
 std::string BoardName(int size) { return std::to_string(size) + "x" + std::to_string(size); }
 
 SearchConfig BenchConfig(Algorithm alg, const SearchBenchOptions& o) {

@@ -5,6 +5,18 @@
 
 namespace veletas::search {
 
+const char* AlgorithmName(Algorithm a) {
+  switch (a) {
+    case Algorithm::kPuct:
+      return "puct";
+    case Algorithm::kGumbel:
+      return "gumbel";
+    case Algorithm::kUct:
+      return "uct";
+  }
+  return "?";
+}
+
 util::Status SearchConfig::Validate() const {
   util::SettingsCheck c;
   c.Int("simulations", simulations, 1, 1'000'000)

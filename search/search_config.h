@@ -26,6 +26,10 @@ enum class Algorithm : uint8_t {
   kUct = 2,
 };
 
+// The algorithm's name as players, reports and the config write it: "puct", "gumbel" or
+// "uct".
+const char* AlgorithmName(Algorithm a);
+
 struct SearchConfig {
   Algorithm algorithm = Algorithm::kPuct;
   // New simulations per search (one search per sub-decision). Visits a reused subtree

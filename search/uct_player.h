@@ -23,9 +23,9 @@
 #include <memory>
 #include <vector>
 
-#include "search/fake_evaluators.h"
 #include "search/mcts.h"
 #include "search/player.h"
+#include "search/rollout_evaluator.h"
 #include "search/search_config.h"
 
 namespace veletas::search {

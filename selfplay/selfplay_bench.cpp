@@ -161,9 +161,9 @@ std::string BenchSetupText(const std::string& game, const std::string& network,
              "self-play: {} threads x {} games, {} leaves per search, {} {}/{} simulations (full "
              "p={:.2f}), batch {}, max wait {} us, cache {}\n",
              config.threads, config.games_in_flight, config.leaves_per_search,
-             search.algorithm == search::Algorithm::kGumbel ? "gumbel" : "puct",
-             config.full_simulations, config.cheap_simulations, config.full_search_probability,
-             batching.max_batch, batching.max_wait_us, batching.cache_size) +
+             search::AlgorithmName(search.algorithm), config.full_simulations,
+             config.cheap_simulations, config.full_search_probability, batching.max_batch,
+             batching.max_wait_us, batching.cache_size) +
          fmt::format(
              "self-play measured over {:.1f} s after a {:.1f} s warm-up; the network alone {} "
              "times in between\n\n",

@@ -6,15 +6,16 @@
 #include <cmath>
 #include <map>
 
-#include "search/fake_evaluators.h"
 #include "search/improved_policy.h"
+#include "search/terminal_value.h"
 
 namespace veletas::selfplay {
 namespace {
 
-using R = util::Result<SpotCheckReport>;
-
-R Failed(const std::string& what) { return R::Error("spot check: " + what); }
+// A failed check (bad input: the worker's data), converting to any Result.
+util::Error Failed(const std::string& what) {
+  return util::Error{"spot check: " + what, util::ErrorKind::kBadInput};
+}
 
 // The legal actions of `pos` in the order Mcts::Expand lists them, and the network's priors
 // over them as the search normalises them.
@@ -30,13 +31,11 @@ RootPriors PriorsOf(const rules::Position& pos, const search::EvalOutput& eval) 
   if (legal.pass) p.actions.push_back(pos.PassAction());
   double sum = 0;
   for (int a : p.actions) {
-    const float x = eval.policy[a];
-    p.priors.push_back(std::isfinite(x) && x > 0 ? x : 0.0f);
+    p.priors.push_back(search::PriorWeight(eval.policy[a]));
     sum += p.priors.back();
   }
-  for (float& x : p.priors) {
-    x = sum > 0 ? static_cast<float>(x / sum) : 1.0f / static_cast<float>(p.priors.size());
-  }
+  const int count = static_cast<int>(p.priors.size());
+  for (float& x : p.priors) x = search::NormalizedPrior(x, sum, count);
   return p;
 }
 
@@ -87,6 +86,147 @@ double TotalVariation(const data::Sample& sample, const std::vector<int>& action
   return tv / 2;
 }
 
+// Evaluates, in one batch, the root and every non-terminal position a visited action leads
+// to (in the summary's order). Fails on an action that is illegal at the root.
+util::Result<std::vector<search::EvalOutput>> EvaluateRootAndChildren(
+    const rules::Position& pos, const RootSummary& summary, search::Evaluator& evaluator) {
+  std::vector<rules::Position> positions{pos};
+  for (const RootChild& c : summary.children) {
+    rules::Position next = pos;
+    if (!pos.IsLegal(c.action)) return Failed("an illegal action in the summary");
+    next.Apply(c.action);
+    if (!next.IsTerminal()) positions.push_back(next);
+  }
+  std::vector<search::EvalOutput> out(positions.size());
+  evaluator.Evaluate(positions, out);
+  return out;
+}
+
+// The summary's visited actions as the improved-policy functions take them, and their
+// visits in all.
+struct RootVisits {
+  std::vector<search::VisitedAction> visited;
+  uint32_t total = 0;
+};
+
+// `index`: each child's action's index among the root's legal actions (IndexChildren).
+RootVisits VisitsOf(const RootSummary& summary, const std::vector<int>& index) {
+  RootVisits v;
+  for (size_t i = 0; i < summary.children.size(); ++i) {
+    const RootChild& c = summary.children[i];
+    v.visited.push_back({index[i], c.visits, c.q});
+    v.total += c.visits;
+  }
+  return v;
+}
+
+// The policy target the summary implies over `root.actions`: Gumbel's improved policy from
+// the network's priors and value `raw`; PUCT's visit shares (the priors when nothing was
+// visited).
+std::vector<float> ExpectedPolicy(const search::SearchConfig& search, const RootPriors& root,
+                                  float raw, const RootVisits& visits) {
+  if (search.algorithm == search::Algorithm::kGumbel) {
+    return search::ImprovedPolicy(root.priors, raw, visits.visited, search.gumbel_c_visit,
+                                  search.gumbel_c_scale);
+  }
+  std::vector<float> expected = root.priors;
+  if (visits.total > 0) {
+    std::fill(expected.begin(), expected.end(), 0.0f);
+    for (const search::VisitedAction& v : visits.visited)
+      expected[v.index] = static_cast<float>(v.visits) / static_cast<float>(visits.total);
+  }
+  return expected;
+}
+
+// The sample's policy target within `tolerance.policy_tv` of `expected`; records the
+// distance in `report`.
+util::Status CheckPolicy(const data::Sample& sample, const std::vector<int>& actions,
+                         const std::vector<float>& expected, const SpotCheckTolerance& tolerance,
+                         SpotCheckReport& report) {
+  report.policy_tv = TotalVariation(sample, actions, expected);
+  if (report.policy_tv > tolerance.policy_tv) {
+    return Failed(
+        fmt::format("the policy target is {:.3f} (total variation) from the one its "
+                    "summary implies; at most {:.3f} expected",
+                    report.policy_tv, tolerance.policy_tv));
+  }
+  return util::Ok();
+}
+
+// The sample's root value is the chosen action's value (ChosenValue; `mixed` where it was
+// not visited), clamped into [-1, 1].
+util::Status CheckRootValue(const data::Sample& sample, const RootSummary& summary, float mixed) {
+  const float value = std::clamp(ChosenValue(summary, mixed), -1.0f, 1.0f);
+  if (std::abs(value - sample.root_value) > 1e-4f) {
+    return Failed(fmt::format("the root value {:.4f} is not the chosen action's {:.4f}",
+                              sample.root_value, value));
+  }
+  return util::Ok();
+}
+
+// The value of `next` (the position a root child leads to) for the root's player to move:
+// the exact result where the game ends there, else the network's value as the search takes
+// it, read from out[next_eval] (and next_eval advanced past it).
+float ChildTruth(const rules::Position& root, const rules::Position& next,
+                 const std::vector<search::EvalOutput>& out, size_t& next_eval) {
+  float truth =
+      next.IsTerminal() ? search::TerminalValue(next) : search::SearchValue(out[next_eval++].value);
+  if (next.ToMovePlayer() != root.ToMovePlayer()) truth = -truth;
+  return truth;
+}
+
+// A child visited n > 1 times: its Q within n visits' reach of `truth`. Its first visit was
+// the network's value (every visit, where the game ends there); each later one moved the
+// sum by at most 1.
+util::Status CheckRevisitedChild(const RootChild& c, bool terminal, float truth,
+                                 const SpotCheckTolerance& tolerance) {
+  const double n = c.visits;
+  const double off = terminal ? std::abs(c.q - truth) * n  // each visit: truth
+                              : std::max(0.0, std::abs(n * c.q - truth) - (n - 1));
+  if (off > n * tolerance.value) {
+    return Failed(fmt::format(
+        "action {}, visited {} times, has Q {:.3f}, out of reach of the network's {:.3f}", c.action,
+        c.visits, c.q, truth));
+  }
+  return util::Ok();
+}
+
+// A child visited once: its Q is `truth` within `tolerance.value` (the largest error goes to
+// `report`), and it claims a proof only where the game ends there, with that result.
+util::Status CheckOnceVisitedChild(const RootChild& c, bool terminal, float truth,
+                                   const SpotCheckTolerance& tolerance, SpotCheckReport& report) {
+  const double error = std::abs(truth - c.q);
+  report.value_error = std::max(report.value_error, error);
+  if (error > tolerance.value) {
+    return Failed(
+        fmt::format("action {}, visited once, has Q {:.3f} where the network says "
+                    "{:.3f} (at most {:.3f} apart expected)",
+                    c.action, c.q, truth, tolerance.value));
+  }
+  if (c.proven != 0 && !(terminal && c.proven == static_cast<int>(truth))) {
+    return Failed(fmt::format("action {}, visited once, claims a proof it cannot have", c.action));
+  }
+  return util::Ok();
+}
+
+// Checks each visited action's Q (and proof) against the position it leads to. `out`: the
+// evaluations of EvaluateRootAndChildren.
+util::Status CheckChildren(const rules::Position& pos, const RootSummary& summary,
+                           const std::vector<search::EvalOutput>& out,
+                           const SpotCheckTolerance& tolerance, SpotCheckReport& report) {
+  size_t next_eval = 1;
+  for (const RootChild& c : summary.children) {
+    rules::Position next = pos;
+    next.Apply(c.action);
+    const float truth = ChildTruth(pos, next, out, next_eval);
+    const util::Status s =
+        c.visits > 1 ? CheckRevisitedChild(c, next.IsTerminal(), truth, tolerance)
+                     : CheckOnceVisitedChild(c, next.IsTerminal(), truth, tolerance, report);
+    if (!s) return s;
+  }
+  return util::Ok();
+}
+
 }  // namespace
 
 RootSummary SummarizeRoot(const search::SearchResult& r) {
@@ -106,95 +246,24 @@ util::Result<SpotCheckReport> SpotCheck(const data::Sample& sample, const RootSu
                                         search::Evaluator& evaluator,
                                         const SpotCheckTolerance& tolerance) {
   const rules::Position& pos = sample.position;
-  // The root and every non-terminal position a visited action leads to, in one batch.
-  std::vector<rules::Position> positions{pos};
-  for (const RootChild& c : summary.children) {
-    rules::Position next = pos;
-    if (!pos.IsLegal(c.action)) return Failed("an illegal action in the summary");
-    next.Apply(c.action);
-    if (!next.IsTerminal()) positions.push_back(next);
-  }
-  std::vector<search::EvalOutput> out(positions.size());
-  evaluator.Evaluate(positions, out);
+  auto evaluated = EvaluateRootAndChildren(pos, summary, evaluator);
+  if (!evaluated) return evaluated.error_value();
+  const std::vector<search::EvalOutput>& out = evaluated.value();
   SpotCheckReport report;
-  report.evaluations = static_cast<int>(positions.size());
+  report.evaluations = static_cast<int>(out.size());
 
   const RootPriors root = PriorsOf(pos, out[0]);
   auto index = IndexChildren(summary, root.actions);
   if (!index) return index.error_value();
-  std::vector<search::VisitedAction> visited;
-  uint32_t total = 0;
-  for (size_t i = 0; i < summary.children.size(); ++i) {
-    const RootChild& c = summary.children[i];
-    visited.push_back({index.value()[i], c.visits, c.q});
-    total += c.visits;
+  const RootVisits visits = VisitsOf(summary, index.value());
+  const float raw = search::SearchValue(out[0].value);
+  const std::vector<float> expected = ExpectedPolicy(search, root, raw, visits);
+  if (auto s = CheckPolicy(sample, root.actions, expected, tolerance, report); !s) {
+    return s.error_value();
   }
-  const float raw = std::isfinite(out[0].value) ? std::clamp(out[0].value, -1.0f, 1.0f) : 0.0f;
-  std::vector<float> expected;
-  if (search.algorithm == search::Algorithm::kGumbel) {
-    expected = search::ImprovedPolicy(root.priors, raw, visited, search.gumbel_c_visit,
-                                      search.gumbel_c_scale);
-  } else {
-    expected = root.priors;
-    if (total > 0) {
-      std::fill(expected.begin(), expected.end(), 0.0f);
-      for (const search::VisitedAction& v : visited)
-        expected[v.index] = static_cast<float>(v.visits) / static_cast<float>(total);
-    }
-  }
-  report.policy_tv = TotalVariation(sample, root.actions, expected);
-  if (report.policy_tv > tolerance.policy_tv) {
-    return Failed(
-        fmt::format("the policy target is {:.3f} (total variation) from the one its "
-                    "summary implies; at most {:.3f} expected",
-                    report.policy_tv, tolerance.policy_tv));
-  }
-  const float value =
-      std::clamp(ChosenValue(summary, search::MixedValue(root.priors, raw, visited)), -1.0f, 1.0f);
-  if (std::abs(value - sample.root_value) > 1e-4f) {
-    return Failed(fmt::format("the root value {:.4f} is not the chosen action's {:.4f}",
-                              sample.root_value, value));
-  }
-  size_t next_eval = 1;
-  const int mover = pos.ToMovePlayer();
-  for (const RootChild& child : summary.children) {
-    const RootChild* c = &child;
-    rules::Position next = pos;
-    next.Apply(c->action);
-    float truth;
-    if (next.IsTerminal()) {
-      truth = search::TerminalValue(next);
-    } else {
-      const float v = out[next_eval++].value;
-      truth = std::isfinite(v) ? std::clamp(v, -1.0f, 1.0f) : 0.0f;
-    }
-    if (next.ToMovePlayer() != mover) truth = -truth;
-    if (c->visits > 1) {
-      // Its first visit was the network's value (every visit, where the game ends there);
-      // each later one moved the sum by at most 1.
-      const double n = c->visits;
-      const double off = next.IsTerminal() ? std::abs(c->q - truth) * n  // each visit: truth
-                                           : std::max(0.0, std::abs(n * c->q - truth) - (n - 1));
-      if (off > n * tolerance.value) {
-        return Failed(fmt::format(
-            "action {}, visited {} times, has Q {:.3f}, out of reach of the network's {:.3f}",
-            c->action, c->visits, c->q, truth));
-      }
-      continue;
-    }
-    const double error = std::abs(truth - c->q);
-    report.value_error = std::max(report.value_error, error);
-    if (error > tolerance.value) {
-      return Failed(
-          fmt::format("action {}, visited once, has Q {:.3f} where the network says "
-                      "{:.3f} (at most {:.3f} apart expected)",
-                      c->action, c->q, truth, tolerance.value));
-    }
-    if (c->proven != 0 && !(next.IsTerminal() && c->proven == static_cast<int>(truth))) {
-      return Failed(
-          fmt::format("action {}, visited once, claims a proof it cannot have", c->action));
-    }
-  }
+  const float mixed = search::MixedValue(root.priors, raw, visits.visited);
+  if (auto s = CheckRootValue(sample, summary, mixed); !s) return s.error_value();
+  if (auto s = CheckChildren(pos, summary, out, tolerance, report); !s) return s.error_value();
   return report;
 }
 

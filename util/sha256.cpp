@@ -1,5 +1,7 @@
 #include "util/sha256.h"
 
+#include "util/text.h"
+
 namespace veletas::util {
 
 Sha256::Sha256() { sha256_init(&ctx_); }
@@ -14,15 +16,7 @@ std::array<uint8_t, 32> Sha256::Final() {
   return out;
 }
 
-std::string HexDigest(const std::array<uint8_t, 32>& digest) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string s;
-  for (uint8_t b : digest) {
-    s += kHex[b >> 4];
-    s += kHex[b & 15];
-  }
-  return s;
-}
+std::string HexDigest(const std::array<uint8_t, 32>& digest) { return HexString(digest); }
 
 std::string Sha256Hex(std::string_view bytes) {
   Sha256 sha;

@@ -26,4 +26,15 @@ std::string FormatDuration(double seconds) {
   return buf;
 }
 
+std::string HexString(std::span<const uint8_t> bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(2 * bytes.size());
+  for (uint8_t b : bytes) {
+    s += kHex[b >> 4];
+    s += kHex[b & 15];
+  }
+  return s;
+}
+
 }  // namespace veletas::util

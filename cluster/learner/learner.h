@@ -59,9 +59,7 @@ struct LearnerOptions {
   // with the run's inference settings, and the search settings the workers use. Empty: no
   // spot checks.
   // `precision`: the worker's (Entry::precision; "" or an unknown name: the learner's own).
-  std::function<util::Result<std::unique_ptr<search::Evaluator>>(const std::string& checkpoint,
-                                                                 const std::string& precision)>
-      load_network;
+  CheckpointLoader load_network;
   search::SearchConfig search;
   selfplay::SelfplayConfig selfplay;  // the workers' (resignation, simulations)
 };

@@ -53,7 +53,7 @@ std::string Counts(const IngestCounters& n) {
 util::Result<std::unique_ptr<PipelineGames>> PipelineGames::Start(const config::Config& c,
                                                                   const std::string& run_dir,
                                                                   Log log, LoadNetwork load,
-                                                                  CheckNetwork check) {
+                                                                  CheckpointLoader check) {
   auto redis = MakeRedisOptions(c.cluster.redis, c.cluster.auth_file, "veletas-learner");
   if (!redis) return util::Prefixed(redis.error_value(), c.source + ": cluster: ");
   std::error_code ec;

@@ -13,6 +13,7 @@
 
 #include "arena/arena_journal.h"
 #include "cluster/learner/learner.h"
+#include "cluster/learner/spot_checker.h"
 #include "config/config.h"
 #include "pipeline/remote_play.h"
 #include "search/evaluator.h"
@@ -26,17 +27,14 @@ class PipelineGames final : public pipeline::RemotePlay {
   // The network of checkpoint `checkpoint` for self-play in this process.
   using LoadNetwork = std::function<util::Result<std::unique_ptr<search::Evaluator>>(
       const std::string& checkpoint)>;
-  // The network of checkpoint `checkpoint` at inference precision `precision` ("": the
-  // config's), for spot checks.
-  using CheckNetwork = std::function<util::Result<std::unique_ptr<search::Evaluator>>(
-      const std::string& checkpoint, const std::string& precision)>;
   // Connects to the Redis of `c.cluster`, takes the run's learner lock (the run's name:
   // cluster.run, else the run directory's name) and publishes the config. `c` must outlive
   // the result; `load` loads the network of local self-play (cluster.local_selfplay),
-  // `check` the networks of the spot checks.
+  // `check` the networks of the spot checks (at the worker's precision; "": the config's).
   static util::Result<std::unique_ptr<PipelineGames>> Start(const config::Config& c,
                                                             const std::string& run_dir, Log log,
-                                                            LoadNetwork load, CheckNetwork check);
+                                                            LoadNetwork load,
+                                                            CheckpointLoader check);
 
   util::Result<SelfplayResult> Selfplay(const SelfplayRequest& request) override;
 

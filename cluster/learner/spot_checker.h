@@ -23,6 +23,14 @@
 
 namespace veletas::cluster {
 
+// The evaluator of a network, named by its checkpoint file or its published id, at inference
+// precision `precision` (the worker's, Entry::precision; "" or an unknown name: the learner's
+// own). nullptr: a network this learner cannot evaluate as the worker did; errors are
+// failures of the learner. The one type of the spot checks' network loaders
+// (SpotCheckerOptions::load, LearnerOptions::load_network, PipelineGames::Start's `check`).
+using CheckpointLoader = std::function<util::Result<std::unique_ptr<search::Evaluator>>(
+    const std::string& checkpoint, const std::string& precision)>;
+
 struct SpotCheckerOptions {
   double fraction = 0.01;  // of each worker's recorded positions; 0: no checks
   selfplay::SpotCheckTolerance tolerance;
@@ -34,9 +42,7 @@ struct SpotCheckerOptions {
   std::string unverified_file;
   // The evaluator of a published network by its id (nullptr: a network this learner cannot
   // check); errors are failures of the learner. Empty: no checks.
-  std::function<util::Result<std::unique_ptr<search::Evaluator>>(const std::string& network,
-                                                                 const std::string& precision)>
-      load;
+  CheckpointLoader load;
 };
 
 // Totals of the checks so far.

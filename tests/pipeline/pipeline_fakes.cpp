@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "search/fake_evaluators.h"
+#include "search/rollout_evaluator.h"
 #include "util/atomic_file.h"
 #include "util/random.h"
 

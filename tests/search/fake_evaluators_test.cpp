@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "search/rollout_evaluator.h"
+#include "search/terminal_value.h"
 #include "tests/search/test_util.h"
 
 namespace veletas::search {

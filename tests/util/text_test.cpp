@@ -1,4 +1,4 @@
-// util/text.h: the one percentage and the one duration format of the project.
+// util/text.h: the one percentage, duration and byte-to-hex format of the project.
 #include <gtest/gtest.h>
 
 #include "util/text.h"
@@ -34,6 +34,12 @@ TEST(FormatDuration, SecondsMinutesAndHours) {
 TEST(FormatDuration, UnknownIsAQuestionMark) {
   EXPECT_EQ(FormatDuration(-1), "?");
   EXPECT_EQ(FormatDuration(-0.001), "?");
+}
+
+TEST(HexString, TwoLowerCaseDigitsPerByteInOrder) {
+  const uint8_t bytes[] = {0x00, 0x0f, 0xa0, 0xff, 0x5c};
+  EXPECT_EQ(HexString(bytes), "000fa0ff5c");
+  EXPECT_EQ(HexString({}), "");
 }
 
 }  // namespace
