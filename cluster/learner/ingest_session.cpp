@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cluster/learner/validate.h"
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/worker_registry.h"
 #include "util/names.h"
 
@@ -15,7 +16,7 @@ namespace {
 constexpr int kLoggedRejections = 100;  // then every 100th
 constexpr double kTrimSeconds = 5;
 // Dead letters kept (XADD MAXLEN ~): the oldest go first.
-constexpr char kDeadLetters[] = "10000";
+constexpr long long kDeadLetters = 10000;
 
 std::string StreamOf(const RunKeys& keys, EntryKind kind, const std::string& worker) {
   return kind == EntryKind::kArena ? keys.WorkerArena(worker) : keys.WorkerSelfplay(worker);
@@ -60,15 +61,15 @@ util::Status IngestSession::Reconnect() {
 }
 
 util::Status IngestSession::Repair(const std::string& stream) {
-  auto type = redis_.Call({"TYPE", stream});
+  auto type = KeyType(redis_, stream);
   if (!type) return redis_.Connected() ? util::Ok() : type.error_value();
   const std::string worker = owner_.count(stream) ? owner_[stream] : "?";
-  if (type.value().str != "stream" && type.value().str != "none") {
+  if (type.value() != "stream" && type.value() != "none") {
     const std::string aside = keys_.Broken(worker) + ":" + std::to_string(std::time(nullptr));
-    Print("  cluster: " + stream + " (worker " + worker + ") is a " + type.value().str +
+    Print("  cluster: " + stream + " (worker " + worker + ") is a " + type.value() +
           ", not a stream; moved to " + aside + " and made again");
-    auto moved = redis_.Call({"RENAME", stream, aside});
-    if (!moved && !redis_.Connected()) return moved.error_value();
+    util::Status moved = RenameKey(redis_, stream, aside);
+    if (!moved.ok() && !redis_.Connected()) return moved;
   }
   grouped_.erase(stream);
   cursor_.erase(stream);
@@ -84,9 +85,9 @@ util::Status IngestSession::Repair(const std::string& stream) {
 }
 
 util::Status IngestSession::CheckEpoch() {
-  auto exists = redis_.Call({"EXISTS", keys_.Epoch()});
+  auto exists = KeyExists(redis_, keys_.Epoch());
   if (!exists) return exists.error_value();
-  if (exists.value().integer > 0) return util::Ok();
+  if (exists.value()) return util::Ok();
   std::set<std::string> workers;
   for (const auto& [stream, worker] : owner_) workers.insert(worker);
   Print("  cluster: Redis has lost the run's data (restarted without it): registering " +
@@ -102,9 +103,7 @@ util::Status IngestSession::CheckEpoch() {
   if (on_data_lost_) {
     if (util::Status s = on_data_lost_(); !s.ok()) return s;
   }
-  auto set = redis_.Call({"SET", keys_.Epoch(), std::to_string(std::time(nullptr))});
-  if (!set) return set.error_value();
-  return util::Ok();
+  return SetValue(redis_, keys_.Epoch(), std::to_string(std::time(nullptr)));
 }
 
 util::Result<std::vector<std::string>> IngestSession::Streams(EntryKind kind) {
@@ -193,34 +192,29 @@ util::Result<IngestSession::Batch> IngestSession::ReadNew(EntryKind kind,
                                                           const std::vector<std::string>& all) {
   const size_t batch = static_cast<size_t>(std::max(1, config_.ingest_batch));
   const size_t n = std::min(all.size(), batch);
-  std::vector<std::string> args{
-      "XREADGROUP",     "GROUP", kLearnerGroup,
-      kLearnerConsumer, "COUNT", std::to_string(std::max<size_t>(1, batch / n)),
-      "BLOCK",          "1000",  "STREAMS"};
   std::vector<std::string> chosen;
   for (size_t i = 0; i < n; ++i) chosen.push_back(all[(rotate_ + i) % all.size()]);
   rotate_ = (rotate_ + n) % all.size();
-  args.insert(args.end(), chosen.begin(), chosen.end());
-  args.insert(args.end(), n, ">");
-  std::vector<std::string_view> view(args.begin(), args.end());
-  auto reply = redis_.Command(view);
-  if (!reply) {
-    Lost(reply.error());
-    return Batch();
-  }
-  if (reply.value().IsError()) {
+  auto read = ReadGroupStreams(redis_, kLearnerGroup, kLearnerConsumer,
+                               static_cast<int>(std::max<size_t>(1, batch / n)), 1000, chosen);
+  if (Refused(redis_, read)) {
     // One stream's trouble (NOGROUP, WRONGTYPE): mend what needs it, read the rest.
-    Print("  cluster: reading the workers' streams: " + BoundedReason(reply.value().str));
+    Print("  cluster: reading the workers' streams: " + BoundedReason(read.error()));
     for (const std::string& s : chosen) {
       if (util::Status r = Repair(s); !r.ok()) return r.error_value();
     }
     return Batch();
   }
+  if (!read) {
+    Lost(read.error());
+    return Batch();
+  }
   std::vector<StreamEntry> out;
-  for (const RedisValue& s : reply.value().elements) {
-    if (!s.IsArray() || s.elements.size() < 2 || !owner_.count(s.elements[0].str)) continue;
-    auto tagged = Tagged(ParseEntries(s.elements[1]), s.elements[0].str);
-    for (StreamEntry& e : tagged) out.push_back(std::move(e));
+  for (StreamEntry& e : read.value()) {
+    const auto owner = owner_.find(e.stream);
+    if (owner == owner_.end()) continue;
+    e.sender = owner->second;
+    out.push_back(std::move(e));
   }
   // Nothing new: what was acknowledged must not keep the workers' queue looking full.
   if (out.empty()) Trim(kind);
@@ -234,7 +228,7 @@ struct IngestSession::Settlement {
   // Stats field prefix ("accepted-by:", "duplicates-by:", "rejected-by:") -> worker -> entries.
   std::map<std::string, std::map<std::string, int64_t>> by_worker;
   std::vector<std::string> logged;
-  std::vector<std::vector<std::string>> dead;
+  std::vector<RedisFields> dead;  // the fields of the dead letters
 };
 
 void IngestSession::Reject(const StreamEntry& entry, const std::string& message, Settlement& out) {
@@ -244,43 +238,37 @@ void IngestSession::Reject(const StreamEntry& entry, const std::string& message,
   const std::string reason = BoundedReason(message);
   const std::string line = "entry " + entry.id + " from worker " + SenderOf(entry) + ": " + reason;
   out.logged.push_back(std::to_string(std::time(nullptr)) + " " + line);
-  out.dead.push_back({"XADD", keys_.Dead(), "MAXLEN", "~", kDeadLetters, "*", "worker",
-                      SenderOf(entry), "entry", entry.id, "reason", reason});
+  out.dead.push_back({{"worker", SenderOf(entry)}, {"entry", entry.id}, {"reason", reason}});
   ++rejections_logged_;
   if (rejections_logged_ <= kLoggedRejections || rejections_logged_ % 100 == 0) {
     Print("  cluster: rejected " + line);
   }
 }
 
-std::vector<std::vector<std::string>> IngestSession::SettleCommands(const Settlement& s) const {
+RedisBatch IngestSession::SettleCommands(const Settlement& s) const {
   // Dead letters first: an entry is acknowledged only when its dead letter is stored (or
   // Redis refused it, e.g. when full).
-  std::vector<std::vector<std::string>> commands = s.dead;
-  for (const auto& [stream, ids] : s.acks) {
-    std::vector<std::string> ack{"XACK", stream, kLearnerGroup};
-    ack.insert(ack.end(), ids.begin(), ids.end());
-    commands.push_back(ack);
+  RedisBatch commands;
+  for (const RedisFields& fields : s.dead) {
+    commands.StreamAddCapped(keys_.Dead(), kDeadLetters, fields);
   }
+  for (const auto& [stream, ids] : s.acks) commands.StreamAck(stream, kLearnerGroup, ids);
   const std::string stats = keys_.Stats();
   for (const auto& [field, n] : std::map<std::string, int64_t>{{"accepted", s.now.accepted},
                                                                {"duplicates", s.now.duplicates},
                                                                {"stale", s.now.stale},
                                                                {"rejected", s.now.rejected}}) {
-    if (n > 0) commands.push_back({"HINCRBY", stats, field, std::to_string(n)});
+    if (n > 0) commands.HashIncrBy(stats, field, n);
   }
   for (const auto& [reason, n] : s.now.rejected_by_reason) {
-    commands.push_back({"HINCRBY", stats, "rejected:" + reason, std::to_string(n)});
+    commands.HashIncrBy(stats, "rejected:" + reason, n);
   }
   for (const auto& [prefix, counts] : s.by_worker) {
-    for (const auto& [worker, n] : counts) {
-      commands.push_back({"HINCRBY", stats, prefix + worker, std::to_string(n)});
-    }
+    for (const auto& [worker, n] : counts) commands.HashIncrBy(stats, prefix + worker, n);
   }
-  for (const std::string& line : s.logged) {
-    commands.push_back({"LPUSH", keys_.Rejections(), line});
-  }
-  if (!s.logged.empty()) commands.push_back({"LTRIM", keys_.Rejections(), "0", "199"});
-  commands.push_back({"HSET", stats, "last_ingest", std::to_string(std::time(nullptr))});
+  for (const std::string& line : s.logged) commands.ListPush(keys_.Rejections(), line);
+  if (!s.logged.empty()) commands.ListTrim(keys_.Rejections(), 0, 199);
+  commands.HashSet(stats, {{"last_ingest", std::to_string(std::time(nullptr))}});
   return commands;
 }
 
@@ -309,20 +297,19 @@ util::Status IngestSession::Settle(EntryKind kind, const std::vector<StreamEntry
     }
   }
   if (settled.acks.empty()) return util::Ok();
-  const std::vector<std::vector<std::string>> commands = SettleCommands(settled);
-  auto replies = redis_.Pipeline(commands);
+  auto replies = SettleCommands(settled).Send(redis_);
   if (!replies) {
     // Not acknowledged: the entries come again and are counted as duplicates then.
     lost_ = true;
     return util::Ok();
   }
-  const size_t first_ack = settled.dead.size();
-  for (size_t i = first_ack; i < first_ack + settled.acks.size(); ++i) {
-    const RedisValue& r = replies.value()[i];
+  size_t i = settled.dead.size();  // the first XACK's reply
+  for (const auto& [stream, ids] : settled.acks) {
+    const RedisValue& r = replies.value()[i++];
     if (r.IsError()) {
       // The stream went away or changed under us: its entries come again after Repair.
-      Print("  cluster: XACK " + commands[i][1] + ": " + BoundedReason(r.str));
-      if (util::Status s = Repair(commands[i][1]); !s.ok()) return s;
+      Print("  cluster: XACK " + stream + ": " + BoundedReason(r.str));
+      if (util::Status s = Repair(stream); !s.ok()) return s;
     }
   }
   totals_.accepted += now.accepted;
@@ -345,8 +332,10 @@ void IngestSession::Trim(EntryKind kind) {
     // the worker may delete its spooled copies (Outbox::Flush).
     auto below = AcknowledgedBelow(redis_, stream, kLearnerGroup);
     if (!below || below.value().empty()) continue;
-    redis_.Pipeline(
-        {{"XTRIM", stream, "MINID", below.value()}, {"SET", keys_.Stored(stream), below.value()}});
+    RedisBatch()
+        .StreamTrimBelow(stream, below.value())
+        .SetValue(keys_.Stored(stream), below.value())
+        .Send(redis_);
   }
 }
 

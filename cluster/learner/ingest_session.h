@@ -24,6 +24,7 @@
 #include "cluster/transport/cluster_config.h"
 #include "cluster/transport/entry.h"
 #include "cluster/transport/keys.h"
+#include "cluster/transport/redis_batch.h"
 #include "cluster/transport/redis_client.h"
 #include "cluster/transport/streams.h"
 #include "util/result.h"
@@ -124,7 +125,7 @@ class IngestSession {
   // commands that store a batch's outcome.
   struct Settlement;
   void Reject(const StreamEntry& entry, const std::string& message, Settlement& out);
-  std::vector<std::vector<std::string>> SettleCommands(const Settlement& s) const;
+  RedisBatch SettleCommands(const Settlement& s) const;
 
   RedisClient& redis_;
   const RunKeys& keys_;

@@ -12,6 +12,7 @@
 
 #include "cluster/learner/remote_arena.h"
 #include "cluster/transport/networks.h"
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/worker_registry.h"
 #include "data/excluded_games.h"
@@ -35,6 +36,10 @@ constexpr char kRefreshScript[] =
     "  redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3]) "
     "  redis.call('set', KEYS[2], ARGV[4], 'NX') return 1 end "
     "return 0";
+// Deletes the lock only while it holds this learner's token.
+constexpr char kReleaseScript[] =
+    "local v = redis.call('get', KEYS[1]) if v and string.find(v, ARGV[1], 1, "
+    "true) then return redis.call('del', KEYS[1]) end return 0";
 
 }  // namespace
 
@@ -45,10 +50,7 @@ Learner::~Learner() {
   stop_ = true;
   if (lock_thread_.joinable()) lock_thread_.join();
   // Let a successor start at once.
-  redis_.Command({"EVAL",
-                  "local v = redis.call('get', KEYS[1]) if v and string.find(v, ARGV[1], 1, "
-                  "true) then return redis.call('del', KEYS[1]) end return 0",
-                  "1", keys_.Learner(), token_});
+  RunScript(redis_, kReleaseScript, {keys_.Learner()}, {token_});
 }
 
 util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
@@ -65,9 +67,10 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
   if (util::Status s = EnsureGroup(l->redis_, l->keys_.Tasks(), kWorkerGroup); !s.ok()) {
     return s.error_value();
   }
-  auto set = l->redis_.Call({"SET", l->keys_.Config(), l->options_.config_text});
-  if (!set) return set.error_value();
-  auto epoch = l->redis_.Call({"SET", l->keys_.Epoch(), std::to_string(std::time(nullptr)), "NX"});
+  if (util::Status s = SetValue(l->redis_, l->keys_.Config(), l->options_.config_text); !s.ok()) {
+    return s.error_value();
+  }
+  auto epoch = SetValueIfAbsent(l->redis_, l->keys_.Epoch(), std::to_string(std::time(nullptr)));
   if (!epoch) return epoch.error_value();
   l->session_ =
       std::make_unique<IngestSession>(l->redis_, l->keys_, l->options_.cluster, l->options_.log);
@@ -89,10 +92,9 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
   }
   l->checker_ = std::make_unique<SpotChecker>(std::move(spot), std::random_device()());
   if (util::Status s = l->checker_->LoadUnverified(); !s.ok()) return s.error_value();
-  auto quarantined = l->redis_.Call({"HGETALL", l->keys_.Quarantined()});
+  auto quarantined = HashGetAll(l->redis_, l->keys_.Quarantined());
   if (!quarantined) return quarantined.error_value();
-  const auto& q = quarantined.value().elements;
-  for (size_t i = 0; i + 1 < q.size(); i += 2) l->quarantined_[q[i].str] = q[i + 1].str;
+  for (const auto& [worker, why] : quarantined.value()) l->quarantined_[worker] = why;
   l->session_->OnDataLost([self] { return self->Republish(); });
   l->arena_ = std::make_unique<RemoteArena>(
       *l->session_, [self](const std::string& checkpoint, long long generation) {
@@ -110,22 +112,19 @@ util::Status Learner::TakeLock() {
   nlohmann::json j = {{"token", token_}, {"host", util::HostName()},    {"pid", ::getpid()},
                       {"run_dir", dir},  {"since", std::time(nullptr)}, {"status", "starting"}};
   const std::string value = j.dump();
-  const std::string px = std::to_string(kLockMs);
-  auto taken = redis_.Call({"SET", keys_.Learner(), value, "NX", "PX", px});
+  auto taken = SetValueIfAbsent(redis_, keys_.Learner(), value, kLockMs);
   if (!taken) return taken.error_value();
-  if (!taken.value().IsNil()) return util::Ok();
-  auto holder = redis_.Call({"GET", keys_.Learner()});
+  if (taken.value()) return util::Ok();
+  auto holder = GetValue(redis_, keys_.Learner());
   if (!holder) return holder.error_value();
-  const auto parsed = util::ParseJson(holder.value().str, "the learner lock");
+  const auto parsed = util::ParseJson(holder.value().value_or(""), "the learner lock");
   const nlohmann::json h = parsed ? parsed.value() : nlohmann::json();
   const std::string host = util::JsonValueOr<std::string>(h, "host", "?");
   const std::string holder_dir = util::JsonValueOr<std::string>(h, "run_dir", "?");
   // The same run directory on the same host: an earlier session of this run, dead since this
   // process holds the run directory's lock.
   if (host == util::HostName() && holder_dir == dir) {
-    auto set = redis_.Call({"SET", keys_.Learner(), value, "PX", px});
-    if (!set) return set.error_value();
-    return util::Ok();
+    return SetValueWithTtl(redis_, keys_.Learner(), value, kLockMs);
   }
   return util::Status::Error("run \"" + options_.run + "\" in redis " +
                              options_.redis.endpoint.ToString() +
@@ -153,13 +152,13 @@ void Learner::KeepLock() {
       std::lock_guard<std::mutex> lock(status_mutex_);
       j["status"] = status_;
     }
-    redis.Command({"EVAL", kRefreshScript, "2", keys_.Learner(), keys_.Config(), token_, j.dump(),
-                   std::to_string(kLockMs), options_.config_text});
+    RunScript(redis, kRefreshScript, {keys_.Learner(), keys_.Config()},
+              {token_, j.dump(), std::to_string(kLockMs), options_.config_text});
     // The workers' backpressure: the games queued in all their streams.
     if (auto queued = QueuedSelfplay(redis, keys_)) {
       // Entries held back over their worker's share do not pause the others.
       const long long n = std::max<long long>(0, queued.value() - held_back_.load());
-      redis.Command({"SET", keys_.Queued(), std::to_string(n), "PX", std::to_string(kLockMs)});
+      SetValueWithTtl(redis, keys_.Queued(), std::to_string(n), kLockMs);
     }
   }
 }
@@ -203,11 +202,9 @@ util::Status Learner::Republish() {
     auto id = PublishNetwork(redis_, keys_, bytes.value(), p.generation, checkpoint == current_);
     if (!id) return id.error_value();
   }
-  auto set = redis_.Call({"SET", keys_.Config(), options_.config_text});
-  if (!set) return set.error_value();
+  if (util::Status s = SetValue(redis_, keys_.Config(), options_.config_text); !s.ok()) return s;
   for (const auto& [worker, why] : quarantined_) {
-    auto q = redis_.Call({"HSET", keys_.Quarantined(), worker, why});
-    if (!q) return q.error_value();
+    if (util::Status s = HashSet(redis_, keys_.Quarantined(), {{worker, why}}); !s.ok()) return s;
   }
   return util::Ok();
 }
@@ -220,7 +217,7 @@ util::Status Learner::Quarantine(const std::string& worker, const std::string& w
   }
   if (why.empty()) return util::Ok();  // quarantined already: only its newest games
   quarantined_[worker] = why;
-  auto set = Retrying([&] { return redis_.Call({"HSET", keys_.Quarantined(), worker, why}); });
+  auto set = Retrying([&] { return HashSet(redis_, keys_.Quarantined(), {{worker, why}}); });
   if (!set) return set.error_value();
   if (options_.log) {
     options_.log("  cluster: worker " + worker + " quarantined (" + why + "); its " +
@@ -240,11 +237,9 @@ util::Result<std::unique_ptr<search::Evaluator>> Learner::CheckNetwork(
 }
 
 util::Result<std::set<std::string>> Learner::Networks() {
-  auto keys = Retrying([&] { return redis_.Call({"HKEYS", keys_.Models()}); });
+  auto keys = Retrying([&] { return HashKeys(redis_, keys_.Models()); });
   if (!keys) return keys.error_value();
-  std::set<std::string> out;
-  for (const RedisValue& k : keys.value().elements) out.insert(k.str);
-  return out;
+  return std::set<std::string>(keys.value().begin(), keys.value().end());
 }
 
 util::Status Learner::AddEarlierGames(const std::vector<std::string>& dirs) {

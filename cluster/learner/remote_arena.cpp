@@ -9,6 +9,8 @@
 #include <set>
 
 #include "cluster/transport/entry.h"
+#include "cluster/transport/redis_batch.h"
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/streams.h"
 #include "util/clock.h"
 
@@ -19,6 +21,7 @@ constexpr double kCoverageSeconds = 3;  // how often uncovered games are looked 
 constexpr double kRepostSeconds = 10;   // how long a game stays uncovered before it is posted
 constexpr size_t kMaxHeartbeatBytes = 64 * 1024;  // a longer heartbeat names no task
 constexpr size_t kTaskTimes = 64;                 // completed tasks' times kept (HeldTaskLimit)
+constexpr long long kMaxPending = 100000;         // tasks in play read at once (XPENDING)
 
 bool SamePlayer(const TaskPlayer& a, const TaskPlayer& b) {
   return a.name == b.name && a.kind == b.kind && a.budget == b.budget && a.network == b.network;
@@ -64,16 +67,11 @@ namespace {
 
 // The workers group's last delivered task id.
 util::Result<std::string> LastDelivered(RedisClient& redis, const std::string& key) {
-  auto info = redis.Call({"XINFO", "GROUPS", key});
-  if (!info) return info.error_value();
+  auto groups = StreamGroups(redis, key);
+  if (!groups) return groups.error_value();
   std::string delivered = "0-0";
-  for (const RedisValue& g : info.value().elements) {
-    std::string name, last;
-    for (size_t i = 0; i + 1 < g.elements.size(); i += 2) {
-      if (g.elements[i].str == "name") name = g.elements[i + 1].str;
-      if (g.elements[i].str == "last-delivered-id") last = g.elements[i + 1].str;
-    }
-    if (name == kWorkerGroup) delivered = last;
+  for (const GroupInfo& g : groups.value()) {
+    if (g.name == kWorkerGroup) delivered = g.last_delivered;
   }
   return delivered;
 }
@@ -84,16 +82,15 @@ void RemoteArena::DropUntaken(const ArenaTask& base) {
   RedisClient& redis = session_.Redis();
   const std::string key = session_.Keys().Tasks();
   auto delivered = LastDelivered(redis, key);
-  auto range = redis.Call({"XRANGE", key, "(" + (delivered ? delivered.value() : "0-0"), "+"});
+  auto range = RangeEntries(redis, key, "(" + (delivered ? delivered.value() : "0-0"), "+");
   if (!delivered || !range) return;  // best effort: a leftover task only costs a worker time
-  std::vector<std::string_view> del{"XDEL", key};
-  const std::vector<StreamEntry> entries = ParseEntries(range.value());
-  for (const StreamEntry& e : entries) {
+  std::vector<std::string> untaken;
+  for (const StreamEntry& e : range.value()) {
     const std::string* text = e.Field("t");
     auto task = text != nullptr ? DecodeTask(*text) : util::Result<ArenaTask>::Error("");
-    if (task && SameSetup(task.value(), base)) del.push_back(e.id);
+    if (task && SameSetup(task.value(), base)) untaken.push_back(e.id);
   }
-  if (del.size() > 2) redis.Command(del);
+  DeleteEntries(redis, key, untaken);
 }
 
 util::Result<std::set<int>> RemoteArena::Covered(const ArenaTask& base) {
@@ -102,16 +99,14 @@ util::Result<std::set<int>> RemoteArena::Covered(const ArenaTask& base) {
   auto last = LastDelivered(redis, key);
   if (!last) return last.error_value();
   const std::string delivered = last.value();
-  auto pending = redis.Call({"XPENDING", key, kWorkerGroup, "-", "+", "100000"});
+  auto pending = PendingEntries(redis, key, kWorkerGroup, "-", "+", kMaxPending);
   if (!pending) return pending.error_value();
   std::set<std::string> in_play;
-  for (const RedisValue& p : pending.value().elements) {
-    if (!p.elements.empty()) in_play.insert(p.elements[0].str);
-  }
-  auto range = redis.Call({"XRANGE", key, "-", "+"});
+  for (const PendingEntry& p : pending.value()) in_play.insert(p.id);
+  auto range = RangeEntries(redis, key, "-", "+");
   if (!range) return range.error_value();
   std::set<int> covered;
-  for (const StreamEntry& e : ParseEntries(range.value())) {
+  for (const StreamEntry& e : range.value()) {
     const std::string* text = e.Field("t");
     if (text == nullptr) continue;
     auto task = DecodeTask(*text);
@@ -125,17 +120,17 @@ util::Result<std::set<int>> RemoteArena::Covered(const ArenaTask& base) {
 
 util::Status RemoteArena::Post(const ArenaTask& base, const std::vector<int>& games) {
   const size_t per_task = static_cast<size_t>(std::max(1, session_.Config().arena_games_per_task));
-  std::vector<std::vector<std::string>> commands;
+  RedisBatch batch;
   std::vector<ArenaTask> posted;
   for (size_t at = 0; at < games.size(); at += per_task) {
     ArenaTask t = base;
     t.games.assign(games.begin() + static_cast<long>(at),
                    games.begin() + static_cast<long>(std::min(games.size(), at + per_task)));
-    commands.push_back({"XADD", session_.Keys().Tasks(), "*", "t", EncodeTask(t)});
+    batch.StreamAdd(session_.Keys().Tasks(), {{"t", EncodeTask(t)}});
     posted.push_back(std::move(t));
   }
-  if (commands.empty()) return util::Ok();
-  auto replies = session_.Redis().Pipeline(commands);
+  if (batch.Empty()) return util::Ok();
+  auto replies = batch.Send(session_.Redis());
   if (!replies) return replies.error_value();
   for (size_t i = 0; i < replies.value().size(); ++i) {
     const RedisValue& r = replies.value()[i];
@@ -146,14 +141,13 @@ util::Status RemoteArena::Post(const ArenaTask& base, const std::vector<int>& ga
 }
 
 util::Result<RemoteArena::TaskHolder> RemoteArena::Holder(const std::string& id) {
-  auto p =
-      session_.Redis().Command({"XPENDING", session_.Keys().Tasks(), kWorkerGroup, id, id, "1"});
+  RedisClient& redis = session_.Redis();
+  auto p = PendingEntries(redis, session_.Keys().Tasks(), kWorkerGroup, id, id, 1);
+  // Nobody holds it: no entry, or a refusal (a bad id, the group gone).
+  if (Refused(redis, p)) return TaskHolder{};
   if (!p) return p.error_value();
-  // [[id, consumer, idle, deliveries]], empty when nobody holds it (an error for a bad id).
-  const RedisValue& v = p.value();
-  if (!v.IsArray() || v.elements.empty() || v.elements[0].elements.size() < 3) return TaskHolder{};
-  return TaskHolder{v.elements[0].elements[1].str,
-                    static_cast<double>(v.elements[0].elements[2].integer) / 1000};
+  if (p.value().empty()) return TaskHolder{};
+  return TaskHolder{p.value()[0].consumer, static_cast<double>(p.value()[0].idle_ms) / 1000};
 }
 
 util::Result<util::Status> RemoteArena::Held(const std::string& sender, const std::string& id,
@@ -215,12 +209,12 @@ double HeldTaskLimit(const std::deque<double>& completed, const ClusterConfig& c
 }
 
 void RemoteArena::AckAll() {
-  auto pending = session_.Redis().Call(
-      {"XPENDING", session_.Keys().Tasks(), kWorkerGroup, "-", "+", "100000"});
+  auto pending = PendingEntries(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup, "-", "+",
+                                kMaxPending);
   if (!pending) return;  // best effort: a leftover task is taken back by the next match's lease
   std::vector<std::string> done;
-  for (const RedisValue& p : pending.value().elements) {
-    if (!p.elements.empty() && tasks_.count(p.elements[0].str)) done.push_back(p.elements[0].str);
+  for (const PendingEntry& p : pending.value()) {
+    if (tasks_.count(p.id)) done.push_back(p.id);
   }
   Ack(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup, done);
 }
@@ -228,21 +222,21 @@ void RemoteArena::AckAll() {
 util::Status RemoteArena::Leases(std::set<int>& freed) {
   RedisClient& redis = session_.Redis();
   const std::string key = session_.Keys().Tasks();
-  auto pending = redis.Call({"XPENDING", key, kWorkerGroup, "-", "+", "100000"});
+  auto pending = PendingEntries(redis, key, kWorkerGroup, "-", "+", kMaxPending);
   if (!pending) return pending.error_value();
   const auto now = util::SteadyClock::now();
   const double lease = session_.Config().task_timeout_seconds;
   const double slow = HeldTaskLimit(task_seconds_, session_.Config());
-  for (const RedisValue& p : pending.value().elements) {
-    if (p.elements.size() < 3 || !tasks_.count(p.elements[0].str)) continue;
-    const std::string& id = p.elements[0].str;
-    const std::string& holder = p.elements[1].str;
-    const double held = HeldSeconds(id, static_cast<double>(p.elements[2].integer) / 1000);
-    auto beat = redis.Call({"GET", session_.Keys().Worker(holder)});
+  for (const PendingEntry& p : pending.value()) {
+    if (!tasks_.count(p.id)) continue;
+    const std::string& id = p.id;
+    const std::string& holder = p.consumer;
+    const double held = HeldSeconds(id, static_cast<double>(p.idle_ms) / 1000);
+    auto beat = GetValue(redis, session_.Keys().Worker(holder));
     if (!beat) return beat.error_value();
     bool named = false;  // its holder says it is alive and playing it
-    if (beat.value().IsString() && beat.value().str.size() <= kMaxHeartbeatBytes) {
-      const nlohmann::json j = nlohmann::json::parse(beat.value().str, nullptr, false);
+    if (beat.value() && beat.value()->size() <= kMaxHeartbeatBytes) {
+      const nlohmann::json j = nlohmann::json::parse(*beat.value(), nullptr, false);
       named = j.is_object() && j.contains("task") && j["task"] == id;
     }
     char why[160];
@@ -262,7 +256,7 @@ util::Status RemoteArena::Leases(std::set<int>& freed) {
     held_since_.erase(id);
     const std::vector<int>& games = tasks_[id].games;
     freed.insert(games.begin(), games.end());
-    redis.Command({"HINCRBY", session_.Keys().Stats(), "reassigned", "1"});
+    HashIncrBy(redis, session_.Keys().Stats(), "reassigned", 1);
     session_.Print("  cluster: task " + id + " of worker " + BoundedReason(holder) +
                    " taken back (" + why + "); its games are posted again");
   }

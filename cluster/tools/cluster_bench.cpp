@@ -15,6 +15,8 @@
 #include "cluster/transport/entry.h"
 #include "cluster/transport/keys.h"
 #include "cluster/transport/networks.h"
+#include "cluster/transport/redis_batch.h"
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/worker_registry.h"
 #include "data/sample_file.h"
@@ -44,11 +46,10 @@ util::Result<std::vector<selfplay::FinishedGame>> RecordGames(const RunSettings&
 }
 
 long long UsedMemory(RedisClient& redis) {
-  auto info = redis.Call({"INFO", "memory"});
+  auto info = ServerInfo(redis, "memory");
   if (!info) return -1;
-  const std::string& s = info.value().str;
-  const size_t at = s.find("used_memory:");
-  return at == std::string::npos ? -1 : std::atoll(s.c_str() + at + 12);
+  const auto used = info.value().find("used_memory");
+  return used == info.value().end() ? -1 : std::atoll(used->second.c_str());
 }
 
 // Entries/s of XADDs of `entries`: one at a time (a round trip each) and in batches of 64.
@@ -59,14 +60,14 @@ std::pair<double, double> AddRates(RedisClient& redis, const std::string& key,
   const double single = static_cast<double>(entries.size()) / util::SecondsSince(start);
   start = util::SteadyClock::now();
   for (size_t at = 0; at < entries.size(); at += 64) {
-    std::vector<std::vector<std::string>> batch;
+    RedisBatch batch;
     for (size_t i = at; i < std::min(entries.size(), at + 64); ++i) {
-      batch.push_back({"XADD", key, "*", "e", entries[i]});
+      batch.StreamAdd(key, {{"e", entries[i]}});
     }
-    redis.Pipeline(batch);
+    batch.Send(redis);
   }
   const double piped = static_cast<double>(entries.size()) / util::SecondsSince(start);
-  redis.Call({"DEL", key});
+  DeleteKeys(redis, {key});
   return {single, piped};
 }
 
@@ -132,12 +133,11 @@ util::Status TimeLearner(const RunSettings& s, const RedisOptions& redis_options
   if (util::Status r = RegisterWorker(redis, keys, "bench"); !r.ok()) return r;
   const long long before = UsedMemory(redis);
   for (size_t at = 0; at < entries.size(); at += 64) {
-    std::vector<std::vector<std::string>> batch;
+    RedisBatch batch;
     for (size_t i = at; i < std::min(entries.size(), at + 64); ++i) {
-      batch.push_back({"XADD", keys.WorkerSelfplay("bench"), "*", "e", entries[i]});
+      batch.StreamAdd(keys.WorkerSelfplay("bench"), {{"e", entries[i]}});
     }
-    if (auto r = redis.Pipeline(batch); !r)
-      return util::Error{r.error(), util::ErrorKind::kFailure};
+    if (auto r = batch.Send(redis); !r) return util::Error{r.error(), util::ErrorKind::kFailure};
   }
   f.memory_per_1000 =
       static_cast<double>(UsedMemory(redis) - before) * 1000.0 / static_cast<double>(games);
@@ -153,20 +153,20 @@ util::Status TimeLearner(const RunSettings& s, const RedisOptions& redis_options
   if (!report) return util::Error{report.error(), util::ErrorKind::kFailure};
   f.entries_per_second = static_cast<double>(games) / util::SecondsSince(start);
   // appendfsync: the same entries added with each setting.
-  auto fsync = redis.Call({"CONFIG", "GET", "appendfsync"});
-  if (fsync && fsync.value().elements.size() == 2) {
-    const std::string was = fsync.value().elements[1].str;
+  auto fsync = ConfigGet(redis, "appendfsync");
+  if (fsync && fsync.value()) {
+    const std::string was = *fsync.value();
     const std::string key = keys.prefix + "fsync-bench";
-    redis.Call({"CONFIG", "SET", "appendfsync", "everysec"});
+    ConfigSet(redis, "appendfsync", "everysec");
     f.everysec = AddRates(redis, key, entries);
-    redis.Call({"CONFIG", "SET", "appendfsync", "always"});
+    ConfigSet(redis, "appendfsync", "always");
     f.always = AddRates(redis, key, entries);
-    redis.Call({"CONFIG", "SET", "appendfsync", was});
+    ConfigSet(redis, "appendfsync", was);
   }
   for (const std::string& k :
        {keys.WorkerSelfplay("bench"), keys.WorkerArena("bench"), keys.Workers(), keys.Tasks(),
         keys.Stats(), keys.Rejections(), keys.Config()}) {
-    redis.Call({"DEL", k});
+    DeleteKeys(redis, {k});
   }
   return util::Ok();
 }
@@ -238,7 +238,7 @@ util::Status WorkerRound(const WorkerBench& b, const std::string& run, double wa
 // Publishes the network and the config as run `run` for the worker.
 util::Status PublishRun(const WorkerBench& b, RedisClient& redis, const std::string& run) {
   const RunKeys keys(run);
-  if (auto s = redis.Call({"SET", keys.Config(), b.config_text}); !s) return s.error_value();
+  if (util::Status s = SetValue(redis, keys.Config(), b.config_text); !s.ok()) return s;
   if (auto p = PublishNetwork(redis, keys, b.network_bytes, 0, true); !p) return p.error_value();
   return EnsureGroup(redis, keys.Tasks(), kWorkerGroup);
 }
@@ -286,7 +286,7 @@ util::Status MeasureWorker(const WorkerBench& b, SelfplaySpeed& local, SelfplayS
   for (const std::string& k :
        {keys.WorkerSelfplay("bench"), keys.WorkerArena("bench"), keys.Workers(), keys.Tasks(),
         keys.Config(), keys.Current(), keys.Models(), keys.Worker("bench")}) {
-    redis.Call({"DEL", k});
+    DeleteKeys(redis, {k});
   }
   return util::Ok();
 }

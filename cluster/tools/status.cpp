@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/worker_registry.h"
 #include "util/json.h"
@@ -17,23 +18,10 @@
 namespace veletas::cluster {
 namespace {
 
-// "field:value" lines of an INFO reply.
-std::map<std::string, std::string> InfoFields(const std::string& text) {
-  std::map<std::string, std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const size_t colon = line.find(':');
-    if (colon != std::string::npos) out[line.substr(0, colon)] = line.substr(colon + 1);
-  }
-  return out;
-}
-
-// Field -> value of a flat array reply (HGETALL, XINFO).
-std::map<std::string, RedisValue> Pairs(const RedisValue& v) {
-  std::map<std::string, RedisValue> out;
-  for (size_t i = 0; i + 1 < v.elements.size(); i += 2) out[v.elements[i].str] = v.elements[i + 1];
-  return out;
+// The value of `field` in `hash`, "-" when it has none.
+std::string Field(const std::map<std::string, std::string>& hash, const std::string& field) {
+  const auto it = hash.find(field);
+  return it == hash.end() ? "-" : it->second;
 }
 
 // The count `key` of a worker's heartbeat `j` (0 when missing or not a count).
@@ -45,17 +33,16 @@ long long Count(const nlohmann::json& j, const char* key) {
 // LOG (its newest 128 kinds of refusal by default, each with a count): what a worker tried that
 // its user may not do. Nothing where the status's user may not read the log.
 void RefusedSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
-  auto log = redis.Call({"ACL", "LOG", "1000"});  // without a count: the newest 10
-  if (!log || !log.value().IsArray()) return;
+  auto log = AclLog(redis, 1000);  // without a count: the newest 10
+  if (!log) return;
   std::map<std::string, long long> count;
   std::map<std::string, std::string> newest;  // the log lists the newest first
-  for (const RedisValue& entry : log.value().elements) {
-    auto f = Pairs(entry);
-    const std::string& user = f["username"].str;
+  for (const AclLogEntry& entry : log.value()) {
+    const std::string& user = entry.username;
     if (user.rfind(keys.prefix, 0) != 0 || user.size() == keys.prefix.size()) continue;
     const std::string worker = user.substr(keys.prefix.size());
-    count[worker] += f["count"].IsInteger() ? f["count"].integer : 1;
-    if (!newest.count(worker)) newest[worker] = f["reason"].str + " " + f["object"].str;
+    count[worker] += entry.count;
+    if (!newest.count(worker)) newest[worker] = entry.reason + " " + entry.object;
   }
   if (count.empty()) return;
   out << "refused by Redis (ACL LOG) by worker:";
@@ -68,25 +55,21 @@ void RefusedSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) 
   out << "\n";
 }
 
-std::string Num(const RedisValue& v) {
-  return v.IsInteger() ? std::to_string(v.integer) : v.IsString() ? v.str : "-";
-}
-
 // "N entries (P pending at the group, L not yet read)" for streams `keys` together.
 util::Result<std::string> StreamLine(RedisClient& redis, const std::vector<std::string>& keys,
                                      const std::string& group) {
   long long length = 0, pending = 0, lag = 0;
   for (const std::string& key : keys) {
-    auto len = redis.Call({"XLEN", key});
+    auto len = StreamLength(redis, key);
     if (!len) return len.error_value();
-    length += len.value().integer;
-    auto groups = redis.Command({"XINFO", "GROUPS", key});
+    length += len.value();
+    auto groups = StreamGroups(redis, key);
+    if (Refused(redis, groups)) continue;  // no such stream (yet)
     if (!groups) return groups.error_value();
-    for (const RedisValue& g : groups.value().elements) {
-      auto f = Pairs(g);
-      if (f["name"].str != group) continue;
-      pending += f["pending"].integer;
-      lag += f["lag"].integer;
+    for (const GroupInfo& g : groups.value()) {
+      if (g.name != group) continue;
+      pending += g.pending;
+      lag += g.lag;
     }
   }
   return std::to_string(length) + " entries (" + std::to_string(pending) + " pending at the " +
@@ -95,16 +78,15 @@ util::Result<std::string> StreamLine(RedisClient& redis, const std::vector<std::
 
 // The server: version, memory, persistence.
 util::Status ServerSection(RedisClient& redis, std::ostream& out) {
-  auto server = redis.Call({"INFO", "server"});
+  auto server = ServerInfo(redis, "server");
   if (!server) return server.error_value();
-  auto memory = redis.Call({"INFO", "memory"});
-  auto persistence = redis.Call({"INFO", "persistence"});
-  auto fsync = redis.Command({"CONFIG", "GET", "appendfsync"});
-  auto s = InfoFields(server.value().str);
-  auto m = memory ? InfoFields(memory.value().str) : std::map<std::string, std::string>{};
-  auto p = persistence ? InfoFields(persistence.value().str) : std::map<std::string, std::string>{};
-  std::string appendfsync = "?";
-  if (fsync && fsync.value().elements.size() == 2) appendfsync = fsync.value().elements[1].str;
+  auto memory = ServerInfo(redis, "memory");
+  auto persistence = ServerInfo(redis, "persistence");
+  auto fsync = ConfigGet(redis, "appendfsync");
+  auto s = server.value();
+  auto m = memory ? memory.value() : std::map<std::string, std::string>{};
+  auto p = persistence ? persistence.value() : std::map<std::string, std::string>{};
+  const std::string appendfsync = fsync && fsync.value() ? *fsync.value() : "?";
   out << "redis " << redis.Options().endpoint.ToString() << ": version " << s["redis_version"]
       << ", used memory " << m["used_memory_human"] << ", aof "
       << (p["aof_enabled"] == "1" ? "on" : "OFF") << ", appendfsync " << appendfsync << "\n";
@@ -113,12 +95,12 @@ util::Status ServerSection(RedisClient& redis, std::ostream& out) {
 
 // The learner holding the run and the network self-play uses.
 util::Status LearnerSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
-  auto learner = redis.Call({"GET", keys.Learner()});
+  auto learner = GetValue(redis, keys.Learner());
   if (!learner) return learner.error_value();
-  if (learner.value().IsNil()) {
+  if (!learner.value()) {
     out << "learner: none (no learner holds the run now)\n";
   } else {
-    const auto parsed = util::ParseJson(learner.value().str, "learner");
+    const auto parsed = util::ParseJson(*learner.value(), "learner");
     if (parsed && parsed.value().is_object()) {
       const nlohmann::json& j = parsed.value();
       out << "learner: " << util::JsonValueOr<std::string>(j, "host", "?") << " pid "
@@ -127,11 +109,11 @@ util::Status LearnerSection(RedisClient& redis, const RunKeys& keys, std::ostrea
           << util::JsonValueOr<std::string>(j, "status", "?") << "\n";
     }
   }
-  auto current = redis.Call({"HMGET", keys.Current(), "id", "generation"});
+  auto current = HashGetFields(redis, keys.Current(), {"id", "generation"});
   if (!current) return current.error_value();
-  if (current.value().elements.size() == 2 && current.value().elements[0].IsString()) {
-    out << "self-play network: gen " << current.value().elements[1].str << " ("
-        << current.value().elements[0].str.substr(0, 16) << "...)\n";
+  if (const std::vector<std::optional<std::string>>& c = current.value(); c[0]) {
+    out << "self-play network: gen " << c[1].value_or("") << " (" << c[0]->substr(0, 16)
+        << "...)\n";
   } else {
     out << "self-play network: none published yet\n";
   }
@@ -145,9 +127,9 @@ util::Status WorkersSection(RedisClient& redis, const RunKeys& keys, std::ostrea
   if (!registered) return registered.error_value();
   std::vector<std::string> alive_workers;
   for (const std::string& w : registered.value()) {
-    auto alive = redis.Call({"EXISTS", keys.Worker(w)});
+    auto alive = KeyExists(redis, keys.Worker(w));
     if (!alive) return alive.error_value();
-    if (alive.value().integer > 0) alive_workers.push_back(w);
+    if (alive.value()) alive_workers.push_back(w);
   }
   out << "workers registered: " << registered.value().size() << ", alive: " << alive_workers.size()
       << "\n";
@@ -161,9 +143,9 @@ util::Status WorkersSection(RedisClient& redis, const RunKeys& keys, std::ostrea
   for (const std::string& w : alive_workers) {
     // The name is the key's (the worker's own), not what its heartbeat says.
     const std::string k = keys.Worker(w);
-    auto v = redis.Call({"GET", k});
-    if (!v || v.value().IsNil()) continue;  // expired meanwhile
-    const auto parsed = util::ParseJson(v.value().str, k);
+    auto v = GetValue(redis, k);
+    if (!v || !v.value()) continue;  // expired meanwhile
+    const auto parsed = util::ParseJson(*v.value(), k);
     if (!parsed || !parsed.value().is_object()) continue;
     const nlohmann::json& j = parsed.value();
     const double rate = util::JsonValueOr<double>(j, "games_per_second", 0.0);
@@ -202,14 +184,11 @@ util::Status StreamsSection(RedisClient& redis, const RunKeys& keys, std::ostrea
     if (!line) return line.error_value();
     out << title << ": " << line.value() << "\n";
   }
-  auto pending = redis.Command({"XPENDING", keys.Tasks(), kWorkerGroup});
-  if (pending && pending.value().IsArray() && pending.value().elements.size() >= 4) {
-    for (const RedisValue& c : pending.value().elements[3].elements) {
-      if (c.elements.size() == 2) {
-        // The consumer name is the reader's choice: shown escaped and cut.
-        out << "  tasks in play by " << util::EscapedBytes(c.elements[0].str.substr(0, 64)) << ": "
-            << Num(c.elements[1]) << "\n";
-      }
+  if (auto pending = Pending(redis, keys.Tasks(), kWorkerGroup)) {
+    for (const auto& [consumer, n] : pending.value().consumers) {
+      // The consumer name is the reader's choice: shown escaped and cut.
+      out << "  tasks in play by " << util::EscapedBytes(consumer.substr(0, 64)) << ": " << n
+          << "\n";
     }
   }
   return util::Ok();
@@ -217,17 +196,17 @@ util::Status StreamsSection(RedisClient& redis, const RunKeys& keys, std::ostrea
 
 // The learner's counters and the latest rejected entries.
 util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
-  auto stats = redis.Call({"HGETALL", keys.Stats()});
+  auto stats = HashGetAll(redis, keys.Stats());
   if (!stats) return stats.error_value();
-  auto st = Pairs(stats.value());
-  out << "learner counters: accepted " << Num(st["accepted"]) << ", duplicates "
-      << Num(st["duplicates"]) << ", stale " << Num(st["stale"]) << ", rejected "
-      << Num(st["rejected"]);
-  if (st.count("reassigned")) out << ", tasks taken back " << Num(st["reassigned"]);
+  const std::map<std::string, std::string>& st = stats.value();
+  out << "learner counters: accepted " << Field(st, "accepted") << ", duplicates "
+      << Field(st, "duplicates") << ", stale " << Field(st, "stale") << ", rejected "
+      << Field(st, "rejected");
+  if (st.count("reassigned")) out << ", tasks taken back " << Field(st, "reassigned");
   std::string reasons;
   for (const auto& [field, value] : st) {
     if (field.rfind("rejected:", 0) == 0) {
-      reasons += (reasons.empty() ? "" : ", ") + field.substr(9) + " " + Num(value);
+      reasons += (reasons.empty() ? "" : ", ") + field.substr(9) + " " + value;
     }
   }
   if (!reasons.empty()) out << " (" << reasons << ")";
@@ -241,24 +220,23 @@ util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostre
     std::string by_worker;
     for (const auto& [field, value] : st) {
       if (field.rfind(prefix, 0) == 0) {
-        by_worker +=
-            (by_worker.empty() ? "" : ", ") + field.substr(prefix.size()) + " " + Num(value);
+        by_worker += (by_worker.empty() ? "" : ", ") + field.substr(prefix.size()) + " " + value;
       }
     }
     if (!by_worker.empty()) out << title << " entries by worker: " << by_worker << "\n";
   }
-  auto quarantined = redis.Call({"HGETALL", keys.Quarantined()});
+  auto quarantined = HashGetAll(redis, keys.Quarantined());
   if (!quarantined) return quarantined.error_value();
-  for (const auto& [worker, why] : Pairs(quarantined.value())) {
+  for (const auto& [worker, why] : quarantined.value()) {
     // Written by the learner, but worker names and reasons quote what workers sent.
     out << "quarantined worker " << util::EscapedBytes(worker.substr(0, 64)) << ": "
-        << util::EscapedBytes(why.str.substr(0, 200)) << "\n";
+        << util::EscapedBytes(why.substr(0, 200)) << "\n";
   }
   RefusedSection(redis, keys, out);
-  auto recent = redis.Call({"LRANGE", keys.Rejections(), "0", "4"});
-  if (recent && !recent.value().elements.empty()) {
+  auto recent = ListRange(redis, keys.Rejections(), 0, 4);
+  if (recent && !recent.value().empty()) {
     out << "latest rejected entries:\n";
-    for (const RedisValue& r : recent.value().elements) out << "  " << r.str << "\n";
+    for (const std::string& r : recent.value()) out << "  " << r << "\n";
   }
   return util::Ok();
 }

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "cluster/transport/redis_batch.h"
+#include "cluster/transport/redis_commands.h"
 #include "util/sha256.h"
 
 namespace veletas::cluster {
@@ -20,20 +22,22 @@ util::Result<std::string> PublishNetwork(RedisClient& redis, const RunKeys& keys
                                          bool current) {
   const std::string id = util::Sha256Hex(checkpoint);
   const std::string key = keys.Model(id);
-  auto stored = redis.Call({"HGET", keys.Models(), id});
+  auto stored = HashGet(redis, keys.Models(), id);
   if (!stored) return stored.error_value();
-  if (stored.value().IsNil()) {
-    std::vector<std::string> push{"RPUSH", key};
+  if (!stored.value()) {
+    std::vector<std::string> chunks;
     for (size_t at = 0; at < checkpoint.size(); at += kModelChunkBytes) {
-      push.emplace_back(checkpoint.substr(at, kModelChunkBytes));
+      chunks.emplace_back(checkpoint.substr(at, kModelChunkBytes));
     }
-    if (checkpoint.empty()) push.emplace_back();
+    if (checkpoint.empty()) chunks.emplace_back();
     // All or nothing: a reader never sees half a network under its id.
-    auto replies = redis.Pipeline({{"MULTI"},
-                                   {"DEL", key},
-                                   push,
-                                   {"HSET", keys.Models(), id, std::to_string(generation)},
-                                   {"EXEC"}});
+    RedisBatch batch;
+    batch.Multi()
+        .DeleteKey(key)
+        .ListAppend(key, std::move(chunks))
+        .HashSet(keys.Models(), {{id, std::to_string(generation)}})
+        .Exec();
+    auto replies = batch.Send(redis);
     if (!replies) return replies.error_value();
     for (const RedisValue& r : replies.value()) {
       if (r.IsError())
@@ -41,9 +45,11 @@ util::Result<std::string> PublishNetwork(RedisClient& redis, const RunKeys& keys
     }
   }
   if (current) {
-    auto set =
-        redis.Call({"HSET", keys.Current(), "id", id, "generation", std::to_string(generation)});
-    if (!set) return set.error_value();
+    if (util::Status s = HashSet(redis, keys.Current(),
+                                 {{"id", id}, {"generation", std::to_string(generation)}});
+        !s.ok()) {
+      return s.error_value();
+    }
   }
   return id;
 }
@@ -53,17 +59,17 @@ util::Result<std::string> FetchNetwork(RedisClient& redis, const RunKeys& keys,
   using R = util::Result<std::string>;
   if (!IsNetworkId(id)) return R::Error("network \"" + id.substr(0, 80) + "\": not a network id");
   const std::string key = keys.Model(id);
-  auto length = redis.Call({"LLEN", key});
+  auto length = ListLength(redis, key);
   if (!length) return length.error_value();
-  if (length.value().integer <= 0) return R::Error("network " + id + ": not in Redis");
-  if (length.value().integer > max_bytes / static_cast<int64_t>(kModelChunkBytes) + 1) {
+  if (length.value() <= 0) return R::Error("network " + id + ": not in Redis");
+  if (length.value() > max_bytes / static_cast<int64_t>(kModelChunkBytes) + 1) {
     return R::Error("network " + id + ": larger than the limit of " + std::to_string(max_bytes) +
                     " bytes");
   }
-  auto chunks = redis.Call({"LRANGE", key, "0", "-1"});
+  auto chunks = ListRange(redis, key, 0, -1);
   if (!chunks) return chunks.error_value();
   std::string bytes;
-  for (const RedisValue& c : chunks.value().elements) bytes += c.str;
+  for (const std::string& c : chunks.value()) bytes += c;
   if (util::Sha256Hex(bytes) != id) {
     return R::Error("network " + id + ": the stored bytes do not match their SHA-256");
   }
@@ -71,13 +77,13 @@ util::Result<std::string> FetchNetwork(RedisClient& redis, const RunKeys& keys,
 }
 
 util::Result<std::optional<CurrentNetwork>> ReadCurrent(RedisClient& redis, const RunKeys& keys) {
-  auto reply = redis.Call({"HMGET", keys.Current(), "id", "generation"});
+  auto reply = HashGetFields(redis, keys.Current(), {"id", "generation"});
   if (!reply) return reply.error_value();
-  const RedisValue& v = reply.value();
-  if (v.elements.size() != 2 || !v.elements[0].IsString()) return std::optional<CurrentNetwork>();
+  const std::vector<std::optional<std::string>>& v = reply.value();
+  if (!v[0]) return std::optional<CurrentNetwork>();
   CurrentNetwork c;
-  c.id = v.elements[0].str;
-  c.generation = std::atoll(v.elements[1].str.c_str());
+  c.id = *v[0];
+  c.generation = std::atoll(v[1].value_or("").c_str());
   if (!IsNetworkId(c.id)) {
     return util::Result<std::optional<CurrentNetwork>>::Error(
         "the run's current network \"" + c.id.substr(0, 80) + "\" is not a network id");

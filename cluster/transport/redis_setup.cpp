@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/worker_registry.h"
 #include "util/atomic_file.h"
 #include "util/names.h"
@@ -210,8 +211,7 @@ util::Status ApplyWorkerChange(RedisClient& admin, const std::string& dir, const
   const RunKeys keys(run);
   const std::string user = keys.WorkerUser(name);
   if (!add) {
-    auto del = admin.Call({"ACL", "DELUSER", user});
-    if (!del) return del.error_value();
+    if (util::Status s = AclDeleteUser(admin, user); !s.ok()) return s;
     return UnregisterWorker(admin, keys, name);
   }
   auto lines = ReadAcl(dir, run);
@@ -220,10 +220,9 @@ util::Status ApplyWorkerChange(RedisClient& admin, const std::string& dir, const
     if (line.rfind("user " + user + " ", 0) != 0) continue;
     // The file's line as ACL SETUSER arguments ("user NAME" -> "ACL SETUSER NAME reset").
     const std::vector<std::string> words = AclWords(line);
-    std::vector<std::string_view> args{"ACL", "SETUSER", user, "reset"};
-    args.insert(args.end(), words.begin() + 2, words.end());
-    auto set = admin.Call(args);
-    if (!set) return set.error_value();
+    std::vector<std::string> rules{"reset"};
+    rules.insert(rules.end(), words.begin() + 2, words.end());
+    if (util::Status s = AclSetUser(admin, user, rules); !s.ok()) return s;
     return RegisterWorker(admin, keys, name);
   }
   return util::Status::Error("worker \"" + name + "\" is not in " + AclFile(dir));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
 
 namespace veletas::cluster {
 namespace {
@@ -118,30 +119,147 @@ util::Status Ack(RedisClient& redis, const std::string& key, const std::string& 
   return util::Ok();
 }
 
+util::Result<long long> StreamLength(RedisClient& redis, const std::string& key) {
+  auto reply = redis.Call({"XLEN", key});
+  if (!reply) return reply.error_value();
+  return reply.value().integer;
+}
+
+util::Result<std::vector<StreamEntry>> RangeEntries(RedisClient& redis, const std::string& key,
+                                                    const std::string& start,
+                                                    const std::string& end, int count) {
+  const std::string n = std::to_string(count);
+  std::vector<std::string_view> args{"XRANGE", key, start, end};
+  if (count > 0) {
+    args.push_back("COUNT");
+    args.push_back(n);
+  }
+  auto reply = redis.Call(args);
+  if (!reply) return reply.error_value();
+  return ParseEntries(reply.value());
+}
+
+util::Result<long long> DeleteEntries(RedisClient& redis, const std::string& key,
+                                      const std::vector<std::string>& ids) {
+  if (ids.empty()) return 0LL;
+  std::vector<std::string_view> args{"XDEL", key};
+  args.insert(args.end(), ids.begin(), ids.end());
+  auto reply = redis.Call(args);
+  if (!reply) return reply.error_value();
+  return reply.value().integer;
+}
+
+util::Result<long long> TrimBelow(RedisClient& redis, const std::string& key,
+                                  const std::string& min_id) {
+  auto trimmed = redis.Call({"XTRIM", key, "MINID", min_id});
+  if (!trimmed) return trimmed.error_value();
+  return trimmed.value().integer;
+}
+
+util::Result<std::vector<StreamEntry>> ReadGroupStreams(RedisClient& redis,
+                                                        const std::string& group,
+                                                        const std::string& consumer, int count,
+                                                        int block_ms,
+                                                        const std::vector<std::string>& keys) {
+  const std::string n = std::to_string(count);
+  const std::string block = std::to_string(block_ms);
+  std::vector<std::string_view> args{"XREADGROUP", "GROUP", group, consumer, "COUNT", n};
+  if (block_ms > 0) {
+    args.push_back("BLOCK");
+    args.push_back(block);
+  }
+  args.push_back("STREAMS");
+  args.insert(args.end(), keys.begin(), keys.end());
+  args.insert(args.end(), keys.size(), ">");
+  auto reply = redis.Call(args);
+  if (!reply) return reply.error_value();
+  // [[key, entries], ...] or nil when nothing came.
+  std::vector<StreamEntry> out;
+  for (const RedisValue& s : reply.value().elements) {
+    if (!s.IsArray() || s.elements.size() < 2) continue;
+    for (StreamEntry& e : ParseEntries(s.elements[1])) {
+      e.stream = s.elements[0].str;
+      out.push_back(std::move(e));
+    }
+  }
+  return out;
+}
+
+util::Result<std::vector<GroupInfo>> StreamGroups(RedisClient& redis, const std::string& key) {
+  auto info = redis.Call({"XINFO", "GROUPS", key});
+  if (!info) return info.error_value();
+  std::vector<GroupInfo> out;
+  for (const RedisValue& g : info.value().elements) {
+    GroupInfo group;
+    for (size_t i = 0; i + 1 < g.elements.size(); i += 2) {
+      const std::string& field = g.elements[i].str;
+      const RedisValue& value = g.elements[i + 1];
+      if (field == "name") group.name = value.str;
+      if (field == "last-delivered-id") group.last_delivered = value.str;
+      if (field == "pending") group.pending = value.integer;
+      if (field == "lag") group.lag = value.integer;
+    }
+    out.push_back(std::move(group));
+  }
+  return out;
+}
+
+util::Result<PendingSummary> Pending(RedisClient& redis, const std::string& key,
+                                     const std::string& group) {
+  auto reply = redis.Call({"XPENDING", key, group});
+  if (!reply) return reply.error_value();
+  // [count, min id, max id, [[consumer, count], ...]]; the ids and consumers nil when none.
+  const RedisValue& p = reply.value();
+  PendingSummary out;
+  if (!p.IsArray() || p.elements.size() < 4) return out;
+  out.count = p.elements[0].integer;
+  out.min_id = p.elements[1].str;
+  out.max_id = p.elements[2].str;
+  for (const RedisValue& c : p.elements[3].elements) {
+    if (c.elements.size() != 2) continue;
+    const RedisValue& n = c.elements[1];  // a string in RESP2
+    out.consumers.emplace_back(c.elements[0].str,
+                               n.IsInteger() ? n.integer : std::atoll(n.str.c_str()));
+  }
+  return out;
+}
+
+util::Result<std::vector<PendingEntry>> PendingEntries(RedisClient& redis, const std::string& key,
+                                                       const std::string& group,
+                                                       const std::string& start,
+                                                       const std::string& end, long long count,
+                                                       const std::string& consumer) {
+  const std::string n = std::to_string(count);
+  std::vector<std::string_view> args{"XPENDING", key, group, start, end, n};
+  if (!consumer.empty()) args.push_back(consumer);
+  auto reply = redis.Call(args);
+  if (!reply) return reply.error_value();
+  // [[id, consumer, idle ms, deliveries], ...]
+  std::vector<PendingEntry> out;
+  for (const RedisValue& p : reply.value().elements) {
+    if (p.elements.size() < 4) continue;
+    out.push_back(
+        {p.elements[0].str, p.elements[1].str, p.elements[2].integer, p.elements[3].integer});
+  }
+  return out;
+}
+
 util::Result<std::string> AcknowledgedBelow(RedisClient& redis, const std::string& key,
                                             const std::string& group) {
   // The group's last delivered id first, then its pending entries: an entry delivered in
   // between is either in the pending summary or newer than the last delivered id read.
-  auto info = redis.Call({"XINFO", "GROUPS", key});
-  if (!info) return info.error_value();
+  auto groups = StreamGroups(redis, key);
+  if (!groups) return groups.error_value();
   std::string last_delivered;
-  for (const RedisValue& g : info.value().elements) {
-    std::string name, last;
-    for (size_t i = 0; i + 1 < g.elements.size(); i += 2) {
-      if (g.elements[i].str == "name") name = g.elements[i + 1].str;
-      if (g.elements[i].str == "last-delivered-id") last = g.elements[i + 1].str;
-    }
-    if (name == group) last_delivered = last;
+  for (const GroupInfo& g : groups.value()) {
+    if (g.name == group) last_delivered = g.last_delivered;
   }
   if (last_delivered.empty()) return std::string();
-  auto pending = redis.Call({"XPENDING", key, group});
+  auto pending = Pending(redis, key, group);
   if (!pending) return pending.error_value();
   std::string min_id = NextStreamId(last_delivered);
-  const RedisValue& p = pending.value();
-  if (p.IsArray() && p.elements.size() >= 2 && p.elements[0].integer > 0 &&
-      StreamIdLess(p.elements[1].str, min_id)) {
-    min_id = p.elements[1].str;
-  }
+  const PendingSummary& p = pending.value();
+  if (p.count > 0 && StreamIdLess(p.min_id, min_id)) min_id = p.min_id;
   return min_id;
 }
 
@@ -150,9 +268,7 @@ util::Result<long long> TrimAcknowledged(RedisClient& redis, const std::string& 
   auto below = AcknowledgedBelow(redis, key, group);
   if (!below) return below.error_value();
   if (below.value().empty()) return 0LL;
-  auto trimmed = redis.Call({"XTRIM", key, "MINID", below.value()});
-  if (!trimmed) return trimmed.error_value();
-  return trimmed.value().integer;
+  return TrimBelow(redis, key, below.value());
 }
 
 std::string NextStreamId(const std::string& id) {

@@ -2,7 +2,8 @@
 // read by one group's consumers (XREADGROUP, XAUTOCLAIM for entries whose consumer went
 // quiet), acknowledged with XACK once their effect is durable, and trimmed with XTRIM MINID
 // below the oldest entry still pending or undelivered (never MAXLEN, which would drop
-// unacknowledged entries).
+// unacknowledged entries). Each stream command is a function here that sends it and parses
+// its reply (pipelined ones: redis_batch.h); they fail as RedisClient::Call does.
 #pragma once
 
 #include <string>
@@ -38,6 +39,23 @@ util::Status EnsureGroup(RedisClient& redis, const std::string& key, const std::
 util::Result<std::string> AddEntry(RedisClient& redis, const std::string& key,
                                    const std::vector<std::pair<std::string, std::string>>& fields);
 
+// XLEN key: the number of entries (0 when the stream does not exist).
+util::Result<long long> StreamLength(RedisClient& redis, const std::string& key);
+
+// XRANGE key start end [COUNT count]: the entries with ids from `start` to `end` ("-" and
+// "+": the first and the last; "(id": after id), all of them when `count` is 0.
+util::Result<std::vector<StreamEntry>> RangeEntries(RedisClient& redis, const std::string& key,
+                                                    const std::string& start,
+                                                    const std::string& end, int count = 0);
+
+// XDEL key ids...: the number of entries deleted (none given: nothing sent, 0).
+util::Result<long long> DeleteEntries(RedisClient& redis, const std::string& key,
+                                      const std::vector<std::string>& ids);
+
+// XTRIM key MINID min_id: removes the entries below `min_id`; the number removed.
+util::Result<long long> TrimBelow(RedisClient& redis, const std::string& key,
+                                  const std::string& min_id);
+
 // XREADGROUP: up to `count` entries of `key` new to the group (`pending` false; waits up to
 // `block_ms` when > 0) or, with `pending`, those delivered to `consumer` and not acknowledged
 // whose ids follow `after`.
@@ -46,6 +64,15 @@ util::Result<std::vector<StreamEntry>> ReadGroup(RedisClient& redis, const std::
                                                  const std::string& consumer, int count,
                                                  int block_ms, bool pending,
                                                  const std::string& after = "0");
+
+// XREADGROUP GROUP group consumer COUNT count [BLOCK block_ms] STREAMS keys... > ...: up to
+// `count` entries new to the group from each of `keys` (waits up to `block_ms` when > 0), each
+// with its `stream` set, in the order of the reply.
+util::Result<std::vector<StreamEntry>> ReadGroupStreams(RedisClient& redis,
+                                                        const std::string& group,
+                                                        const std::string& consumer, int count,
+                                                        int block_ms,
+                                                        const std::vector<std::string>& keys);
 
 // XAUTOCLAIM from `start`: up to `count` entries pending for at least `min_idle_ms` with any
 // consumer, now delivered to `consumer`. `next` is where the scan continues ("0-0": done).
@@ -60,6 +87,40 @@ util::Result<Claimed> AutoClaim(RedisClient& redis, const std::string& key,
 // XACK of `ids` (none: nothing sent).
 util::Status Ack(RedisClient& redis, const std::string& key, const std::string& group,
                  const std::vector<std::string>& ids);
+
+// One consumer group of a stream (XINFO GROUPS).
+struct GroupInfo {
+  std::string name;
+  std::string last_delivered;  // the id of the last entry delivered to a consumer
+  long long pending = 0;       // delivered and not acknowledged
+  long long lag = 0;           // not yet delivered (0 when the server cannot tell)
+};
+// XINFO GROUPS key: the stream's groups (a failure when the stream does not exist).
+util::Result<std::vector<GroupInfo>> StreamGroups(RedisClient& redis, const std::string& key);
+
+// XPENDING key group: the group's entries delivered and not acknowledged, in summary.
+struct PendingSummary {
+  long long count = 0;
+  std::string min_id, max_id;  // the oldest and newest of them ("" when none)
+  std::vector<std::pair<std::string, long long>> consumers;  // consumer -> how many
+};
+util::Result<PendingSummary> Pending(RedisClient& redis, const std::string& key,
+                                     const std::string& group);
+
+// One entry of XPENDING's extended form.
+struct PendingEntry {
+  std::string id;
+  std::string consumer;      // the consumer holding it
+  long long idle_ms = 0;     // since it was last delivered
+  long long deliveries = 0;  // how many times it was delivered
+};
+// XPENDING key group start end count [consumer]: up to `count` pending entries with ids from
+// `start` to `end` ("-", "+": all), of `consumer` only when it is not empty.
+util::Result<std::vector<PendingEntry>> PendingEntries(RedisClient& redis, const std::string& key,
+                                                       const std::string& group,
+                                                       const std::string& start,
+                                                       const std::string& end, long long count,
+                                                       const std::string& consumer = "");
 
 // The oldest id of `key` that `group` has pending or not yet delivered: every entry below
 // it has been acknowledged. Empty when the group has delivered nothing (or does not exist).

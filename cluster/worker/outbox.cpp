@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "cluster/transport/redis_batch.h"
 #include "cluster/transport/streams.h"
 #include "util/atomic_file.h"
 #include "util/run_dir.h"
@@ -40,9 +41,10 @@ util::Result<std::map<std::string, std::string>> ReadMarks(RedisClient& redis, c
                                                            const std::string& worker) {
   using R = util::Result<std::map<std::string, std::string>>;
   const std::vector<std::string> streams{keys.WorkerSelfplay(worker), keys.WorkerArena(worker)};
-  std::vector<std::vector<std::string>> commands{{"PING"}};
-  for (const std::string& s : streams) commands.push_back({"GET", keys.Stored(s)});
-  auto replies = redis.Pipeline(commands);
+  RedisBatch batch;
+  batch.Ping();
+  for (const std::string& s : streams) batch.GetValue(keys.Stored(s));
+  auto replies = batch.Send(redis);
   if (!replies) return replies.error_value();
   std::map<std::string, std::string> marks;
   for (size_t i = 0; i < streams.size(); ++i) {
@@ -120,8 +122,8 @@ util::Result<int> Outbox::Flush(RedisClient& redis, const RunKeys& keys,
       names.push_back(*it);
     }
     lock.unlock();
-    std::vector<std::vector<std::string>> commands;
-    std::vector<std::string> sendable;
+    RedisBatch batch;
+    std::vector<std::string> sendable, streams;
     for (const std::string& name : names) {
       auto bytes = util::ReadFile((fs::path(dir_) / name).string());
       if (!bytes) {  // removed by hand: nothing to send
@@ -132,26 +134,27 @@ util::Result<int> Outbox::Flush(RedisClient& redis, const RunKeys& keys,
       }
       const std::string key = KindOf(name) == EntryKind::kArena ? keys.WorkerArena(worker)
                                                                 : keys.WorkerSelfplay(worker);
-      commands.push_back({"XADD", key, "*", "e", std::move(bytes.value())});
+      batch.StreamAdd(key, {{"e", std::move(bytes.value())}});
       sendable.push_back(name);
+      streams.push_back(key);
     }
-    if (commands.empty()) {
+    if (batch.Empty()) {
       lock.lock();
       continue;
     }
-    auto replies = redis.Pipeline(commands);
+    auto replies = batch.Send(redis);
     lock.lock();
     if (!replies) return replies.error_value();
     for (size_t i = 0; i < sendable.size(); ++i) {
       const RedisValue& r = replies.value()[i];
       if (r.IsError() && r.str.find("exhausted the last possible ID") != std::string::npos) {
-        return util::Result<int>::Error(ExhaustedStream(commands[i][1], worker, waiting_.size()));
+        return util::Result<int>::Error(ExhaustedStream(streams[i], worker, waiting_.size()));
       }
       if (r.IsError()) {
-        return util::Result<int>::Failure("redis: XADD " + commands[i][1] + ": " + r.str);
+        return util::Result<int>::Failure("redis: XADD " + streams[i] + ": " + r.str);
       }
       waiting_.erase(sendable[i]);
-      sent_.push_back({sendable[i], commands[i][1], r.str, redis.Connections()});
+      sent_.push_back({sendable[i], streams[i], r.str, redis.Connections()});
       ++sent;
     }
   }

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <thread>
 
+#include "cluster/transport/redis_batch.h"
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/worker_registry.h"
 #include "cluster/worker/worker_id.h"
 #include "cluster/worker/worker_loop.h"
@@ -107,7 +109,8 @@ util::Status Worker::Poll() {
   if (redis_.Connected()) {
     // The learner's count of all workers' queued games (while it is there), and this
     // worker's own stream: either full pauses self-play.
-    auto queued = redis_.Pipeline({{"GET", keys_.Queued()}, {"XLEN", keys_.WorkerSelfplay(id_)}});
+    auto queued =
+        RedisBatch().GetValue(keys_.Queued()).StreamLength(keys_.WorkerSelfplay(id_)).Send(redis_);
     if (queued && queued.value()[1].IsInteger()) {
       const RedisValue& all = queued.value()[0];
       const long long total = all.IsString() ? std::atoll(all.str.c_str()) : 0;
@@ -125,24 +128,24 @@ util::Status Worker::Poll() {
 }
 
 util::Status Worker::LoadConfig() {
-  auto text = redis_.Call({"GET", keys_.Config()});
+  auto text = GetValue(redis_, keys_.Config());
   if (!text) return text.error_value();
-  if (text.value().IsNil()) {
+  if (!text.value()) {
     if (!waiting_logged_) {
       Log("worker " + id_ + ": waiting for the learner to publish run " + options_.run);
     }
     waiting_logged_ = true;
     return util::Ok();
   }
-  if (settings_ && text.value().str == config_text_) return util::Ok();
-  auto settings = loader_.Settings(text.value().str);
+  if (settings_ && *text.value() == config_text_) return util::Ok();
+  auto settings = loader_.Settings(*text.value());
   if (!settings) {
     return util::Status::Error("the run's published config: " + settings.error());
   }
   if (settings_) Log("worker " + id_ + ": the run's config changed; self-play restarts with it");
   settings_changed_ = settings_.has_value();
   settings_ = settings.value();
-  config_text_ = text.value().str;
+  config_text_ = *text.value();
   return util::Ok();
 }
 
@@ -170,7 +173,7 @@ void Worker::StopAll() {
   spool_->Close();  // finished games go to the spool before the last flush
   if (redis_.Connected()) {
     outbox_->Flush(redis_, keys_, id_);
-    redis_.Command({"DEL", keys_.Worker(id_)});
+    DeleteKeys(redis_, {keys_.Worker(id_)});
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "cluster/transport/redis_commands.h"
 #include "cluster/worker/worker_id.h"
 #include "cluster/worker/worker_loop.h"
 
@@ -41,9 +42,7 @@ util::Status Worker::Heartbeat() {
   j["threads"] = settings_->selfplay.threads;
   j["uptime_seconds"] = util::SecondsSince(started_);
   const long long ttl_ms = static_cast<long long>(every * 3000);
-  auto set = redis_.Call({"SET", keys_.Worker(id_), j.dump(), "PX", std::to_string(ttl_ms)});
-  if (!set) return set.error_value();
-  return util::Ok();
+  return SetValueWithTtl(redis_, keys_.Worker(id_), j.dump(), ttl_ms);
 }
 
 }  // namespace veletas::cluster

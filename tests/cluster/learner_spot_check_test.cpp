@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cluster/tools/status.h"
+#include "cluster/transport/redis_commands.h"
 #include "data/excluded_games.h"
 #include "search/fake_evaluators.h"
 #include "tests/cluster/forge_resignation.h"
@@ -97,7 +98,7 @@ TEST_F(LearnerTest, AWorkerWithAForgedTargetIsQuarantinedByTheSpotCheck) {
   EXPECT_EQ(stored.count(ContentId(forged)), 0u);
   // Recorded in Redis, named by `cluster status`, logged.
   const RunKeys keys("t");
-  EXPECT_NE(redis_->Call({"HGET", keys.Quarantined(), "evil"}).value().str.find("spot check"),
+  EXPECT_NE(HashGet(*redis_, keys.Quarantined(), "evil").value().value_or("").find("spot check"),
             std::string::npos);
   auto status = ClusterStatus(*redis_, keys);
   ASSERT_TRUE(status.ok()) << status.error();

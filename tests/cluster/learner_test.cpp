@@ -4,6 +4,7 @@
 // name has one learner.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include "cluster/learner/worker_share.h"
 #include "cluster/tools/audit.h"
 #include "cluster/tools/status.h"
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/worker_registry.h"
 #include "data/sample_dir.h"
@@ -91,29 +93,25 @@ TEST_F(LearnerTest, HostileEntriesAreRejectedAndCountedAndTheRunGoesOn) {
   EXPECT_EQ(stored.size(), 6u);
   // Counted in Redis for `cluster status`, logged with the sender, nothing left pending.
   const RunKeys keys("t");
-  EXPECT_EQ(redis_->Call({"HGET", keys.Stats(), "rejected"}).value().str, "8");
-  EXPECT_EQ(redis_->Call({"HGET", keys.Stats(), "rejected:oversized"}).value().str, "1");
-  EXPECT_EQ(redis_->Call({"LLEN", keys.Rejections()}).value().integer, 8);
+  EXPECT_EQ(HashGet(*redis_, keys.Stats(), "rejected").value(), "8");
+  EXPECT_EQ(HashGet(*redis_, keys.Stats(), "rejected:oversized").value(), "1");
+  EXPECT_EQ(ListLength(*redis_, keys.Rejections()).value(), 8);
   int evil_lines = 0;
   for (const std::string& line : log_)
     evil_lines += line.find("from worker evil") != std::string::npos;
   EXPECT_EQ(evil_lines, 8);
   // Counted against the owner of the stream, and each in the dead-letter stream with a
   // short reason.
-  EXPECT_EQ(redis_->Call({"HGET", keys.Stats(), "rejected-by:evil"}).value().str, "8");
-  EXPECT_TRUE(redis_->Call({"HGET", keys.Stats(), "rejected-by:good"}).value().IsNil());
-  const auto dead = ParseEntries(redis_->Call({"XRANGE", keys.Dead(), "-", "+"}).value());
+  EXPECT_EQ(HashGet(*redis_, keys.Stats(), "rejected-by:evil").value(), "8");
+  EXPECT_FALSE(HashGet(*redis_, keys.Stats(), "rejected-by:good").value());
+  const auto dead = RangeEntries(*redis_, keys.Dead(), "-", "+").value();
   ASSERT_EQ(dead.size(), 8u);
   for (const StreamEntry& d : dead) {
     EXPECT_EQ(*d.Field("worker"), "evil");
     EXPECT_LE(d.Field("reason")->size(), kMaxReasonLength);
   }
   for (const char* w : {"good", "evil"}) {
-    EXPECT_EQ(redis_->Call({"XPENDING", keys.WorkerSelfplay(w), kLearnerGroup})
-                  .value()
-                  .elements[0]
-                  .integer,
-              0);
+    EXPECT_EQ(Pending(*redis_, keys.WorkerSelfplay(w), kLearnerGroup).value().count, 0);
   }
   EXPECT_TRUE(fs::exists(GameIdsPath(dir)));
 }
@@ -167,10 +165,10 @@ TEST_F(LearnerTest, AKilledLearnerStoresEachGameOnceAndLeftoversWaitForTheNextIt
   EXPECT_EQ(std::set<std::string>(ids0.begin(), ids0.end()).size(), 10u);
   // The stream keeps entries 10 and 11 only, and the Stored mark tells the worker that every
   // entry below them is stored: it may delete their spooled copies, not those of 10 and 11.
-  auto left = ParseEntries(redis_->Call({"XRANGE", keys.WorkerSelfplay("w"), "-", "+"}).value());
+  auto left = RangeEntries(*redis_, keys.WorkerSelfplay("w"), "-", "+").value();
   ASSERT_EQ(left.size(), 2u);
   EXPECT_EQ(*left[0].Field("e"), Bytes(entries[10]));
-  EXPECT_EQ(redis_->Call({"GET", keys.Stored(keys.WorkerSelfplay("w"))}).value().str, left[0].id);
+  EXPECT_EQ(GetValue(*redis_, keys.Stored(keys.WorkerSelfplay("w"))).value(), left[0].id);
   // Entries 10 and 11 found the first iteration full: they wait, pending, for the second.
   // A worker sends a game of the first iteration again (it lost its connection before its
   // spool confirmed it): not stored twice in the run.
@@ -205,8 +203,9 @@ TEST_F(LearnerTest, OneWorkersBrokenStreamIsMendedWhileTheOthersCarryOn) {
   auto first = l.CollectSelfplay(Request(run.File("samples/iter_0000"), 2, {net}, {net}));
   ASSERT_TRUE(first.ok()) << first.error();
   // w1's stream becomes a string (WRONGTYPE), w2's group is gone (NOGROUP); w3 is fine.
-  ASSERT_TRUE(redis_->Call({"DEL", keys.WorkerSelfplay("w1")}).ok());
-  ASSERT_TRUE(redis_->Call({"SET", keys.WorkerSelfplay("w1"), "not a stream"}).ok());
+  ASSERT_TRUE(DeleteKeys(*redis_, {keys.WorkerSelfplay("w1")}).ok());
+  ASSERT_TRUE(SetValue(*redis_, keys.WorkerSelfplay("w1"), "not a stream").ok());
+  // Raw on purpose: the cluster never destroys a group (no typed function sends XGROUP DESTROY).
   ASSERT_TRUE(redis_->Call({"XGROUP", "DESTROY", keys.WorkerSelfplay("w2"), kLearnerGroup}).ok());
   ASSERT_TRUE(AddEntry(*redis_, keys.WorkerSelfplay("w2"),
                        {{"e", Bytes(SelfplayEntry(games[2], net, "w2"))}})
@@ -219,16 +218,17 @@ TEST_F(LearnerTest, OneWorkersBrokenStreamIsMendedWhileTheOthersCarryOn) {
   EXPECT_EQ(second.value().games_by_worker.at("w2"), 1);
   EXPECT_EQ(second.value().totals.counters.accepted, 3);
   // w1's stream is a stream with the learner's group again; what was there is kept aside.
-  EXPECT_EQ(redis_->Call({"TYPE", keys.WorkerSelfplay("w1")}).value().str, "stream");
+  EXPECT_EQ(KeyType(*redis_, keys.WorkerSelfplay("w1")).value(), "stream");
   bool logged = false;
   for (const std::string& line : log_) {
     logged |=
         line.find(keys.WorkerSelfplay("w1") + " (worker w1) is a string") != std::string::npos;
   }
   EXPECT_TRUE(logged);
+  // Raw on purpose: only this test looks keys up by pattern (the key's name has a time in it).
   const auto aside = redis_->Call({"KEYS", keys.Broken("w1") + ":*"}).value();
   ASSERT_EQ(aside.elements.size(), 1u);
-  EXPECT_EQ(redis_->Call({"GET", aside.elements[0].str}).value().str, "not a stream");
+  EXPECT_EQ(GetValue(*redis_, aside.elements[0].str).value(), "not a stream");
   Send("w1", Bytes(SelfplayEntry(games[5], net, "w1")));
   auto third = l.CollectSelfplay(Request(run.File("samples/iter_0002"), 1, {net}, {net}));
   ASSERT_TRUE(third.ok()) << third.error();
@@ -355,17 +355,18 @@ TEST_F(LearnerTest, ARedisRestartedWithoutItsDataIsRefilledAndTheWorkersGoOn) {
   auto report = l.CollectSelfplay(Request(run.File("samples/iter_0001"), 1, {net}, {net}));
   ASSERT_TRUE(report.ok()) << report.error();
   EXPECT_EQ(report.value().games_by_worker.at("w1"), 1);
-  EXPECT_EQ(redis_->Call({"SISMEMBER", keys.Workers(), "w1"}).value().integer, 1);
-  EXPECT_EQ(redis_->Call({"HGET", keys.Current(), "id"}).value().str, net);
-  EXPECT_EQ(redis_->Call({"HGET", keys.Models(), old}).value().str, "1");
-  EXPECT_EQ(redis_->Call({"LLEN", keys.Model(old)}).value().integer, 1);
-  EXPECT_EQ(redis_->Call({"GET", keys.Config()}).value().str, "config");
-  EXPECT_EQ(redis_->Call({"EXISTS", keys.Epoch()}).value().integer, 1);
+  const std::vector<std::string> workers = SetMembers(*redis_, keys.Workers()).value();
+  EXPECT_EQ(std::count(workers.begin(), workers.end(), "w1"), 1);
+  EXPECT_EQ(HashGet(*redis_, keys.Current(), "id").value(), net);
+  EXPECT_EQ(HashGet(*redis_, keys.Models(), old).value(), "1");
+  EXPECT_EQ(ListLength(*redis_, keys.Model(old)).value(), 1);
+  EXPECT_EQ(GetValue(*redis_, keys.Config()).value(), "config");
+  EXPECT_TRUE(KeyExists(*redis_, keys.Epoch()).value());
   // The arena's tasks stream has its workers group again: tasks can be posted and taken.
-  auto groups = redis_->Call({"XINFO", "GROUPS", keys.Tasks()});
+  auto groups = StreamGroups(*redis_, keys.Tasks());
   ASSERT_TRUE(groups.ok()) << groups.error();
-  ASSERT_EQ(groups.value().elements.size(), 1u);
-  EXPECT_EQ(groups.value().elements[0].elements[1].str, kWorkerGroup);
+  ASSERT_EQ(groups.value().size(), 1u);
+  EXPECT_EQ(groups.value()[0].name, kWorkerGroup);
   bool logged = false;
   for (const std::string& line : log_)
     logged |= line.find("lost the run's data") != std::string::npos;
@@ -417,7 +418,7 @@ TEST_F(LearnerTest, OneWorkerFillsAtMostItsShareOfAGenerationAndNoGameIsLost) {
   for (int i = 0; i < 7; ++i) fast.push_back(SelfplayEntry(games[i], net, "fast"));
   for (int i = 7; i < 10; ++i) slow.push_back(SelfplayEntry(games[i], net, "slow"));
   for (const char* w : {"fast", "slow"}) {
-    ASSERT_TRUE(redis_->Call({"SET", keys.Worker(w), "{}", "EX", "600"}).ok());
+    ASSERT_TRUE(SetValueWithTtl(*redis_, keys.Worker(w), "{}", 600'000).ok());
   }
   for (int i = 0; i < 6; ++i) Send("fast", Bytes(fast[i]));
   for (const Entry& e : slow) Send("slow", Bytes(e));
@@ -441,7 +442,7 @@ TEST_F(LearnerTest, OneWorkerFillsAtMostItsShareOfAGenerationAndNoGameIsLost) {
   std::thread stopper([&] {
     RedisClient redis(options_);
     while (!filled && !done) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    redis.Call({"DEL", keys.Worker("slow")});
+    DeleteKeys(redis, {keys.Worker("slow")});
   });
   const std::string dir1 = run.File("samples/iter_0001");
   auto second = l.CollectSelfplay(Request(dir1, 4, {net}, {net}));
@@ -457,12 +458,8 @@ TEST_F(LearnerTest, OneWorkerFillsAtMostItsShareOfAGenerationAndNoGameIsLost) {
   EXPECT_EQ(ids1.size(), 4u);
   // Nothing rejected, nothing left pending, every game once in the run.
   EXPECT_EQ(l.Totals().rejected, 0);
-  EXPECT_EQ(redis_->Call({"XLEN", keys.Dead()}).value().integer, 0);
-  EXPECT_EQ(redis_->Call({"XPENDING", keys.WorkerSelfplay("fast"), kLearnerGroup})
-                .value()
-                .elements[0]
-                .integer,
-            0);
+  EXPECT_EQ(StreamLength(*redis_, keys.Dead()).value(), 0);
+  EXPECT_EQ(Pending(*redis_, keys.WorkerSelfplay("fast"), kLearnerGroup).value().count, 0);
   auto audit = AuditRun(run.Str());
   ASSERT_TRUE(audit.ok());
   EXPECT_EQ(audit.value().games_with_id, 10);

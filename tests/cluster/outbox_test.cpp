@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/streams.h"
 #include "cluster/worker/outbox.h"
 #include "tests/cluster/cluster_test_util.h"
@@ -25,19 +26,16 @@ size_t Files(const std::string& dir) {
 // What the learner does after storing entries (IngestSession::Trim): acknowledge them and
 // publish the id below which all are stored.
 void StoreFirst(RedisClient& redis, const RunKeys& keys, const std::string& stream, int count) {
-  ASSERT_TRUE(redis.Call({"XGROUP", "CREATE", stream, kLearnerGroup, "0", "MKSTREAM"}).ok());
-  auto read = redis.Call({"XREADGROUP", "GROUP", kLearnerGroup, kLearnerConsumer, "COUNT",
-                          std::to_string(count), "STREAMS", stream, ">"});
+  ASSERT_TRUE(EnsureGroup(redis, stream, kLearnerGroup).ok());
+  auto read = ReadGroup(redis, stream, kLearnerGroup, kLearnerConsumer, count, 0, false);
   ASSERT_TRUE(read.ok()) << read.error();
   std::vector<std::string> ids;
-  for (const StreamEntry& e : ParseEntries(read.value().elements[0].elements[1])) {
-    ids.push_back(e.id);
-  }
+  for (const StreamEntry& e : read.value()) ids.push_back(e.id);
   ASSERT_EQ(ids.size(), static_cast<size_t>(count));
   ASSERT_TRUE(Ack(redis, stream, kLearnerGroup, ids).ok());
   auto below = AcknowledgedBelow(redis, stream, kLearnerGroup);
   ASSERT_TRUE(below.ok()) << below.error();
-  ASSERT_TRUE(redis.Call({"SET", keys.Stored(stream), below.value()}).ok());
+  ASSERT_TRUE(SetValue(redis, keys.Stored(stream), below.value()).ok());
 }
 
 TEST_F(OutboxTest, KeepsGamesUntilTheLearnerStoredThemAndResendsAfterALoss) {
@@ -56,10 +54,9 @@ TEST_F(OutboxTest, KeepsGamesUntilTheLearnerStoredThemAndResendsAfterALoss) {
   ASSERT_TRUE(sent.ok()) << sent.error();
   EXPECT_EQ(sent.value(), 4);
   EXPECT_TRUE(o.Sent(arena.value()));
-  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerSelfplay("w1")}).value().integer, 3);
-  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerArena("w1")}).value().integer, 1);
-  auto first = redis_->Call({"XRANGE", keys.WorkerSelfplay("w1"), "-", "+", "COUNT", "1"});
-  const auto entries = ParseEntries(first.value());
+  EXPECT_EQ(StreamLength(*redis_, keys.WorkerSelfplay("w1")).value(), 3);
+  EXPECT_EQ(StreamLength(*redis_, keys.WorkerArena("w1")).value(), 1);
+  const auto entries = RangeEntries(*redis_, keys.WorkerSelfplay("w1"), "-", "+", 1).value();
   ASSERT_EQ(entries.size(), 1u);
   EXPECT_EQ(entries[0].Field("w"), nullptr);    // the stream names the sender
   EXPECT_EQ(*entries[0].Field("e"), "game 0");  // in the order written
@@ -79,15 +76,15 @@ TEST_F(OutboxTest, KeepsGamesUntilTheLearnerStoredThemAndResendsAfterALoss) {
   ASSERT_TRUE(server_->Restart());
   EXPECT_FALSE(o.Flush(*redis_, keys, "w1").ok());  // the connection broke: nothing confirmed
   EXPECT_EQ(Files(dir.File("outbox")), 2u);
-  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerSelfplay("w1")}).value().integer, 0);
+  EXPECT_EQ(StreamLength(*redis_, keys.WorkerSelfplay("w1")).value(), 0);
   // Reconnected: everything unconfirmed is sent again.
   sent = o.Flush(*redis_, keys, "w1");
   ASSERT_TRUE(sent.ok()) << sent.error();
   EXPECT_EQ(sent.value(), 2);
-  auto again = ParseEntries(redis_->Call({"XRANGE", keys.WorkerSelfplay("w1"), "-", "+"}).value());
+  auto again = RangeEntries(*redis_, keys.WorkerSelfplay("w1"), "-", "+").value();
   ASSERT_EQ(again.size(), 1u);
   EXPECT_EQ(*again[0].Field("e"), "game 2");
-  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerArena("w1")}).value().integer, 1);
+  EXPECT_EQ(StreamLength(*redis_, keys.WorkerArena("w1")).value(), 1);
   // Once the learner has stored everything, the spool is empty.
   StoreFirst(*redis_, keys, keys.WorkerSelfplay("w1"), 1);
   StoreFirst(*redis_, keys, keys.WorkerArena("w1"), 1);
@@ -101,9 +98,9 @@ TEST_F(OutboxTest, KeepsGamesUntilTheLearnerStoredThemAndResendsAfterALoss) {
 TEST_F(OutboxTest, AUserThatMayNotReadTheMarksIsToldToRenewIt) {
   testing::TempDir dir;
   const RunKeys keys("t");
-  ASSERT_TRUE(redis_
-                  ->Call({"ACL", "SETUSER", "old", "on", ">pw", "resetkeys", "-@all", "+ping",
-                          "+auth", "+xadd", "%W~" + keys.WorkerSelfplay("w")})
+  ASSERT_TRUE(AclSetUser(*redis_, "old",
+                         {"on", ">pw", "resetkeys", "-@all", "+ping", "+auth", "+xadd",
+                          "%W~" + keys.WorkerSelfplay("w")})
                   .ok());
   RedisOptions options = redis_->Options();
   options.auth.user = "old";
@@ -135,7 +132,7 @@ TEST_F(OutboxTest, ARestartedWorkerSendsItsSpoolFirst) {
   EXPECT_EQ(box.value()->Waiting(), 2u);
   EXPECT_FALSE(fs::exists(dir.File("outbox/x.vze.tmp.123")));
   ASSERT_EQ(box.value()->Flush(*redis_, keys, "w").value(), 2);
-  auto all = ParseEntries(redis_->Call({"XRANGE", keys.WorkerSelfplay("w"), "-", "+"}).value());
+  auto all = RangeEntries(*redis_, keys.WorkerSelfplay("w"), "-", "+").value();
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(*all[0].Field("e"), "a");
   EXPECT_EQ(*all[1].Field("e"), "b");
@@ -148,6 +145,7 @@ TEST_F(OutboxTest, AStreamThatUsedUpItsIdsStopsTheWorkerWithItsGamesKept) {
   testing::TempDir dir;
   const RunKeys keys("t");
   const std::string max = "18446744073709551615-18446744073709551615";
+  // Raw on purpose: the hostile XADD with an explicit id (the cluster only sends XADD *).
   ASSERT_TRUE(redis_->Call({"XADD", keys.WorkerSelfplay("w"), max, "e", "x"}).ok());
   auto box = Outbox::Open(dir.File("outbox"));
   ASSERT_TRUE(box.ok());
@@ -162,7 +160,7 @@ TEST_F(OutboxTest, AStreamThatUsedUpItsIdsStopsTheWorkerWithItsGamesKept) {
   EXPECT_NE(sent.error().find("remove-worker w"), std::string::npos) << sent.error();
   EXPECT_EQ(Files(dir.File("outbox")), 2u);
   EXPECT_EQ(box.value()->Waiting(), 2u);
-  EXPECT_EQ(redis_->Call({"XLEN", keys.WorkerSelfplay("w")}).value().integer, 1);
+  EXPECT_EQ(StreamLength(*redis_, keys.WorkerSelfplay("w")).value(), 1);
 }
 
 }  // namespace

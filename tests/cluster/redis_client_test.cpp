@@ -1,6 +1,7 @@
 // The Redis client against a real redis-server: URLs, credentials, binary-safe values, error
 // replies, pipelining, reconnection after the server restarted (also while it loads its
-// data), ACL users.
+// data), ACL users. RedisClient's own Command/Call/Pipeline are what this file tests, so it
+// sends raw argument vectors; the typed commands are tested in redis_commands_test.cpp.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include "cluster/transport/redis_client.h"
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/streams.h"
 #include "tests/cluster/cluster_test_util.h"
 
@@ -143,7 +145,7 @@ TEST(RedisClientLoading, AServerStillLoadingItsDataIsNotReachableYet) {
 }
 
 TEST_F(RedisClientTest, AclUsersAuthenticateAndAreRefusedWithTheirName) {
-  ASSERT_TRUE(redis_->Call({"ACL", "SETUSER", "w", "on", ">pw", "~*", "+@all"}).ok());
+  ASSERT_TRUE(AclSetUser(*redis_, "w", {"on", ">pw", "~*", "+@all"}).ok());
   RedisOptions o = options_;
   o.auth = {"w", "pw"};
   RedisClient ok(o);
@@ -174,7 +176,7 @@ TEST_F(RedisClientTest, TrimKeepsPendingAndUndeliveredEntries) {
   EXPECT_EQ(trimmed.value(), 1);  // only entry 0 lies below the oldest pending one
   ASSERT_TRUE(Ack(*redis_, key, "g", {ids[1], ids[3]}).ok());
   EXPECT_EQ(TrimAcknowledged(*redis_, key, "g").value(), 3);
-  EXPECT_EQ(redis_->Call({"XLEN", key}).value().integer, 2);  // the undelivered ones
+  EXPECT_EQ(StreamLength(*redis_, key).value(), 2);  // the undelivered ones
   // Pending entries of a silent consumer are claimed after their idle time.
   auto second = ReadGroup(*redis_, key, "g", "dead", 2, 0, false);
   ASSERT_EQ(second.value().size(), 2u);

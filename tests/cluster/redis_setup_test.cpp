@@ -12,6 +12,7 @@
 
 #include "cluster/tools/status.h"
 #include "cluster/transport/networks.h"
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/redis_setup.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/worker_registry.h"
@@ -62,17 +63,17 @@ class RedisSetupTest : public ::testing::Test {
     return std::make_unique<RedisClient>(o);
   }
   std::string Config(RedisClient& c, const std::string& key) {
-    auto v = c.Call({"CONFIG", "GET", key});
+    auto v = ConfigGet(c, key);
     EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error());
-    return v.ok() && v.value().elements.size() == 2 ? v.value().elements[1].str : "";
+    return v.ok() ? v.value().value_or("") : "";
   }
   // What the server must hold after a start or restart.
   void ExpectSecured() {
     auto open = Client("");
-    auto ping = open->Command({"PING"});
-    ASSERT_TRUE(ping.ok());
-    EXPECT_TRUE(ping.value().IsError());
-    EXPECT_EQ(ping.value().str.rfind("NOAUTH", 0), 0u) << ping.value().str;
+    const util::Status ping = Ping(*open);
+    ASSERT_FALSE(ping.ok());
+    EXPECT_TRUE(open->Connected());  // an error reply, not a lost connection
+    EXPECT_NE(ping.error().find(": NOAUTH"), std::string::npos) << ping.error();
     RedisOptions as_default;
     as_default.endpoint.port = server_->Port();
     as_default.auth = {"default", "anything"};
@@ -87,9 +88,10 @@ class RedisSetupTest : public ::testing::Test {
     EXPECT_LT(bulk, 2 * kMaxEntry);
     EXPECT_EQ(std::stoll(Config(*learner, "client-query-buffer-limit")), 2 * bulk);
     // The learner's keys are the run's.
-    EXPECT_TRUE(learner->Call({"SET", "vz:t:config", "c"}).ok());
-    auto other = learner->Command({"SET", "vz:other:config", "c"});
-    EXPECT_EQ(other.value().str.rfind("NOPERM", 0), 0u) << other.value().str;
+    EXPECT_TRUE(SetValue(*learner, "vz:t:config", "c").ok());
+    const util::Status other = SetValue(*learner, "vz:other:config", "c");
+    ASSERT_FALSE(other.ok());
+    EXPECT_NE(other.error().find(": NOPERM"), std::string::npos) << other.error();
   }
 
   TempDir dir_;
@@ -118,7 +120,7 @@ TEST_F(RedisSetupTest, TheSetupSurvivesARestartWithItsUsersAndLimits) {
   auto net = PublishNetwork(*learner_client, k, "network bytes", 3, true);
   ASSERT_TRUE(net.ok()) << net.error();
   ASSERT_TRUE(RegisterWorker(*learner_client, k, "w").ok());
-  ASSERT_TRUE(learner_client->Call({"XADD", k.WorkerSelfplay("w"), "*", "e", "x"}).ok());
+  ASSERT_TRUE(AddEntry(*learner_client, k.WorkerSelfplay("w"), {{"e", "x"}}).ok());
   ASSERT_EQ(ReadGroup(*learner_client, k.WorkerSelfplay("w"), kLearnerGroup, kLearnerConsumer, 8, 0,
                       false)
                 .value()
@@ -127,12 +129,10 @@ TEST_F(RedisSetupTest, TheSetupSurvivesARestartWithItsUsersAndLimits) {
   ASSERT_TRUE(server_->Restart());
   ExpectSecured();
   auto after = Client("learner");
-  EXPECT_EQ(after->Call({"GET", "vz:t:config"}).value().str, "c");
-  EXPECT_EQ(after->Call({"HGET", k.Models(), net.value()}).value().str, "3");
-  EXPECT_EQ(after->Call({"LLEN", k.Model(net.value())}).value().integer, 1);
-  EXPECT_EQ(
-      after->Call({"XPENDING", k.WorkerSelfplay("w"), kLearnerGroup}).value().elements[0].integer,
-      1);
+  EXPECT_EQ(GetValue(*after, "vz:t:config").value(), "c");
+  EXPECT_EQ(HashGet(*after, k.Models(), net.value()).value(), "3");
+  EXPECT_EQ(ListLength(*after, k.Model(net.value())).value(), 1);
+  EXPECT_EQ(Pending(*after, k.WorkerSelfplay("w"), kLearnerGroup).value().count, 1);
   // Written once: a second setup in the same directory is refused.
   RedisSetupOptions again;
   again.run = "t";
@@ -157,21 +157,19 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
   }
   EXPECT_EQ(AddWorkerUser(dir_.Str(), "t", "w1").kind(), util::ErrorKind::kBadInput);
   ASSERT_TRUE(EnsureGroup(*admin, k.Tasks(), kWorkerGroup).ok());
-  ASSERT_TRUE(admin->Call({"SET", k.Config(), "config"}).ok());
+  ASSERT_TRUE(SetValue(*admin, k.Config(), "config").ok());
   EXPECT_EQ(RegisteredWorkers(*admin, k).value(), (std::vector<std::string>{"w1", "w2"}));
   auto w1 = Client("w1");
   auto w2 = Client("w2");
-  ASSERT_TRUE(w2->Call({"XADD", k.WorkerSelfplay("w2"), "*", "e", "honest"}).ok());
-  // What a worker needs.
-  EXPECT_TRUE(w1->Call({"XADD", k.WorkerSelfplay("w1"), "*", "e", "x"}).ok());
-  EXPECT_TRUE(w1->Call({"XADD", k.WorkerArena("w1"), "*", "e", "x"}).ok());
-  EXPECT_TRUE(w1->Call({"SET", k.Worker("w1"), "{}", "PX", "1000"}).ok());
-  EXPECT_EQ(w1->Call({"GET", k.Config()}).value().str, "config");
-  EXPECT_TRUE(w1->Call({"XLEN", k.WorkerSelfplay("w1")}).ok());
-  EXPECT_TRUE(w1->Call({"GET", k.Queued()}).ok());
-  EXPECT_TRUE(
-      w1->Call({"XREADGROUP", "GROUP", kWorkerGroup, "w1", "COUNT", "1", "STREAMS", k.Tasks(), ">"})
-          .ok());
+  ASSERT_TRUE(AddEntry(*w2, k.WorkerSelfplay("w2"), {{"e", "honest"}}).ok());
+  // What a worker needs: the commands the worker sends (the typed functions it calls).
+  EXPECT_TRUE(AddEntry(*w1, k.WorkerSelfplay("w1"), {{"e", "x"}}).ok());
+  EXPECT_TRUE(AddEntry(*w1, k.WorkerArena("w1"), {{"e", "x"}}).ok());
+  EXPECT_TRUE(SetValueWithTtl(*w1, k.Worker("w1"), "{}", 1000).ok());
+  EXPECT_EQ(GetValue(*w1, k.Config()).value(), "config");
+  EXPECT_TRUE(StreamLength(*w1, k.WorkerSelfplay("w1")).ok());
+  EXPECT_TRUE(GetValue(*w1, k.Queued()).ok());
+  EXPECT_TRUE(ReadGroup(*w1, k.Tasks(), kWorkerGroup, "w1", 1, 0, false).ok());
   // A task w2 holds: w1 can neither take it nor let it go (only the learner acknowledges
   // tasks and takes them back, cluster/learner/remote_arena.h).
   auto task = AddEntry(*admin, k.Tasks(), {{"t", "task"}});
@@ -179,7 +177,8 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
   auto got = ReadGroup(*w2, k.Tasks(), kWorkerGroup, "w2", 1, 0, false);
   ASSERT_TRUE(got.ok() && got.value().size() == 1u);
   const std::string t = task.value();
-  // The attacks of issue 29 and more: all refused.
+  // The attacks of issue 29 and more: all refused. Raw argument vectors on purpose: they are
+  // what a hostile worker sends, not what the cluster's typed commands would.
   const std::vector<std::vector<std::string>> attacks = {
       {"SET", k.WorkerSelfplay("w1"), "x"},
       {"DEL", k.WorkerSelfplay("w1")},
@@ -231,18 +230,19 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
                                 std::to_string(attacks.size()) + " (newest: "),
             std::string::npos)
       << status.value();
-  auto holder = admin->Call({"XPENDING", k.Tasks(), kWorkerGroup, t, t, "1"});
-  ASSERT_TRUE(holder.ok() && holder.value().elements.size() == 1u);
-  EXPECT_EQ(holder.value().elements[0].elements[1].str, "w2");
+  auto holder = PendingEntries(*admin, k.Tasks(), kWorkerGroup, t, t, 1);
+  ASSERT_TRUE(holder.ok() && holder.value().size() == 1u);
+  EXPECT_EQ(holder.value()[0].consumer, "w2");
   // What Redis cannot refuse hurts only the attacker's own stream: its own entries trimmed,
-  // its own id space exhausted; the other worker adds games as before.
+  // its own id space exhausted (raw: the attacker's own commands); the other worker adds
+  // games as before.
   EXPECT_TRUE(w1->Call({"XADD", k.WorkerSelfplay("w1"), "MAXLEN", "0", "*", "e", "x"}).ok());
   EXPECT_TRUE(w1->Call({"XADD", k.WorkerSelfplay("w1"), "18446744073709551615-18446744073709551615",
                         "e", "x"})
                   .ok());
-  EXPECT_FALSE(w1->Call({"XADD", k.WorkerSelfplay("w1"), "*", "e", "x"}).ok());
-  EXPECT_TRUE(w2->Call({"XADD", k.WorkerSelfplay("w2"), "*", "e", "honest"}).ok());
-  EXPECT_EQ(admin->Call({"XLEN", k.WorkerSelfplay("w2")}).value().integer, 2);
+  EXPECT_FALSE(AddEntry(*w1, k.WorkerSelfplay("w1"), {{"e", "x"}}).ok());
+  EXPECT_TRUE(AddEntry(*w2, k.WorkerSelfplay("w2"), {{"e", "honest"}}).ok());
+  EXPECT_EQ(StreamLength(*admin, k.WorkerSelfplay("w2")).value(), 2);
   // The users survive a restart.
   ASSERT_TRUE(server_->Restart());
   EXPECT_TRUE(Client("w1")->Connect().ok());
@@ -252,11 +252,12 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
   ASSERT_TRUE(RemoveWorkerUser(dir_.Str(), "t", "w1").ok());
   const util::Status removed = ApplyWorkerChange(*admin2, dir_.Str(), "t", "w1", false);
   ASSERT_TRUE(removed.ok()) << removed.error();
-  EXPECT_FALSE(w1->Command({"PING"}).ok());
+  EXPECT_FALSE(Ping(*w1).ok());
+  EXPECT_FALSE(w1->Connected());  // its connection closed (not an error reply)
   EXPECT_FALSE(w1->Connect().ok());
-  EXPECT_EQ(admin2->Call({"EXISTS", k.WorkerSelfplay("w1")}).value().integer, 0);
+  EXPECT_FALSE(KeyExists(*admin2, k.WorkerSelfplay("w1")).value());
   EXPECT_EQ(RegisteredWorkers(*admin2, k).value(), std::vector<std::string>{"w2"});
-  EXPECT_TRUE(Client("w2")->Call({"XADD", k.WorkerSelfplay("w2"), "*", "e", "x"}).ok());
+  EXPECT_TRUE(AddEntry(*Client("w2"), k.WorkerSelfplay("w2"), {{"e", "x"}}).ok());
   EXPECT_EQ(RemoveWorkerUser(dir_.Str(), "t", "w1").kind(), util::ErrorKind::kBadInput);
 }
 
@@ -290,8 +291,9 @@ TEST_F(RedisSetupTest, AWorkerChangeReachesTheServerBeforeItEditsTheFile) {
   EXPECT_EQ(util::ReadFile(AclFile(dir_.Str())).value().find(k.WorkerUser("w1")),
             std::string::npos);
   EXPECT_FALSE(util::ReadFile(AuthFile(dir_.Str(), "w1")).ok());
-  EXPECT_FALSE(w1->Command({"PING"}).ok());  // its connection closed
-  EXPECT_FALSE(w1->Connect().ok());          // its login refused
+  EXPECT_FALSE(Ping(*w1).ok());
+  EXPECT_FALSE(w1->Connected());     // its connection closed
+  EXPECT_FALSE(w1->Connect().ok());  // its login refused
   EXPECT_TRUE(RegisteredWorkers(*admin, k).value().empty());
 }
 

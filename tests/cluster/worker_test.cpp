@@ -19,6 +19,7 @@
 #include "cluster/learner/remote_arena.h"
 #include "cluster/tools/audit.h"
 #include "cluster/transport/entry.h"
+#include "cluster/transport/redis_commands.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/task.h"
 #include "cluster/transport/worker_registry.h"
@@ -203,8 +204,8 @@ TEST_F(WorkerTest, WorkersFeedTheLearnerAndFollowTheNetwork) {
   EXPECT_EQ(one.Log().find("ERROR"), std::string::npos) << one.Log();
   // Heartbeats say who is alive.
   const RunKeys keys("t");
-  EXPECT_FALSE(redis_->Call({"GET", keys.Worker("one")}).value().IsNil());
-  EXPECT_FALSE(redis_->Call({"GET", keys.Worker("two")}).value().IsNil());
+  EXPECT_TRUE(GetValue(*redis_, keys.Worker("one")).value());
+  EXPECT_TRUE(GetValue(*redis_, keys.Worker("two")).value());
 }
 
 // The gate of two fake networks with `remote` (or in this process when null).
@@ -256,7 +257,7 @@ TEST_F(WorkerTest, AnArenaWhoseTasksStreamWasDeletedMakesItAgain) {
   std::vector<std::string> lines;
   auto learner = StartLearner(run.Str(), 1, &lines);
   ASSERT_NE(learner, nullptr);
-  ASSERT_TRUE(redis_->Call({"DEL", RunKeys("t").Tasks()}).ok());
+  ASSERT_TRUE(DeleteKeys(*redis_, {RunKeys("t").Tasks()}).ok());
   const std::string a = Network(run.Str(), "net-a");
   const std::string b = Network(run.Str(), "net-b");
   WorkerThread one(options_, w1.Str(), "one");
@@ -280,12 +281,12 @@ TEST_F(WorkerTest, ATaskOfADeadWorkerIsTakenBackByTheLearnerAfterItsLease) {
   EXPECT_EQ(result_.value().record.games.size(), 8u);
   // The learner took the task back (the worker may not: no XCLAIM in its ACL) and posted
   // its games again; the dead worker holds nothing any more.
-  auto reassigned = redis_->Call({"HGET", keys.Stats(), "reassigned"});
+  auto reassigned = HashGet(*redis_, keys.Stats(), "reassigned");
   ASSERT_TRUE(reassigned.ok());
-  EXPECT_GE(std::atoll(reassigned.value().str.c_str()), 1);
-  auto held = redis_->Call({"XPENDING", keys.Tasks(), kWorkerGroup, "-", "+", "100", "dead"});
+  EXPECT_GE(std::atoll(reassigned.value().value_or("").c_str()), 1);
+  auto held = PendingEntries(*redis_, keys.Tasks(), kWorkerGroup, "-", "+", 100, "dead");
   ASSERT_TRUE(held.ok());
-  EXPECT_TRUE(held.value().elements.empty());
+  EXPECT_TRUE(held.value().empty());
 }
 
 TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsTheHonestOne) {
@@ -296,9 +297,9 @@ TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsThe
   std::vector<StreamEntry> tasks;
   for (int i = 0; i < 500 && tasks.size() < 2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    auto r = redis_->Call({"XRANGE", keys.Tasks(), "-", "+"});
+    auto r = RangeEntries(*redis_, keys.Tasks(), "-", "+");
     ASSERT_TRUE(r.ok()) << r.error();
-    tasks = ParseEntries(r.value());
+    tasks = r.value();
   }
   ASSERT_EQ(tasks.size(), 2u);
   ASSERT_TRUE(RegisterWorker(*redis_, keys, "evil").ok());
@@ -336,9 +337,9 @@ TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsThe
   long long rejected = 0;
   for (int i = 0; i < 1500 && rejected < posted; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    auto r = redis_->Call({"HGET", keys.Stats(), "rejected-by:evil"});
+    auto r = HashGet(*redis_, keys.Stats(), "rejected-by:evil");
     ASSERT_TRUE(r.ok());
-    rejected = std::atoll(r.value().str.c_str());
+    rejected = std::atoll(r.value().value_or("").c_str());
   }
   EXPECT_EQ(rejected, posted);
   FinishGate(w1.Str());
@@ -367,14 +368,13 @@ TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsThe
   ASSERT_EQ(local_audit.value().match_workers.size(), 1u);
   EXPECT_EQ(local_audit.value().match_workers[0].games_by_worker.at(kLearnerPlayer).size(), 8u);
   // Counted against the hostile worker only; its task was taken back and played by "one".
-  EXPECT_EQ(
-      std::atoll(redis_->Call({"HGET", keys.Stats(), "rejected-by:evil"}).value().str.c_str()),
-      posted);
-  EXPECT_TRUE(redis_->Call({"HGET", keys.Stats(), "rejected-by:one"}).value().IsNil());
-  EXPECT_GE(std::atoll(redis_->Call({"HGET", keys.Stats(), "reassigned"}).value().str.c_str()), 1);
-  auto dead = redis_->Call({"XRANGE", keys.Dead(), "-", "+"});
+  EXPECT_EQ(HashGet(*redis_, keys.Stats(), "rejected-by:evil").value(), std::to_string(posted));
+  EXPECT_FALSE(HashGet(*redis_, keys.Stats(), "rejected-by:one").value());
+  EXPECT_GE(std::atoll(HashGet(*redis_, keys.Stats(), "reassigned").value().value_or("").c_str()),
+            1);
+  auto dead = RangeEntries(*redis_, keys.Dead(), "-", "+");
   ASSERT_TRUE(dead.ok());
-  const std::vector<StreamEntry> letters = ParseEntries(dead.value());
+  const std::vector<StreamEntry>& letters = dead.value();
   ASSERT_EQ(letters.size(), static_cast<size_t>(posted));
   for (const StreamEntry& d : letters) {
     EXPECT_EQ(*d.Field("worker"), "evil");
@@ -406,12 +406,12 @@ TEST_F(WorkerTest, ATaskKeptAliveButNeverPlayedIsTakenBackAndTheGateFinishes) {
   const std::vector<StreamEntry> mine = TakeTask("evil");
   ASSERT_EQ(mine.size(), 1u);
   const std::string held = mine[0].id;
-  ASSERT_TRUE(
-      redis_->Call({"SET", keys.Worker("evil"), nlohmann::json{{"task", held}}.dump()}).ok());
+  ASSERT_TRUE(SetValue(*redis_, keys.Worker("evil"), nlohmann::json{{"task", held}}.dump()).ok());
   std::atomic<bool> stop{false};
   std::thread reread([&] {
     RedisClient own(options_);
     while (!stop) {
+      // Raw on purpose: the hostile worker's own command (no COUNT), as it would send it.
       own.Call({"XREADGROUP", "GROUP", kWorkerGroup, "evil", "STREAMS", keys.Tasks(), "0"});
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }

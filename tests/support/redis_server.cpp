@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cluster/transport/redis_client.h"
+#include "cluster/transport/redis_commands.h"
 
 namespace veletas::test_support {
 
@@ -72,9 +73,10 @@ bool RedisServer::Launch(bool wait) {
       return false;
     }
     cluster::RedisClient client(options);
-    auto pong = client.Command({"PING"});
+    const util::Status pong = cluster::Ping(client);
     // An answer, even "NOAUTH" from a server whose default user is off, means it is up.
-    if (pong && (pong.value().str == "PONG" || pong.value().str.rfind("NOAUTH", 0) == 0)) {
+    if (pong.ok() ||
+        (cluster::Refused(client, pong) && pong.error().find(": NOAUTH") != std::string::npos)) {
       return true;
     }
   }
