@@ -1,13 +1,17 @@
-// `veletas bench-selfplay`: how much of the network's speed self-play uses. In one run it
-// measures the network's evaluations per second during self-play and the network alone at
-// the same batch size (model::NnBench::EvalRate, the bench-nn measurement), interleaved:
-// every few seconds the self-play network thread stops to measure the network alone, on the
-// same thread and under the same machine load, so that other load on the machine affects
-// both figures alike. Reports their ratio (the goal: at least 0.85), how busy the network
-// was, batch fill, cache hits and games per hour.
+// The parts of `veletas bench` that play self-play with a config's network:
+// - `bench selfplay`: how much of the network's speed self-play uses, the network's
+//   evaluations/s in self-play against the network alone at the same batch size
+//   (model::NnBench::EvalRate, the `bench nn` measurement), interleaved (selfplay/selfplay_bench.h
+//   RunSelfplayBench): their ratio (the goal: at least 0.85), how busy the network was, batch fill,
+//   cache hits, games per hour;
+// - `bench spot-check`: the false-alarm rate and the cost of the cluster's spot checks on
+//   honest self-play (selfplay/spot_check_bench.h): self-play with the network loaded as a
+//   worker loads it, checks with a second load as the learner loads it.
 #include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/cli.h"
@@ -15,11 +19,17 @@
 #include "app/config_network.h"
 #include "config/config.h"
 #include "model/nn_bench.h"
-#include "rules/notation.h"
 #include "selfplay/selfplay_bench.h"
+#include "selfplay/spot_check_bench.h"
+#include "util/clock.h"
 
 namespace veletas::app {
 namespace {
+
+// The self-play of config `c`.
+selfplay::BenchSelfplay BenchSelfplayOf(const config::Config& c) {
+  return {c.selfplay, c.search, c.evaluator, c.game.rules, c.game.size};
+}
 
 // The network of self-play: checkpoint `ckpt` (one read), or without one a fresh network of
 // the config's architecture (the same speed as any weights).
@@ -60,40 +70,26 @@ util::Result<config::Config> BenchConfig(const BenchSelfplayArgs& args) {
   return c;
 }
 
-// The network alone: a fresh network of the config's architecture (same speed as any
-// weights) on positions from random games.
-util::Result<std::unique_ptr<model::NnBench>> NetworkAlone(const config::Config& c) {
-  model::NnBenchOptions o;
-  o.net = c.model;
-  o.rules = c.game.rules;
-  o.size = c.game.size;
-  o.min_seconds = 1.0;
-  return model::NnBench::Create(o);
-}
-
 int RunBenchSelfplay(const BenchSelfplayArgs& args) {
   auto config = BenchConfig(args);
-  if (!config) return CommandError("bench-selfplay", config.error_value());
+  if (!config) return CommandError("bench selfplay", config.error_value());
   const config::Config& c = config.value();
-  auto bench = NetworkAlone(c);
-  if (!bench) return CommandError("bench-selfplay", {bench.error(), util::ErrorKind::kFailure});
-  // The network of self-play: the model, or a fresh network.
+  // The network alone: a fresh network of the config's architecture (same speed as any
+  // weights) on positions from random games.
+  auto bench = model::NnBench::Create(
+      {.net = c.model, .rules = c.game.rules, .size = c.game.size, .min_seconds = 1.0});
+  if (!bench) return CommandError("bench selfplay", {bench.error(), util::ErrorKind::kFailure});
   auto evaluator = SelfplayNetwork(args.model, c);
-  if (!evaluator) return CommandError("bench-selfplay", evaluator.error_value());
+  if (!evaluator) return CommandError("bench selfplay", evaluator.error_value());
   model::NnBench& alone = *bench.value();
   const int batch = c.evaluator.max_batch;
-  selfplay::InterleavedBench timed(
-      *evaluator.value(), [&alone, batch] { return alone.EvalRate(batch); }, /*period=*/4.0);
-  auto measured = selfplay::MeasureSelfplay(c.selfplay, c.search, c.evaluator, c.game.rules,
-                                            c.game.size, timed, args.seconds);
-  if (!measured) return CommandError("bench-selfplay", measured.error_value());
   const std::string network =
       fmt::format("{} blocks x {} channels on {} ({} intra-op threads)", c.model.blocks,
                   c.model.channels, alone.DeviceName(), alone.Threads());
-  std::cout << selfplay::BenchSetupText(rules::GameName(c.game.rules, c.game.size), network,
-                                        c.selfplay, c.search, c.evaluator, measured.value());
-  selfplay::PrintFigures(selfplay::ComputeFigures(measured.value(), batch), measured.value().end,
-                         batch, std::cout);
+  util::Status s = selfplay::RunSelfplayBench(
+      BenchSelfplayOf(c), args.seconds, *evaluator.value(),
+      [&alone, batch] { return alone.EvalRate(batch); }, network, std::cout);
+  if (!s.ok()) return CommandError("bench selfplay", s.error_value());
   return 0;
 }
 
@@ -114,11 +110,69 @@ CommandRun SetupBenchSelfplay(CLI::App& cmd) {
   return [o] { return RunBenchSelfplay(*o); };
 }
 
+struct BenchSpotCheckArgs {
+  std::string config;
+  std::string model;
+  int64_t positions = 10'000;
+  double fraction = 0.01;
+  std::optional<std::string> check_precision;  // the learner's, when it differs
+};
+
+int RunBenchSpotCheck(const BenchSpotCheckArgs& args) {
+  auto config = config::LoadConfig(args.config);
+  if (!config) return CommandError("bench spot-check", config.error_value());
+  const config::Config& c = config.value();
+  auto worker = LoadConfigNetwork(args.model, c);
+  if (!worker) return CommandError("bench spot-check", worker.error_value());
+  // As the learner loads it: the worker's precision, unless told otherwise.
+  const std::string precision =
+      args.check_precision.value_or(worker.value().evaluator->PrecisionName());
+  const auto load_start = util::SteadyClock::now();
+  auto learner = LoadSpotCheckNetwork(args.model, c, precision);
+  if (!learner) return CommandError("bench spot-check", learner.error_value());
+  if (learner.value() == nullptr) {
+    return CommandError("bench spot-check",
+                        {"this machine cannot run the network at precision " + precision,
+                         util::ErrorKind::kFailure});
+  }
+  const selfplay::SpotCheckBenchSetup setup{
+      .play = BenchSelfplayOf(c),
+      .positions = args.positions,
+      .tolerance = {c.cluster.spot_check_policy_tv, c.cluster.spot_check_value},
+      .resign = selfplay::ResignCheckSettingsOf(c.selfplay, c.cluster.spot_check_resign_margin),
+      .fraction = args.fraction,
+      .load_seconds = util::SecondsSince(load_start)};
+  util::Status s =
+      selfplay::RunSpotCheckBench(setup, *worker.value().evaluator, *learner.value(), std::cout);
+  if (!s.ok()) return CommandError("bench spot-check", s.error_value());
+  return 0;
+}
+
+CommandRun SetupBenchSpotCheck(CLI::App& cmd) {
+  auto o = std::make_shared<BenchSpotCheckArgs>();
+  AddRequiredConfig(cmd, o->config, "config of the self-play checked");
+  cmd.add_option("--model", o->model, "network checkpoint")->required()->type_name("CKPT");
+  cmd.add_option("--positions", o->positions, "recorded positions to check")
+      ->check(CLI::Range(int64_t{1}, int64_t{10'000'000}));
+  cmd.add_option("--fraction", o->fraction, "spot-check fraction the cost is given for")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd.add_option("--check-precision", o->check_precision,
+                 "the learner's inference precision, when it differs from the workers' "
+                 "(model.inference_precision)")
+      ->check(CLI::IsMember(model::kInferencePrecisions));
+  return [o] { return RunBenchSpotCheck(*o); };
+}
+
 }  // namespace
 
-VELETAS_CLI_COMMAND(bench_selfplay, "bench-selfplay",
-                    "self-play speed: network evaluations/s during self-play against the network "
-                    "alone at the same batch size (interleaved), batch fill, games per hour",
-                    SetupBenchSelfplay);
+VELETAS_CLI_PART(bench_selfplay, "bench", "selfplay",
+                 "network evaluations/s in self-play against the network alone, batch fill, "
+                 "games per hour",
+                 SetupBenchSelfplay);
+
+VELETAS_CLI_PART(bench_spot_check, "bench", "spot-check",
+                 "false alarms of the cluster's spot checks on honest self-play and the cost of "
+                 "a check",
+                 SetupBenchSpotCheck);
 
 }  // namespace veletas::app

@@ -15,7 +15,6 @@
 #include "arena/match_text.h"
 #include "config/config.h"
 #include "model/network_pool.h"
-#include "rules/notation.h"
 #include "util/progress_line.h"
 
 namespace veletas::app {
@@ -55,11 +54,7 @@ int RunGate(const GateArgs& args) {
   const std::string& name = args.name;
   const bool json_out = args.json;
   std::ostream& info = json_out ? std::cerr : std::cout;
-  const arena::GateConfig& gc = config.arena.gate.config;
-  info << "gate: " << players[0].name << " (" << players[0].spec.ToString() << ") against "
-       << players[1].name << " (" << players[1].spec.ToString() << "), " << rules::RuleSetName(rs)
-       << " " << size << "x" << size << ", " << arena::GateMethodName(gc.method) << ", batches of "
-       << config.arena.gate.batch_games << " games\n";
+  info << arena::GateHeadline(players[0], players[1], rs, size, config.arena.gate);
   util::ProgressLine progress(kCmd);
   const auto result =
       arena::RunGate(players[0], players[1], rs, size, config.arena.gate, config.arena.arena,

@@ -9,7 +9,6 @@
 #include "model/base/checkpoint_file.h"
 #include "model/torch/model_files.h"
 #include "rules/notation.h"
-#include "util/atomic_file.h"
 
 namespace veletas::app {
 namespace {
@@ -45,24 +44,13 @@ struct ExportOptions {
 int RunExport(const ExportOptions& o) {
   // A missing, corrupt or truncated checkpoint is bad input (exit 2).
   auto meta = model::ExportModel(o.model, o.out);
-  if (!meta) {
-    std::cerr << "veletas export: " << meta.error() << "\n";
-    return meta.exit_code();
-  }
+  if (!meta) return CommandError("export", meta.error_value());
   if (o.checkpoint) {
     // The network and its metadata, as a shipped network holds it (networks/, no optimiser).
-    auto bytes = model::ReadCheckpointWithoutOptimizer(o.model);
-    if (!bytes) {
-      std::cerr << "veletas export: " << bytes.error() << "\n";
-      return bytes.exit_code();
-    }
     const std::string path = o.out + "/model.ckpt";
-    if (auto s = util::WriteFileAtomic(path, bytes.value()); !s) {
-      std::cerr << "veletas export: " << s.error() << "\n";
-      return s.exit_code();
-    }
-    std::cout << "wrote " << path << " (" << bytes.value().size()
-              << " bytes, without optimiser state)\n";
+    auto bytes = model::WriteCheckpointWithoutOptimizer(o.model, path);
+    if (!bytes) return CommandError("export", bytes.error_value());
+    std::cout << "wrote " << path << " (" << bytes.value() << " bytes, without optimiser state)\n";
   }
   std::cout << "wrote " << o.out << "/model.pt and " << o.out << "/model.json (generation "
             << meta.value().generation << ", " << rules::RuleSetName(meta.value().rules) << " "

@@ -12,8 +12,6 @@
 namespace veletas::app {
 namespace {
 
-constexpr int kRandomHintPlayouts = 1000;
-
 struct PlayOptions {
   PlayerArgs player;
   std::string human = "first";
@@ -36,15 +34,9 @@ int RunPlay(const PlayOptions& o) {
   setup.seed = b.seed;
   setup.engine_description = b.description;
   setup.record_file = o.record_file;
-  // Hints come from the engine's own searcher, or a UCT searcher against --random.
-  std::unique_ptr<play::TurnSearcher> hint_uct;
+  // Hints come from the engine's own searcher (against --random: UCT, as play/ sets it up).
   setup.adviser = b.searcher.get();
   setup.hint_visits = b.visits;
-  if (setup.adviser == nullptr) {
-    hint_uct = play::TurnSearcher::Uct(search::UctConfig{}.c_uct, b.seed + 7);
-    setup.adviser = hint_uct.get();
-    setup.hint_visits = kRandomHintPlayouts;
-  }
   play::PlayInTerminal(setup, std::cin, std::cout);
   return 0;
 }

@@ -3,20 +3,17 @@
 // seeds 1 to 10: wins and Elo A - B with its 95% interval over all the games. Parts of other
 // players, rules or board size, the same match twice, or two parts with the same games (the
 // same seed) are bad input (exit 2, naming the file).
-#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "arena/arena_record.h"
 #include "arena/match_pool.h"
-#include "util/atomic_file.h"
 
 namespace veletas::app {
 namespace {
 
-namespace fs = std::filesystem;
 constexpr const char* kCmd = "pool";
 
 struct PoolOptions {
@@ -25,19 +22,10 @@ struct PoolOptions {
 };
 
 int RunPool(const PoolOptions& o) {
-  std::vector<arena::MatchRecord> matches;
-  std::vector<std::string> records;  // each part's games in notation, "" when not found
-  for (const std::string& f : o.files) {
-    auto m = arena::ReadMatchRecord(f);
-    if (!m) return CommandError(kCmd, m.error_value());
-    const fs::path games =
-        fs::path(f).parent_path() / fs::path(arena::RecordsFileName(m.value().name)).filename();
-    auto text = fs::exists(games) ? util::ReadFile(games.string()) : util::Result<std::string>("");
-    if (!text) return CommandError(kCmd, text.error_value());
-    records.push_back(text.value());
-    matches.push_back(std::move(m.value()));
-  }
-  auto pooled = arena::PoolMatches(matches, o.files, records);
+  auto parts = arena::ReadMatchParts(o.files);
+  if (!parts) return CommandError(kCmd, parts.error_value());
+  const std::vector<arena::MatchRecord>& matches = parts.value().matches;
+  auto pooled = arena::PoolMatches(matches, o.files, parts.value().records);
   if (!pooled) return CommandError(kCmd, pooled.error_value());
   if (o.json) {
     std::cout << arena::PooledMatchJson(pooled.value(), matches)

@@ -1,7 +1,6 @@
 // Rules subcommands: moves, show, perft.
 #include <fmt/format.h>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -14,6 +13,7 @@
 #include "rules/notation.h"
 #include "rules/position_text.h"
 #include "rules/turns.h"
+#include "util/clock.h"
 
 namespace veletas::app {
 namespace {
@@ -102,10 +102,9 @@ struct PerftOptions {
 int RunPerft(const PerftOptions& o) {
   auto played = PlayRecordArgs(o.record);
   if (!played) return CommandError("perft", played.error_value());
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = util::SteadyClock::now();
   const uint64_t n = rules::Perft(played.value(), o.depth);
-  const double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double secs = util::SecondsSince(start);
   std::cout << "perft(" << o.depth << ") = " << n << "\n";
   std::printf("time %.3f s, %.0f sequences/s\n", secs, secs > 0 ? n / secs : 0.0);
   return 0;

@@ -1,6 +1,7 @@
 // Subcommands of the `veletas` app register themselves here; main() builds one CLI11
-// subcommand per registered command, parses the command line and runs the one named.
-// Registration happens during static initialisation (single-threaded).
+// subcommand per registered command (and one under its command per registered part, e.g.
+// `veletas bench nn`), parses the command line and runs the one named. Registration happens
+// during static initialisation (single-threaded).
 #pragma once
 
 #include <functional>
@@ -23,12 +24,15 @@ using CommandRun = std::function<int()>;
 using CommandSetup = CommandRun (*)(CLI::App& cmd);
 
 struct Command {
-  const char* name;
+  const char* name;     // a part's: its name under `parent`
   const char* summary;  // one line: what it does
   CommandSetup setup = nullptr;
+  // The command this is a part of (`veletas PARENT NAME`); nullptr: a command of its own. A
+  // command with parts runs at most one of them, and its own run when none is named.
+  const char* parent = nullptr;
 };
 
-// All registered commands, in registration order.
+// All registered commands and parts, in registration order.
 std::vector<Command>& Commands();
 
 struct CommandRegistrar {
@@ -40,3 +44,8 @@ struct CommandRegistrar {
 // Registers command `name` whose options `setup` declares (a CommandSetup).
 #define VELETAS_CLI_COMMAND(id, name, summary, setup) \
   static const ::veletas::app::CommandRegistrar kRegistrar_##id({name, summary, setup})
+
+// Registers part `name` of command `parent` (`veletas PARENT NAME`), whose options `setup`
+// declares.
+#define VELETAS_CLI_PART(id, parent, name, summary, setup) \
+  static const ::veletas::app::CommandRegistrar kRegistrar_##id({name, summary, setup, parent})

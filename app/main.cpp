@@ -1,5 +1,7 @@
-// The `veletas` command-line app: one CLI11 subcommand per registered command (app/cmd_*.cpp
-// declare their options next to the command); parses the command line, then runs the command.
+// The `veletas` command-line app: one CLI11 subcommand per registered command, and one under
+// its command per registered part (app/cmd_*.cpp declare their options next to the command);
+// parses the command line, then runs the command or part.
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -18,34 +20,53 @@ std::vector<Command>& Commands() {
 
 namespace {
 
-// A registered command with its CLI11 subcommand and what runs it.
+// A registered command or part with its CLI11 subcommand and what runs it.
 struct Entry {
-  const Command* command;
+  std::string name;  // as the command line names it: "bench", "bench nn"
   CLI::App* cli;
   CommandRun run;
 };
 
-// Builds the app: every command's subcommand with its options.
+const Entry* Find(const std::vector<Entry>& entries, const std::string& name) {
+  for (const Entry& e : entries) {
+    if (name == e.name) return &e;
+  }
+  return nullptr;
+}
+
+// Builds the app: every command's subcommand with its options, then every part's under its
+// command; the footer lists the parts, as the commands' list cannot.
 std::vector<Entry> DeclareCommands(CLI::App& app) {
   app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", VELETAS_VERSION);
   app.require_subcommand(1);
   std::vector<Entry> entries;
   for (const Command& c : Commands()) {
+    if (c.parent != nullptr) continue;
     CLI::App* cli = app.add_subcommand(c.name, c.summary);
-    entries.push_back(Entry{&c, cli, c.setup(*cli)});
+    entries.push_back(Entry{c.name, cli, c.setup(*cli)});
+  }
+  std::string parts;
+  for (const Command& c : Commands()) {
+    if (c.parent == nullptr) continue;
+    CLI::App* parent = Find(entries, c.parent)->cli;
+    parent->require_subcommand(0, 1);
+    CLI::App* cli = parent->add_subcommand(c.name, c.summary);
+    const std::string name = std::string(c.parent) + " " + c.name;
+    entries.push_back(Entry{name, cli, c.setup(*cli)});
+    parts += fmt::format("  {:<20}{}\n", name, c.summary);
   }
   // After the subcommands, which would inherit it.
-  app.footer(
-      "veletas COMMAND --help lists the options of COMMAND, their types, ranges and defaults.\n");
+  app.footer("Parts of commands (veletas COMMAND PART):\n" + parts +
+             "\nveletas COMMAND [PART] --help lists the options of COMMAND, their types, ranges "
+             "and defaults.\n");
   return entries;
 }
 
-const Entry* Find(const std::vector<Entry>& entries, const std::string& name) {
-  for (const Entry& e : entries) {
-    if (name == e.command->name) return &e;
-  }
-  return nullptr;
+// The command or part that argv[1] (and argv[2]) name, if any.
+const Entry* Named(const std::vector<Entry>& entries, int argc, char** argv) {
+  const Entry* part = argc > 2 ? Find(entries, std::string(argv[1]) + " " + argv[2]) : nullptr;
+  return part != nullptr ? part : Find(entries, argv[1]);
 }
 
 // Runs the parsed command. Commands report errors as values; an exception that still escapes
@@ -54,9 +75,27 @@ int RunParsed(const Entry& e) {
   try {
     return e.run();
   } catch (const std::exception& ex) {
-    std::cerr << "veletas " << e.command->name << ": " << ex.what() << "\n";
+    std::cerr << "veletas " << e.name << ": " << ex.what() << "\n";
     return 1;
   }
+}
+
+// `veletas help [COMMAND [PART]]`: what `veletas COMMAND [PART] --help` prints, or without a
+// command the app's help.
+int Help(CLI::App& app, const std::vector<Entry>& entries, int argc, char** argv) {
+  if (argc < 3) {
+    std::cout << app.help();
+    return 0;
+  }
+  const Entry* e = Named(entries, argc - 1, argv + 1);
+  if (!e) {
+    std::cerr << "veletas: unknown command \"" << argv[2] << "\" (see veletas --help)\n";
+    return 2;
+  }
+  const size_t space = e->name.rfind(' ');  // after a part's command
+  std::cout << e->cli->help(space == std::string::npos ? "veletas"
+                                                       : "veletas " + e->name.substr(0, space));
+  return 0;
 }
 
 int Main(int argc, char** argv) {
@@ -68,16 +107,8 @@ int Main(int argc, char** argv) {
     std::cerr << app.help();
     return 2;
   }
-  if (first == "help") {  // `veletas help [COMMAND]`
-    const Entry* e = argc > 2 ? Find(entries, argv[2]) : nullptr;
-    if (argc > 2 && !e) {
-      std::cerr << "veletas: unknown command \"" << argv[2] << "\" (see veletas --help)\n";
-      return 2;
-    }
-    std::cout << (e ? e->cli->help("veletas") : app.help());
-    return 0;
-  }
-  const Entry* named = Find(entries, first);
+  if (first == "help") return Help(app, entries, argc, argv);
+  const Entry* named = Named(entries, argc, argv);
   if (!named && first.rfind("-", 0) != 0) {
     std::cerr << "veletas: unknown command \"" << first << "\" (see veletas --help)\n";
     return 2;
@@ -87,12 +118,13 @@ int Main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
     // Usage errors (unknown option, missing required option, value out of range) exit 2.
-    const std::string who = named ? std::string("veletas ") + named->command->name : "veletas";
+    const std::string who = named ? "veletas " + named->name : "veletas";
     std::cerr << who << ": " << error.what() << " (see " << who << " --help)\n";
     return 2;
   }
-  for (const Entry& e : entries) {
-    if (e.cli->parsed()) return RunParsed(e);
+  // A part before its command, which is parsed too.
+  for (auto e = entries.rbegin(); e != entries.rend(); ++e) {
+    if (e->cli->parsed()) return RunParsed(*e);
   }
   return 2;  // unreachable: CLI11 requires one command
 }

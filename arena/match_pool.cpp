@@ -1,12 +1,32 @@
 #include "arena/match_pool.h"
 
+#include <filesystem>
 #include <map>
+#include <utility>
 
+#include "arena/arena_record.h"
 #include "arena/match_text.h"
 #include "rules/notation.h"
+#include "util/atomic_file.h"
 #include "util/checksum.h"
 
 namespace veletas::arena {
+
+util::Result<MatchParts> ReadMatchParts(const std::vector<std::string>& files) {
+  namespace fs = std::filesystem;
+  MatchParts parts;
+  for (const std::string& f : files) {
+    auto m = ReadMatchRecord(f);
+    if (!m) return m.error_value();
+    const fs::path games =
+        fs::path(f).parent_path() / fs::path(RecordsFileName(m.value().name)).filename();
+    auto text = fs::exists(games) ? util::ReadFile(games.string()) : util::Result<std::string>("");
+    if (!text) return text.error_value();
+    parts.records.push_back(text.value());
+    parts.matches.push_back(std::move(m.value()));
+  }
+  return parts;
+}
 
 util::Result<PooledMatch> PoolMatches(const std::vector<MatchRecord>& matches,
                                       const std::vector<std::string>& files,

@@ -22,6 +22,17 @@ struct PooledMatch {
   std::vector<std::string> parts;  // the files pooled, in the order given
 };
 
+// The parts of a pool as read from their files.
+struct MatchParts {
+  std::vector<MatchRecord> matches;  // the match records, in the order of the files
+  std::vector<std::string> records;  // each part's games in notation; "" without its file
+};
+
+// The match records `files` (DIR/matches/NAME.json) with the games of each from its records
+// file beside it (RecordsFileName), where there is one. Errors name the file that cannot be
+// read or is no match record.
+util::Result<MatchParts> ReadMatchParts(const std::vector<std::string>& files);
+
 // The pool of `matches` (read from `files`, parallel). Bad input, naming the file, when a
 // match is of other rules, board size or players (name and spec) than the first, when two
 // files are the same match (the same name), or when `records` (each part's games in

@@ -24,6 +24,14 @@ std::string MatchHeadline(const ArenaPlayer& a, const ArenaPlayer& b, rules::Rul
       config.games_in_parallel, config.threads, config.seed);
 }
 
+std::string GateHeadline(const ArenaPlayer& candidate, const ArenaPlayer& best,
+                         rules::RuleSet rules, int size, const GateSettings& gate) {
+  return fmt::format("gate: {} ({}) against {} ({}), {} {}x{}, {}, batches of {} games\n",
+                     candidate.name, candidate.spec.ToString(), best.name, best.spec.ToString(),
+                     rules::RuleSetName(rules), size, size, GateMethodName(gate.config.method),
+                     gate.batch_games);
+}
+
 std::string MatchSummary(const Arena& arena) {
   const auto& games = arena.Games();
   const std::string& a = arena.A().name;

@@ -36,6 +36,11 @@ nlohmann::json EloJson(const EloEstimate& e);
 nlohmann::json MatchResultJson(const MatchRecord& record, const Arena& arena,
                                const std::string& match_file, const std::string& records_file);
 
+// "gate: A (spec) against B (spec), standard 7x7, sprt, batches of 40 games\n": what `veletas
+// gate` plays, `candidate` against `best` with `gate`.
+std::string GateHeadline(const ArenaPlayer& candidate, const ArenaPlayer& best,
+                         rules::RuleSet rules, int size, const GateSettings& gate);
+
 // A gate's result in words (the reason, Elo candidate - best, the decision, the match file)
 // or as one JSON object, for `candidate` against `best`.
 std::string GateResultText(const GateResult& r, const ArenaPlayer& candidate,

@@ -1,4 +1,4 @@
-// Network throughput measurements, shared by `veletas bench-nn` and later benchmarks
+// Network throughput measurements, shared by `veletas bench nn` and later benchmarks
 // (self-play, training) that report their speed relative to the raw network's in the same
 // run. Torch-free header.
 #pragma once

@@ -1,4 +1,4 @@
-// What `veletas bench-nn` prints: the network, evaluations per second by precision and batch
+// What `veletas bench nn` prints: the network, evaluations per second by precision and batch
 // size, and training samples per second, measured with NnBench (model/nn_bench.h).
 #pragma once
 

@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <map>
 #include <sstream>
+#include <system_error>
 
 #include "arena/player_spec.h"
 #include "charts/charts.h"
+#include "util/atomic_file.h"
 #include "util/text.h"
 
 namespace veletas::pipeline {
@@ -93,6 +96,33 @@ util::Result<RatingsReport> RateForPipeline(const std::string& run_dir) {
   std::istringstream lines(table.str());
   for (std::string l; std::getline(lines, l);) report.table.push_back(l);
   return report;
+}
+
+util::Result<WrittenReport> WriteRunReport(const std::string& run) {
+  namespace fs = std::filesystem;
+  if (!fs::is_directory(run)) return util::Error{run + ": no such run directory"};
+  auto state = ReadPipelineState(StatePath(run));
+  if (!state) return util::Error{state.error()};
+  const fs::path out_dir = fs::path(run) / "report";
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) return util::Error{out_dir.string() + ": " + ec.message()};
+  std::ostringstream warnings;
+  auto rated = arena::RateRun(run, 1.0, warnings);
+  // No ratings yet (bad input, e.g. no match played) is part of the report; a failure to
+  // compute or write them is an error.
+  if (!rated && rated.kind() == util::ErrorKind::kFailure) return rated.error_value();
+  WrittenReport r;
+  auto drawn = charts::DrawRunCharts(run, out_dir.string());
+  if (!drawn) r.charts = util::Status::Failure(drawn.error());
+  r.text = RunSummaryText(run, state.value(), rated) + "\n" +
+           (drawn ? drawn.value() : "charts not drawn (see the error)") + "\n";
+  r.summary_path = (out_dir / "summary.txt").string();
+  if (util::Status e = util::WriteFileAtomic(r.summary_path, r.text); !e.ok()) {
+    return util::Error{e.error(), util::ErrorKind::kFailure};
+  }
+  r.warnings = warnings.str();
+  return r;
 }
 
 }  // namespace veletas::pipeline

@@ -4,6 +4,7 @@
 
 #include "play/game_state.h"
 #include "rules/notation.h"
+#include "search/search_config.h"
 #include "util/atomic_file.h"
 #include "util/random.h"
 #include "util/text.h"
@@ -208,7 +209,15 @@ class TerminalGame {
 }  // namespace
 
 void PlayInTerminal(const TerminalGameSetup& setup, std::istream& in, std::ostream& out) {
-  TerminalGame(setup, in, out).Run();
+  if (setup.adviser != nullptr) {
+    TerminalGame(setup, in, out).Run();
+    return;
+  }
+  const auto uct = TurnSearcher::Uct(search::UctConfig{}.c_uct, setup.seed + 7);
+  TerminalGameSetup with_hints = setup;
+  with_hints.adviser = uct.get();
+  with_hints.hint_visits = kRandomHintPlayouts;
+  TerminalGame(with_hints, in, out).Run();
 }
 
 }  // namespace veletas::play

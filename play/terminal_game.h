@@ -14,6 +14,9 @@
 
 namespace veletas::play {
 
+// The playouts of a hint without an adviser.
+inline constexpr int kRandomHintPlayouts = 1000;
+
 struct TerminalGameSetup {
   rules::RuleSet rules = rules::RuleSet::kStandard;
   int size = 10;  // precondition: rules::IsSupportedSize(size)
@@ -24,7 +27,8 @@ struct TerminalGameSetup {
   int engine_visits = 0;
   uint64_t seed = 0;
   std::string engine_description;  // e.g. "uct(1000)", shown when the game starts
-  // The searcher of hints and its visits. Precondition: not null.
+  // The searcher of hints and its visits; null (e.g. against a random engine): UCT with
+  // random playouts, kRandomHintPlayouts per turn, seeded from `seed`.
   TurnSearcher* adviser = nullptr;
   int hint_visits = 0;
   // The game record is written (atomically) here after every turn and at the end; "": not.

@@ -1,9 +1,13 @@
 #include "rules/bench.h"
 
+#include <fmt/format.h>
+#include <string>
+
 #include "rules/notation.h"
 #include "rules/turns.h"
 #include "util/byte_io.h"
 #include "util/checksum.h"
+#include "util/clock.h"
 #include "util/random.h"
 
 namespace veletas::rules {
@@ -42,16 +46,36 @@ uint64_t PlayBenchGames(RuleSet rules, int size, long long games, uint64_t* sign
   return turns;
 }
 
-util::Result<uint64_t> BenchSignature(long long games) {
+util::Result<uint64_t> BenchSignature(long long games, std::ostream* report) {
+  std::ostream null(nullptr);  // discards
+  std::ostream& out = report != nullptr ? *report : null;
   uint64_t signature = 0;
+  out << fmt::format("{:<28} {:>14} {:>10} {:>16}\n", "perft", "sequences", "seconds",
+                     "sequences/s");
   for (const BenchPerft& c : BenchPerfts()) {
     auto game = PlayRecord(c.rules, c.size, c.record);
     if (!game) return util::Error{game.error()};
-    signature = MixSignature(signature, Perft(game.value().final, c.depth));
+    const auto start = util::SteadyClock::now();
+    const uint64_t n = Perft(game.value().final, c.depth);
+    const double secs = util::SecondsSince(start);
+    signature = MixSignature(signature, n);
+    const std::string name =
+        fmt::format("{} {}x{} depth {}", RuleSetName(c.rules), c.size, c.size, c.depth);
+    out << fmt::format("{:<28} {:14} {:10.3f} {:16.0f}\n", name, n, secs, n / secs);
   }
+  out << fmt::format("\n{:<28} {:>8} {:>10} {:>12} {:>14}\n", "random games (1 thread)", "games",
+                     "seconds", "games/s", "turns/s");
   for (RuleSet rules : {RuleSet::kStandard, RuleSet::kClassic}) {
-    for (int size : {7, 9, 10}) PlayBenchGames(rules, size, games, &signature);
+    for (int size : {7, 9, 10}) {
+      const auto start = util::SteadyClock::now();
+      const uint64_t turns = PlayBenchGames(rules, size, games, &signature);
+      const double secs = util::SecondsSince(start);
+      const std::string name = fmt::format("{} {}x{}", RuleSetName(rules), size, size);
+      out << fmt::format("{:<28} {:8} {:10.3f} {:12.0f} {:14.0f}\n", name, games, secs,
+                         games / secs, turns / secs);
+    }
   }
+  out << fmt::format("\nbench signature: {}\n", signature);
   return signature;
 }
 

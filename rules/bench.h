@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <span>
 
 #include "rules/position.h"
@@ -35,7 +36,11 @@ uint64_t PlayBenchGames(RuleSet rules, int size, long long games, uint64_t* sign
 
 // The signature of the whole bench with `games` random games per rule set and size: the
 // perft counts of BenchPerfts() in order, then the games of the standard and classic rules on
-// 7, 9 and 10; an error when a workload's record does not play.
-util::Result<uint64_t> BenchSignature(long long games = kBenchGames);
+// 7, 9 and 10; an error when a workload's record does not play. With `report`, what `veletas
+// bench` prints goes there as the workloads run: a table of the perft workloads (sequences,
+// seconds, sequences/s), one of the random games (games, seconds, games/s, turns/s) and the
+// line "bench signature: N".
+util::Result<uint64_t> BenchSignature(long long games = kBenchGames,
+                                      std::ostream* report = nullptr);
 
 }  // namespace veletas::rules

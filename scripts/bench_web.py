@@ -9,10 +9,10 @@ scripts/export_onnx.py); the page (DIR/web-page, in headless Chromium) measures 
 per second through its whole path (encoding in WebAssembly, onnxruntime-web's wasm build,
 legal softmax) at batch 1, 8 and 32, twice: served by python3 -m http.server (not
 cross-origin isolated: one thread) and by scripts/serve_web.py (cross-origin isolated: as
-many threads as the browser reports cores, at most 8). `veletas bench-nn --precisions fp32
+many threads as the browser reports cores, at most 8). `veletas bench nn --precisions fp32
 torch` measures the native fp32 inference engine and LibTorch on the same architecture,
 size and positions with 1 thread and with the page's thread count. Then the search with a zero-cost evaluator: the page's
-search::BenchTree against `veletas bench-search`'s first table (same positions, 800
+search::BenchTree against `veletas bench search`'s first table (same positions, 800
 simulations, 8 leaves per batch). Last, the page's download size (raw and gzip -9).
 
 Needs the built page and veletas (cmake --build DIR), chromium, node and puppeteer-core in
@@ -55,8 +55,8 @@ def page(build, root, scenario, args, out, server="plain"):
 
 
 def native_eval_rates(veletas, config, seconds, threads):
-    """{(batch, precision): positions/s} of bench-nn (fp32 engine, LibTorch), its header."""
-    text = run([veletas, "bench-nn", "--config", config, "--threads", str(threads),
+    """{(batch, precision): positions/s} of bench nn (fp32 engine, LibTorch), its header."""
+    text = run([veletas, "bench", "nn", "--config", config, "--threads", str(threads),
                 "--max-batch", "32", "--seconds", str(seconds), "--precisions", "fp32", "torch"])
     rates = {}
     section = text.split("\nevaluation", 1)[1].split("\ntraining", 1)[0]
@@ -69,7 +69,7 @@ def native_eval_rates(veletas, config, seconds, threads):
 
 
 def native_tree_rates(veletas):
-    text = run([veletas, "bench-search", "--simulations", "800", "--positions", "20",
+    text = run([veletas, "bench", "search", "--simulations", "800", "--positions", "20",
                 "--leaves", "8", "--playouts", "10"])
     rates = {}
     for line in text.split("Batched", 1)[0].splitlines():

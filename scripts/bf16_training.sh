@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 27's bf16 training against fp32, in one run: `veletas bench-train` with both
+# Issue 27's bf16 training against fp32, in one run: `veletas bench train` with both
 # precisions interleaved in every round (quick-7x7 and quick-10x10), then the loss curve:
 # one fresh network trained on the same sample files for the same steps in fp32 and in bf16
 # (training.precision), in chunks of CHUNK steps taken in turn (so both see the same machine
@@ -8,7 +8,7 @@
 # Usage: scripts/bf16_training.sh SAMPLES [CHUNKS] [CHUNK]
 #   e.g. scripts/bf16_training.sh /work/runs/q7a/samples 4 150  (a quick-7x7 run's samples;
 #   only read)
-# Environment: VELETAS (default build/app/veletas), SECONDS_BENCH (bench-train --seconds,
+# Environment: VELETAS (default build/app/veletas), SECONDS_BENCH (bench train --seconds,
 # default 60), ROUNDS (default 3), OUT (default a temporary folder), BENCH=0 (the loss
 # curve only).
 set -euo pipefail
@@ -25,8 +25,8 @@ ROUNDS=${ROUNDS:-3}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 [ "${BENCH:-1}" = 0 ] || for config in configs/quick-7x7.yaml configs/quick-10x10.yaml; do
-  echo "== bench-train $config"
-  "$VELETAS" bench-train --config "$config" --seconds "$SECONDS_BENCH" --rounds "$ROUNDS" \
+  echo "== bench train $config"
+  "$VELETAS" bench train --config "$config" --seconds "$SECONDS_BENCH" --rounds "$ROUNDS" \
     --precisions fp32 bf16
 done
 

@@ -2,7 +2,7 @@
 # Issue 27's Elo of the inference precisions: one network at int8 and bf16 against itself at
 # fp32, 200-game matches at equal simulations and at equal time (the faster precision gets
 # more simulations in proportion to self-play's searches/s: pass the ratios measured in one
-# `veletas bench-selfplay` run per precision, docs/RESULTS.md). Prints each result and Elo
+# `veletas bench selfplay` run per precision, docs/RESULTS.md). Prints each result and Elo
 # with its 95% interval (`veletas match`'s own text).
 #
 # Usage: scripts/precision_elo.sh CONFIG CKPT [SIMS] [INT8_RATIO] [BF16_RATIO]

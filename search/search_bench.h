@@ -1,4 +1,4 @@
-// The search layer's own speed, shared by `veletas bench-search` and the browser page's
+// The search layer's own speed, shared by `veletas bench search` and the browser page's
 // benchmark (web/), so that both measure exactly the same work.
 #pragma once
 

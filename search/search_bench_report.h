@@ -1,4 +1,4 @@
-// What `veletas bench-search` prints: the search layer's speed without a network, measured
+// What `veletas bench search` prints: the search layer's speed without a network, measured
 // with search/search_bench.h.
 #pragma once
 

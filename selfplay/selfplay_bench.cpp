@@ -156,7 +156,7 @@ void PrintFigures(const Figures& f, const SelfplayStats& end, int batch, std::os
 std::string BenchSetupText(const std::string& game, const std::string& network,
                            const SelfplayConfig& config, const search::SearchConfig& search,
                            const search::BatchingConfig& batching, const Measured& m) {
-  return fmt::format("bench-selfplay: {}, network {}\n", game, network) +
+  return fmt::format("bench selfplay: {}, network {}\n", game, network) +
          fmt::format(
              "self-play: {} threads x {} games, {} leaves per search, {} {}/{} simulations (full "
              "p={:.2f}), batch {}, max wait {} us, cache {}\n",
@@ -169,6 +169,20 @@ std::string BenchSetupText(const std::string& game, const std::string& network,
              "times in between\n\n",
              m.end.seconds - m.warm.seconds - (m.totals.alone - m.warm_totals.alone),
              m.warm.seconds, m.totals.rates.size());
+}
+
+util::Status RunSelfplayBench(const BenchSelfplay& play, double seconds, search::Evaluator& network,
+                              std::function<double()> alone, const std::string& network_text,
+                              std::ostream& out) {
+  InterleavedBench timed(network, std::move(alone), /*period=*/4.0);
+  auto measured = MeasureSelfplay(play.selfplay, play.search, play.batching, play.rules, play.size,
+                                  timed, seconds);
+  if (!measured) return measured.error_value();
+  out << BenchSetupText(rules::GameName(play.rules, play.size), network_text, play.selfplay,
+                        play.search, play.batching, measured.value());
+  const int batch = play.batching.max_batch;
+  PrintFigures(ComputeFigures(measured.value(), batch), measured.value().end, batch, out);
+  return util::Ok();
 }
 
 namespace {

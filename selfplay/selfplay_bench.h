@@ -1,4 +1,4 @@
-// The measurement of `veletas bench-selfplay`: how much of the network's speed self-play
+// The measurement of `veletas bench selfplay`: how much of the network's speed self-play
 // uses. The network's evaluations per second during self-play are measured against the
 // network alone at the same batch size, interleaved: every few seconds the self-play network
 // thread stops to measure the network alone (a function the caller hands in, e.g.
@@ -92,18 +92,37 @@ struct Figures {
 // The figures of `m` for network batches of `batch`.
 Figures ComputeFigures(const Measured& m, int batch);
 
-// The figures as `veletas bench-selfplay` prints them: the ratio (the goal: at least 0.85),
+// The figures as `veletas bench selfplay` prints them: the ratio (the goal: at least 0.85),
 // how busy the network was, batch fill, cache hits and games per hour.
 void PrintFigures(const Figures& f, const SelfplayStats& end, int batch, std::ostream& out);
 
-// The setup lines `veletas bench-selfplay` prints before the figures: the game and the
+// The setup lines `veletas bench selfplay` prints before the figures: the game and the
 // `network` (its size and device, in words), the self-play, search and batching settings,
 // and how long self-play and the network alone were measured (from `m`).
 std::string BenchSetupText(const std::string& game, const std::string& network,
                            const SelfplayConfig& config, const search::SearchConfig& search,
                            const search::BatchingConfig& batching, const Measured& m);
 
-// `veletas bench-spot-check`: every recorded sample of `games` (as a worker sent them, of
+// The self-play a benchmark plays (`veletas bench selfplay`, `bench spot-check`): games of
+// `rules` at `size` with these settings.
+struct BenchSelfplay {
+  SelfplayConfig selfplay;
+  search::SearchConfig search;
+  search::BatchingConfig batching;
+  rules::RuleSet rules = rules::RuleSet::kStandard;
+  int size = 7;
+};
+
+// The whole of `veletas bench selfplay`: `play` on `network` for `seconds` (MeasureSelfplay)
+// with the network measured alone by `alone` every 4 seconds (InterleavedBench;
+// evaluations/s at the batch size batching.max_batch), then to `out` the setup lines
+// (BenchSetupText, the network described by `network_text`) and the figures (PrintFigures).
+// Errors: self-play failed (a failure).
+util::Status RunSelfplayBench(const BenchSelfplay& play, double seconds, search::Evaluator& network,
+                              std::function<double()> alone, const std::string& network_text,
+                              std::ostream& out);
+
+// `veletas bench spot-check`: every recorded sample of `games` (as a worker sent them, of
 // `rules` on a board of `size`) checked by the learner's `evaluator`, and every resignation
 // with `resign` (selfplay/spot_check.h).
 struct SpotCheckMeasure {

@@ -1,5 +1,7 @@
 #include "training/train_bench.h"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
@@ -7,6 +9,7 @@
 #include <vector>
 
 #include "model/torch/model_files.h"
+#include "rules/notation.h"
 #include "training/synthetic_data.h"
 #include "training/train_precision.h"
 #include "training/trainer.h"
@@ -129,6 +132,34 @@ util::Status MeasureTrainRounds(const TrainBenchSetup& setup, model::NnBench& be
         TrainPrecisionName(sums[1].used), TrainPrecisionName(sums[0].used),
         sums[1].loop / sums[0].loop, Median(per_round), sums[1].raw / sums[0].raw);
   }
+  return util::Ok();
+}
+
+util::Status RunTrainBench(const TrainBenchSetup& setup, const TrainBenchRun& run,
+                           std::ostream& out) {
+  std::vector<TrainPrecision> precisions = run.precisions;
+  if (precisions.empty()) precisions.push_back(setup.training.precision);
+  const double chunk = run.seconds / (2.0 * run.rounds * static_cast<double>(precisions.size()));
+  auto bench = RawTrainBench(setup, chunk);
+  if (!bench) return util::Status::Failure(bench.error());
+  const model::NetConfig& net = setup.spec.arch;
+  out << fmt::format(
+      "network: {} blocks x {} channels (heads {}, value {}); {} {}x{}; batch {}; optimizer {}; "
+      "device {}; intra-op threads {}\n",
+      net.blocks, net.channels, net.head_channels, net.value_hidden,
+      rules::RuleSetName(setup.spec.rules), setup.spec.size, setup.spec.size,
+      setup.training.batch_size, setup.training.optimizer == Optimizer::kAdamW ? "adamw" : "sgd",
+      bench.value()->DeviceName(), bench.value()->Threads());
+  out.flush();
+  const fs::path work = run.work.value_or(fs::temp_directory_path() /
+                                          ("veletas_bench_train_" + std::to_string(::getpid())));
+  util::Status measured = PrepareTrainBench(setup, work);
+  if (measured.ok()) {
+    measured = MeasureTrainRounds(setup, *bench.value(), work, run.rounds, chunk, precisions, out);
+  }
+  std::error_code ec;
+  if (!run.work || !measured.ok()) fs::remove_all(work, ec);
+  if (!measured.ok()) return util::Status::Failure(measured.error());
   return util::Ok();
 }
 

@@ -1,4 +1,4 @@
-// The measurement of `veletas bench-train`: the speed of the real training loop (sampling
+// The measurement of `veletas bench train`: the speed of the real training loop (sampling
 // from the window, augmentation, encoding in the loader thread, forward, losses, backward,
 // optimiser step, metrics, training-state files) against the raw forward + backward rate of
 // the same network and batch size (model/nn_bench.h TrainRate), in rounds: each measures the
@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -43,5 +44,22 @@ util::Status PrepareTrainBench(const TrainBenchSetup& setup, const std::filesyst
 util::Status MeasureTrainRounds(const TrainBenchSetup& setup, model::NnBench& bench,
                                 const std::filesystem::path& work, int rounds, double seconds,
                                 const std::vector<TrainPrecision>& precisions, std::ostream& out);
+
+// How long and what `veletas bench train` measures, and where.
+struct TrainBenchRun {
+  double seconds = 20.0;  // in all: rounds x precisions x (raw rate + loop), evenly
+  int rounds = 3;
+  std::vector<TrainPrecision> precisions;  // empty: the setup's training.precision
+  // The files of PrepareTrainBench, kept; unset: a temporary directory, removed.
+  std::optional<std::filesystem::path> work;
+};
+
+// The whole of `veletas bench train`: a line naming the network, the game, the batch, the
+// optimiser, the device and the intra-op threads, then MeasureTrainRounds on the files of
+// PrepareTrainBench, to `out`. The work directory is removed afterwards unless `run.work`
+// names it, and after an error. Errors (failures): the network cannot be built on its
+// device, the files cannot be written, a training call failed.
+util::Status RunTrainBench(const TrainBenchSetup& setup, const TrainBenchRun& run,
+                           std::ostream& out);
 
 }  // namespace veletas::training

@@ -126,7 +126,7 @@ VZ_EXPORT const char* vz_batch_hashes(VzBatch* batch);
 
 // ---- Benchmark ----
 
-// search::BenchTree (what `veletas bench-search` prints first) for `algorithm` "puct" or
+// search::BenchTree (what `veletas bench search` prints first) for `algorithm` "puct" or
 // "gumbel": {"sims_per_second", "nodes_per_search", "bytes_per_node", "mib_per_search"}.
 VZ_EXPORT const char* vz_bench_tree(const char* rules, int size, const char* algorithm,
                                     int simulations, int positions, int leaves);

@@ -248,7 +248,7 @@ util::Status PublishRun(const WorkerBench& b, RedisClient& redis, const std::str
 util::Result<IngestFigures> MeasureIngest(const RunSettings& settings,
                                           const RedisOptions& redis_options,
                                           const std::string& work, int games, std::ostream& log) {
-  log << "bench-cluster: recording " << games << " games of "
+  log << "bench cluster: recording " << games << " games of "
       << rules::GameName(settings.rules, settings.size) << "\n";
   const auto recorded = RecordGames(settings, games);
   if (!recorded) return util::Prefixed(recorded.error_value(), "recording games: ");
@@ -280,7 +280,7 @@ util::Status MeasureWorker(const WorkerBench& b, SelfplaySpeed& local, SelfplayS
         LocalRound(b, b.work + "/local_" + std::to_string(round), round, warmup, local);
     if (s.ok()) s = WorkerRound(b, run, warmup, worker);
     if (!s.ok()) return s;
-    log << "bench-cluster: after round " << round + 1 << ": local " << local.Rate()
+    log << "bench cluster: after round " << round + 1 << ": local " << local.Rate()
         << " evaluations/s, worker " << worker.Rate() << " evaluations/s\n";
   }
   for (const std::string& k :

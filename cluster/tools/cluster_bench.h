@@ -1,4 +1,4 @@
-// The measurements of `veletas bench-cluster` against a Redis server the user runs
+// The measurements of `veletas bench cluster` against a Redis server the user runs
 // (docs/CLUSTER.md): the learner's ingest capacity (entries/s it checks, stores durably and
 // acknowledges), Redis memory per 1,000 queued games, what `appendfsync always` costs
 // against `everysec`, and one worker against self-play in this process, measured alternately
@@ -73,7 +73,7 @@ struct WorkerBench {
 util::Status MeasureWorker(const WorkerBench& bench, SelfplaySpeed& local, SelfplaySpeed& worker,
                            std::ostream& log);
 
-// The ingest figures as `veletas bench-cluster` prints them.
+// The ingest figures as `veletas bench cluster` prints them.
 void PrintIngestFigures(const IngestFigures& f, std::ostream& out);
 
 // The worker comparison and the number of workers one learner can feed. Searches per game

@@ -27,7 +27,7 @@ RunSettings RunSettingsOf(const config::Config& c);
 util::Result<RunSettings> ReadRunConfig(const std::string& config_text, const std::string& source,
                                         const WorkerOverrides& overrides, config::Config& config);
 
-// The worker comparison of `veletas bench-cluster` for config `c`: files as a generation of
+// The worker comparison of `veletas bench cluster` for config `c`: files as a generation of
 // the pipeline writes them (ten generations' worth of games, so that the window ends
 // first), the run's config with a Redis URL and no limit on queued games when it has no
 // cluster section; the caller sets the evaluator, the network and the loader.

@@ -289,4 +289,12 @@ util::Result<std::string> ReadCheckpointWithoutOptimizer(const std::string& path
   return EncodeCheckpointFile(published);
 }
 
+util::Result<size_t> WriteCheckpointWithoutOptimizer(const std::string& checkpoint,
+                                                     const std::string& out) {
+  auto bytes = ReadCheckpointWithoutOptimizer(checkpoint);
+  if (!bytes) return bytes.error_value();
+  if (util::Status s = util::WriteFileAtomic(out, bytes.value()); !s.ok()) return s.error_value();
+  return bytes.value().size();
+}
+
 }  // namespace veletas::model

@@ -136,4 +136,10 @@ util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path);
 // metadata (what a cluster learner publishes to workers). Errors name the file.
 util::Result<std::string> ReadCheckpointWithoutOptimizer(const std::string& path);
 
+// Writes ReadCheckpointWithoutOptimizer(`checkpoint`) to `out` (atomically): the network as a
+// shipped network holds it (networks/, `veletas export --checkpoint`). Returns the bytes
+// written. Errors name the file: as ReadCheckpointWithoutOptimizer, a failed write.
+util::Result<size_t> WriteCheckpointWithoutOptimizer(const std::string& checkpoint,
+                                                     const std::string& out);
+
 }  // namespace veletas::model

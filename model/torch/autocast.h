@@ -1,5 +1,5 @@
 // LibTorch's autocast to bf16 for the forward pass of training (training/train_loop.cpp) and
-// of bench-nn's training rows (model/nn_bench.cpp). Include only from model/ and training/.
+// of bench nn's training rows (model/nn_bench.cpp). Include only from model/ and training/.
 #pragma once
 
 #include <torch/torch.h>

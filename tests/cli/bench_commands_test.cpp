@@ -1,4 +1,4 @@
-// `veletas bench-spot-check` end to end with a fresh small network: honest self-play has no
+// `veletas bench spot-check` end to end with a fresh small network: honest self-play has no
 // false alarm and no difference at all (the learner's load evaluates as the worker's), and
 // bad input exits 2 naming what is wrong.
 #include <gtest/gtest.h>
@@ -32,7 +32,7 @@ SmallRun FreshRun(const std::string& dir) {
 TEST(BenchSpotCheckCli, HonestSelfplayHasNoFalseAlarmAndNoDifference) {
   const SmallRun run = FreshRun(::testing::TempDir());
   const Output o = RunVeletas(
-      {"bench-spot-check", "--config", run.config, "--model", run.model, "--positions", "200"});
+      {"bench", "spot-check", "--config", run.config, "--model", run.model, "--positions", "200"});
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_NE(o.out.find(": 0 false alarms\n"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("largest differences: policy target 0.00000 (tolerance 0.020), value of a "
@@ -46,14 +46,15 @@ TEST(BenchSpotCheckCli, HonestSelfplayHasNoFalseAlarmAndNoDifference) {
 
 TEST(BenchSpotCheckCli, BadInputExitsTwoNamingIt) {
   const SmallRun run = FreshRun(::testing::TempDir());
-  Output o = RunVeletas({"bench-spot-check", "--config", run.config});
+  Output o = RunVeletas({"bench", "spot-check", "--config", run.config});
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("--model"), std::string::npos) << o.err;
   o = RunVeletas(
-      {"bench-spot-check", "--config", run.config, "--model", run.model, "--positions", "0"});
+      {"bench", "spot-check", "--config", run.config, "--model", run.model, "--positions", "0"});
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("--positions"), std::string::npos) << o.err;
-  o = RunVeletas({"bench-spot-check", "--config", run.config, "--model", run.config + ".missing"});
+  o = RunVeletas(
+      {"bench", "spot-check", "--config", run.config, "--model", run.config + ".missing"});
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("small.yaml.missing"), std::string::npos) << o.err;
 }

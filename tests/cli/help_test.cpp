@@ -48,11 +48,9 @@ TEST(Help, EveryCommandAnswersHelp) {
   ASSERT_EQ(top.code, 0) << top.err;
   const std::vector<std::string> commands = ListedCommands(top.out);
   // The commands a user of the engine reaches for, among all of them.
-  for (const char* expected :
-       {"moves",    "show",         "perft",          "bench",      "config",   "play",
-        "engine",   "analyse",      "selfplay",       "match",      "gate",     "ladder",
-        "ratings",  "init-model",   "export",         "train",      "pipeline", "report",
-        "bench-nn", "bench-search", "bench-selfplay", "bench-train"}) {
+  for (const char* expected : {"moves", "show", "perft", "bench", "config", "play", "engine",
+                               "analyse", "selfplay", "match", "gate", "ladder", "ratings",
+                               "init-model", "export", "train", "pipeline", "report"}) {
     EXPECT_NE(std::find(commands.begin(), commands.end(), expected), commands.end())
         << expected << " not listed in:\n"
         << top.out;
@@ -68,6 +66,30 @@ TEST(Help, EveryCommandAnswersHelp) {
   const Output help = RunVeletas({"help", "match"});
   EXPECT_EQ(help.code, 0);
   EXPECT_EQ(help.out, RunVeletas({"match", "--help"}).out);
+}
+
+// The benchmarks are parts of one command, `veletas bench PART`: `veletas --help` and `veletas
+// bench --help` list them with a summary each, every one answers --help, and none of the old
+// `bench-PART` commands is left.
+TEST(Help, BenchPartsAreListedAndAnswerHelp) {
+  const std::vector<std::string> parts = {"cluster",  "nn",         "search",
+                                          "selfplay", "spot-check", "train"};  // sorted
+  const Output top = RunVeletas({"--help"});
+  ASSERT_EQ(top.code, 0) << top.err;
+  const Output bench = RunVeletas({"bench", "--help"});
+  ASSERT_EQ(bench.code, 0) << bench.err;
+  std::vector<std::string> listed_parts = ListedCommands(bench.out);
+  std::sort(listed_parts.begin(), listed_parts.end());
+  EXPECT_EQ(listed_parts, parts) << bench.out;
+  for (const std::string& part : parts) {
+    const std::string listed = OptionLine(top.out, "bench " + part);
+    EXPECT_GT(listed.size(), ("  bench " + part).size() + 10) << part << " in:\n" << top.out;
+    const Output help = RunVeletas({"bench", part, "--help"});
+    EXPECT_EQ(help.code, 0) << part << ": " << help.err;
+    EXPECT_NE(help.out.find("Usage: veletas bench " + part), std::string::npos) << help.out;
+    EXPECT_EQ(RunVeletas({"help", "bench", part}).out, help.out) << part;
+    EXPECT_EQ(RunVeletas({"bench-" + part, "--help"}).code, 2) << part;
+  }
 }
 
 TEST(Help, ShowsTypesRangesChoicesDefaultsAndRequiredOptions) {
@@ -89,7 +111,7 @@ TEST(Help, ShowsTypesRangesChoicesDefaultsAndRequiredOptions) {
       << moves.out;
   EXPECT_NE(moves.out.find("RECORD"), std::string::npos) << moves.out;
 
-  const Output nn = RunVeletas({"bench-nn", "--help"});
+  const Output nn = RunVeletas({"bench", "nn", "--help"});
   EXPECT_NE(OptionLine(nn.out, "--seconds").find("FLOAT in [0.01 - 600]=1"), std::string::npos)
       << nn.out;
   EXPECT_NE(OptionLine(nn.out, "--device").find("{cpu,cuda,auto}"), std::string::npos) << nn.out;
@@ -129,6 +151,7 @@ TEST(Help, WorkerAndClusterSubcommandsAnswerHelp) {
 struct UsageCase {
   std::vector<std::string> args;
   std::string option;  // the option the error must name
+  int words = 1;       // of `args` that name the command (2 for a part: "bench nn")
 };
 
 TEST(Usage, RangeRequiredAndUnknownOptionsExitTwoNamingTheOption) {
@@ -142,8 +165,9 @@ TEST(Usage, RangeRequiredAndUnknownOptionsExitTwoNamingTheOption) {
       {{"moves", "--size", "8", ""}, "--size"},
       {{"moves", "--rules", "chess", ""}, "--rules"},
       {{"bench", "--games", "x"}, "--games"},
-      {{"bench-search", "--leaves", "2000"}, "--leaves"},
-      {{"bench-nn", "--seconds", "0"}, "--seconds"},
+      {{"bench", "search", "--leaves", "2000"}, "--leaves", 2},
+      {{"bench", "nn", "--seconds", "0"}, "--seconds", 2},
+      {{"bench", "train"}, "--config", 2},
       // Checked before any file is read.
       {{"selfplay", "--config", "none.yaml", "--model", "none.ckpt", "--out", "x"}, "--games"},
       {{"train", "--config", "none.yaml", "--model", "none.ckpt", "--out", "x.ckpt"}, "--data"},
@@ -164,19 +188,22 @@ TEST(Usage, RangeRequiredAndUnknownOptionsExitTwoNamingTheOption) {
       {{"cluster", "status", "--run", "r"}, "--redis"},
       {{"cluster", "audit"}, "RUN_DIR"},
       {{"cluster"}, "subcommand"},
-      {{"bench-cluster", "--config", "none.yaml"}, "--redis"},
-      {{"bench-cluster", "--redis", "redis://127.0.0.1:1", "--config", "none.yaml", "--games", "5"},
-       "--games"},
+      {{"bench", "cluster", "--config", "none.yaml"}, "--redis", 2},
+      {{"bench", "cluster", "--redis", "redis://127.0.0.1:1", "--config", "none.yaml", "--games",
+        "5"},
+       "--games",
+       2},
   };
   for (const UsageCase& c : cases) {
     std::string joined;
     for (const std::string& a : c.args) joined += " " + a;
+    const std::string command = c.words == 2 ? c.args[0] + " " + c.args[1] : c.args[0];
     const Output o = RunVeletas(c.args);
     EXPECT_EQ(o.code, 2) << joined << ": " << o.err;
     EXPECT_EQ(o.out, "") << joined;
-    EXPECT_EQ(o.err.rfind("veletas " + c.args[0] + ": ", 0), 0u) << joined << ": " << o.err;
+    EXPECT_EQ(o.err.rfind("veletas " + command + ": ", 0), 0u) << joined << ": " << o.err;
     EXPECT_NE(o.err.find(c.option), std::string::npos) << joined << ": " << o.err;
-    EXPECT_NE(o.err.find("veletas " + c.args[0] + " --help"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("veletas " + command + " --help"), std::string::npos) << o.err;
   }
 }
 

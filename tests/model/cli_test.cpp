@@ -1,5 +1,5 @@
 // The model commands of the built `veletas` binary (VELETAS_BINARY): init-model, export and
-// bench-nn, checked against the model library called directly.
+// bench nn, checked against the model library called directly.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -98,10 +98,10 @@ TEST(Cli, BadInputExitsWithTwoNamingTheProblem) {
   o = RunVeletas(dir, "export --model " + dir.File("junk.ckpt") + " --out " + dir.File("x"));
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find(dir.File("junk.ckpt")), std::string::npos) << o.err;
-  o = RunVeletas(dir, "bench-nn --blocks 0");
+  o = RunVeletas(dir, "bench nn --blocks 0");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("--blocks"), std::string::npos) << o.err;
-  o = RunVeletas(dir, "bench-nn --frobnicate 3");
+  o = RunVeletas(dir, "bench nn --frobnicate 3");
   EXPECT_EQ(o.code, 2);
 }
 
@@ -110,7 +110,7 @@ TEST(Cli, BadInputExitsWithTwoNamingTheProblem) {
 TEST(Cli, BenchNnMeasuresBatchesLargerThanItsPositionPool) {
   testing::TempDir dir;
   const Output o = RunVeletas(dir,
-                              "bench-nn --blocks 1 --channels 8 --size 7 --threads 1 --seconds "
+                              "bench nn --blocks 1 --channels 8 --size 7 --threads 1 --seconds "
                               "0.01 --precisions torch --max-batch 2048");
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_TRUE(std::regex_search(o.out, std::regex(R"(\n\s+2048\s+torch\s+[1-9]\d*\s)"))) << o.out;
@@ -120,7 +120,7 @@ TEST(Cli, BenchNnPrintsARowPerBatchSize) {
   testing::TempDir dir;
   const Output o =
       RunVeletas(dir,
-                 "bench-nn --blocks 1 --channels 8 --size 7 --threads 1 --seconds 0.01 "
+                 "bench nn --blocks 1 --channels 8 --size 7 --threads 1 --seconds 0.01 "
                  "--max-batch 32");
   ASSERT_EQ(o.code, 0) << o.err;
   // Evaluation rows for 1, 2, 4, ..., 32 for each precision measured (torch and fp32 run
@@ -148,7 +148,7 @@ TEST(Cli, BenchNnPrintsARowPerBatchSize) {
   EXPECT_EQ(fp32_batches, (std::vector<int>{1, 2, 4, 8, 16, 32})) << o.out;
   EXPECT_EQ(train_batches, (std::vector<int>{32})) << o.out;
   if (!torch::cuda::is_available()) {
-    const Output cuda = RunVeletas(dir, "bench-nn --device cuda --seconds 0.01 --max-batch 1");
+    const Output cuda = RunVeletas(dir, "bench nn --device cuda --seconds 0.01 --max-batch 1");
     EXPECT_EQ(cuda.code, 1);
     EXPECT_NE(cuda.err.find("CUDA is not available"), std::string::npos) << cuda.err;
   }

@@ -307,7 +307,7 @@ TEST(NetworkEvaluator, OpenChecksTheRequirementAndSaysWhatKindAnErrorIs) {
 }
 
 TEST(NetworkEvaluator, FreshEqualsTheInitialCheckpointOfTheSameSeed) {
-  // What `veletas bench-selfplay` without --model plays: the network `init-model` writes.
+  // What `veletas bench selfplay` without --model plays: the network `init-model` writes.
   testing::TempDir dir;
   const ModelSpec spec{RuleSet::kStandard, 7, testing::TinyArch()};
   ASSERT_TRUE(CreateInitialCheckpoint(dir.File("init.ckpt"), spec, 5).ok());

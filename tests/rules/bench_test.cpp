@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "rules/bench.h"
 
@@ -28,6 +31,21 @@ TEST(Bench, TheGamesEnterTheSignatureInOrder) {
   ASSERT_TRUE(fewer.ok()) << fewer.error();
   EXPECT_NE(fewer.value(), kBenchSignature);
   EXPECT_NE(MixSignature(0, 1), MixSignature(1, 0));
+}
+
+// What `veletas bench` prints: a row per perft workload and per rule set and size, then the
+// signature that the call returns.
+TEST(Bench, TheReportHasARowPerWorkloadAndTheSignature) {
+  std::ostringstream report;
+  const auto signature = BenchSignature(1, &report);
+  ASSERT_TRUE(signature.ok()) << signature.error();
+  std::vector<std::string> lines;
+  std::istringstream in(report.str());
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 1 + BenchPerfts().size() + 2 + 6 + 2) << report.str();
+  EXPECT_EQ(lines[1].rfind("standard 7x7 depth 3 ", 0), 0u) << report.str();
+  EXPECT_EQ(lines[1 + BenchPerfts().size() + 2].rfind("standard 7x7 ", 0), 0u) << report.str();
+  EXPECT_EQ(lines.back(), "bench signature: " + std::to_string(signature.value()));
 }
 
 }  // namespace

@@ -150,10 +150,10 @@ const handlers = {
   },
 
   // Evaluations per second through the page's whole path (encode in wasm, onnxruntime-web,
-  // legal softmax in wasm) at each batch size, as `veletas bench-nn` measures LibTorch
+  // legal softmax in wasm) at each batch size, as `veletas bench nn` measures LibTorch
   // (positions of model::SamplePositions(rules, size, 1024, 1), 2 warm-up calls, at least
   // `seconds` and 3 calls); and the tree's speed with a zero-cost evaluator as
-  // `veletas bench-search` (search::BenchTree).
+  // `veletas bench search` (search::BenchTree).
   async bench({ batches, seconds, tree }) {
     const result = { evals: [], tree: [] };
     if (batches && batches.length) {
