@@ -26,10 +26,10 @@ class PipelineGames final : public pipeline::RemotePlay {
   // The network of checkpoint `checkpoint` for self-play in this process.
   using LoadNetwork = std::function<util::Result<std::unique_ptr<search::Evaluator>>(
       const std::string& checkpoint)>;
-  // The network of checkpoint `checkpoint` at inference precision `precision` ("": the
+  // The network of checkpoint `checkpoint` at inference precision `precision` (nullopt: the
   // config's), for spot checks.
   using CheckNetwork = std::function<util::Result<std::unique_ptr<search::Evaluator>>(
-      const std::string& checkpoint, const std::string& precision)>;
+      const std::string& checkpoint, std::optional<model::InferencePrecision> precision)>;
   // Connects to the Redis of `c.cluster`, takes the run's learner lock (the run's name:
   // cluster.run, else the run directory's name) and publishes the config. `c` must outlive
   // the result; `load` loads the network of local self-play (cluster.local_selfplay),

@@ -10,11 +10,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "data/sample.h"
 #include "data/sample_file.h"
+#include "model/base/net_config.h"
 #include "search/evaluator.h"
 #include "search/search_config.h"
 #include "selfplay/spot_check.h"
@@ -34,8 +36,8 @@ struct SpotCheckerOptions {
   std::string unverified_file;
   // The evaluator of a published network by its id (nullptr: a network this learner cannot
   // check); errors are failures of the learner. Empty: no checks.
-  std::function<util::Result<std::unique_ptr<search::Evaluator>>(const std::string& network,
-                                                                 const std::string& precision)>
+  std::function<util::Result<std::unique_ptr<search::Evaluator>>(
+      const std::string& network, std::optional<model::InferencePrecision> precision)>
       load;
 };
 
@@ -66,7 +68,8 @@ class SpotChecker {
   // `resigned` (nullptr: it did not), the resignation. kFailed with the reason in `why` (at
   // most about 200 characters); kUnchecked also when options.load gives no evaluator for the
   // network. Errors: the network could not be loaded.
-  util::Result<Outcome> Check(const std::string& network, const std::string& precision,
+  util::Result<Outcome> Check(const std::string& network,
+                              std::optional<model::InferencePrecision> precision,
                               const std::vector<data::Sample>& samples,
                               const std::vector<selfplay::RootSummary>& summaries,
                               const rules::Position* resigned, std::string& why);
@@ -93,6 +96,7 @@ class SpotChecker {
   util::Rng rng_;
   SpotCheckTotals totals_;
   std::string network_;  // of evaluator_: network id and precision
+  std::optional<model::InferencePrecision> precision_;
   std::unique_ptr<search::Evaluator> evaluator_;
   std::map<std::string, std::vector<std::pair<std::string, data::GameId>>> unverified_;
   bool unverified_changed_ = false;
@@ -101,7 +105,7 @@ class SpotChecker {
   bool Enabled() const { return options_.fraction > 0 && options_.load; }
   // The evaluator of `network` at `precision` (nullptr: options.load has none for it).
   util::Result<search::Evaluator*> EvaluatorOf(const std::string& network,
-                                               const std::string& precision);
+                                               std::optional<model::InferencePrecision> precision);
   // The resignation at `end` (CheckResignation); false with `why` when it does not stand.
   bool ResignationStands(const rules::Position& end, search::Evaluator& evaluator,
                          std::string& why);
