@@ -3,6 +3,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "model/base/net_config.h"
 #include "rules/notation.h"
 
 namespace veletas::app {
@@ -62,7 +63,8 @@ util::Result<config::Config> ConfigFromArgs(const ConfigArgs& args) {
     config.game.size = 10;
   }
   config.game = ResolveGame(args.game, config.game);
-  if (args.precision) config.model.inference_precision = *args.precision;
+  if (args.precision)
+    config.model.inference_precision = *model::ParseInferencePrecision(*args.precision);
   return config;
 }
 

@@ -1,5 +1,6 @@
 #include "app/cluster_setup.h"
 #include "util/names.h"
+#include "util/redis_url.h"
 
 #include "app/config_network.h"
 #include "cluster/transport/keys.h"
@@ -15,7 +16,7 @@ util::Result<std::unique_ptr<search::Evaluator>> TorchRunLoader::Load(const std:
   // The app's one load path: one read of the file, checked against the run's config.
   auto loaded = LoadConfigNetwork(path, config_);
   if (!loaded) return loaded.error_value();
-  precision_ = loaded.value().evaluator->PrecisionName();
+  precision_ = loaded.value().evaluator->Precision();
   return std::unique_ptr<search::Evaluator>(std::move(loaded.value().evaluator));
 }
 
@@ -29,7 +30,7 @@ void AddRedisServerOptions(CLI::App& cmd, RedisArgs& args) {
   Required(cmd.add_option("--redis", args.url, "the Redis server (credentials never in the URL)"))
       ->type_name("redis://HOST:PORT")
       ->check(StatusCheck("", [](const std::string& v) {
-        auto endpoint = cluster::ParseRedisUrl(v);
+        auto endpoint = util::ParseRedisUrl(v);
         return endpoint ? util::Ok() : util::Status(endpoint.error_value());
       }));
   cmd.add_option("--redis-auth", args.auth_file,

@@ -23,10 +23,10 @@ class TorchRunLoader final : public cluster::RunLoader {
       : run_(std::move(run)), overrides_(std::move(overrides)) {}
   util::Result<cluster::RunSettings> Settings(const std::string& config_text) override;
   util::Result<std::unique_ptr<search::Evaluator>> Load(const std::string& path) override;
-  std::string LastPrecision() const override { return precision_; }
+  std::optional<model::InferencePrecision> LastPrecision() const override { return precision_; }
 
  private:
-  std::string precision_;
+  std::optional<model::InferencePrecision> precision_;
   std::string run_;
   cluster::WorkerOverrides overrides_;
   config::Config config_;
@@ -39,7 +39,7 @@ struct RedisArgs {
   std::string auth_file;  // ACL user and password; "": VELETAS_REDIS_* of the environment
 };
 
-// Declares the required --redis URL (checked by CLI11 as cluster::ParseRedisUrl reads it)
+// Declares the required --redis URL (checked by CLI11 as util::ParseRedisUrl reads it)
 // and --redis-auth FILE.
 void AddRedisServerOptions(CLI::App& cmd, RedisArgs& args);
 

@@ -82,7 +82,7 @@ int RunBenchNn(const BenchNnArgs& args) {
   o.net.blocks = args.blocks.value_or(o.net.blocks);
   o.net.channels = args.channels.value_or(o.net.channels);
   o.net.threads = args.threads.value_or(o.net.threads);
-  o.net.device = args.device.value_or(o.net.device);
+  if (args.device) o.net.device = *model::ParseDevice(*args.device);  // checked by --device
   auto bench = model::NnBench::Create(o);
   if (!bench) return CommandError("bench nn", {bench.error(), util::ErrorKind::kFailure});
   model::PrintNnBench(*bench.value(), o, args.precisions, args.max_batch);

@@ -11,6 +11,7 @@
 #include "app/cluster_setup.h"
 #include "app/command.h"
 #include "cluster/worker/worker.h"
+#include "model/base/net_config.h"
 #include "util/stop_signals.h"
 
 namespace veletas::app {
@@ -44,8 +45,9 @@ int RunWorkerCommand(const WorkerArgs& args) {
   options.id = args.id;
   options.redis = redis.value();
   options.log = LogLine;
-  TorchRunLoader loader(run, cluster::WorkerOverrides{args.threads.value_or(0),
-                                                      args.in_flight.value_or(0), args.device});
+  TorchRunLoader loader(
+      run, cluster::WorkerOverrides{args.threads.value_or(0), args.in_flight.value_or(0),
+                                    *model::ParseDevice(args.device)});
   LogLine("worker for run " + run + " at redis " + options.redis.endpoint.ToString() +
           ", directory " + options.dir);
   util::Result<cluster::WorkerReport> report = [&] {
@@ -70,7 +72,7 @@ CommandRun SetupWorker(CLI::App& cmd) {
                  "games in flight per thread (default: the run's config)")
       ->check(CLI::Range(1, 100000));
   cmd.add_option("--device", o->device, "where the networks run")
-      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+      ->check(CLI::IsMember(model::kDevices));
   cmd.add_option("--dir", o->dir,
                  "the worker's directory: networks and games not yet sent (default: "
                  "$XDG_STATE_HOME/veletas/worker-RUN, else ~/.local/state/veletas/worker-RUN)")

@@ -1,6 +1,6 @@
 #include "app/config_network.h"
 
-#include <algorithm>
+#include <optional>
 
 namespace veletas::app {
 
@@ -12,19 +12,23 @@ util::Result<model::LoadedEvaluator> LoadConfigNetwork(const std::string& ckpt,
 }
 
 util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
-    const std::string& ckpt, const config::Config& c, const std::string& precision) {
+    const std::string& ckpt, const config::Config& c,
+    std::optional<model::InferencePrecision> precision) {
   config::Config checked = c;
-  checked.model.device = "cpu";  // as the workers run it, also on a GPU learner
-  const auto& known = model::kInferencePrecisions;
-  const bool named =
-      precision != "auto" && std::find(known.begin(), known.end(), precision) != known.end();
-  if (named) checked.model.inference_precision = precision;
+  checked.model.device = model::Device::kCpu;  // as the workers run it, also on a GPU learner
+  const bool named = precision && *precision != model::InferencePrecision::kAuto;
+  if (named) checked.model.inference_precision = *precision;
   auto loaded = LoadConfigNetwork(ckpt, checked);
   if (!loaded) return loaded.error_value();
-  if (named && loaded.value().evaluator->PrecisionName() != precision) {
+  if (named && loaded.value().evaluator->Precision() != *precision) {
     return std::unique_ptr<model::NetworkEvaluator>();
   }
   return std::move(loaded.value().evaluator);
+}
+
+util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
+    const std::string& ckpt, const config::Config& c, const std::string& precision) {
+  return LoadSpotCheckNetwork(ckpt, c, model::ParseInferencePrecision(precision));
 }
 
 }  // namespace veletas::app

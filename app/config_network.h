@@ -5,6 +5,7 @@
 // requirement; the commands that run a config's network use LoadConfigNetwork.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "config/config.h"
@@ -21,9 +22,14 @@ util::Result<model::LoadedEvaluator> LoadConfigNetwork(const std::string& ckpt,
                                                        const config::Config& c);
 
 // The network of `ckpt` as a spot check evaluates it (cluster/learner/spot_checker.h): on the CPU,
-// at inference precision `precision` (a worker's; one that names none, "" or "auto" included: the
+// at inference precision `precision` (a worker's; none, or kAuto: the
 // config's, so that declaring nonsense escapes no check). nullptr where this machine cannot run
 // that precision (it would differ by more than the tolerances). Errors as LoadConfigNetwork.
+util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
+    const std::string& ckpt, const config::Config& c,
+    std::optional<model::InferencePrecision> precision);
+// The same for a precision named on a command line (model::ParseInferencePrecision; "" or an
+// unknown name: the config's).
 util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
     const std::string& ckpt, const config::Config& c, const std::string& precision);
 

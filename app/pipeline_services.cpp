@@ -102,7 +102,8 @@ PipelineServicesOfApp::PipelineServicesOfApp(const config::Config& config,
       return networks.LoadForSelfplay(checkpoint);
     };
     // A game whose worker's precision this machine lacks is left unchecked (counted).
-    auto check = [&config](const std::string& checkpoint, const std::string& precision)
+    auto check = [&config](const std::string& checkpoint,
+                           std::optional<model::InferencePrecision> precision)
         -> util::Result<std::unique_ptr<search::Evaluator>> {
       auto loaded = LoadSpotCheckNetwork(checkpoint, config, precision);
       if (!loaded) return loaded.error_value();

@@ -1,15 +1,17 @@
 // Settings of the arena (evaluation matches), the promotion gate and the rating ladder:
 // data with defaults, and each struct's Validate() with its allowed ranges
-// (arena_settings.cpp). The YAML mapping is config/config_arena.cpp (section `arena` with
-// nested `gate` and `ladder` mappings). Documented in docs/ARENA.md.
+// (arena_settings.cpp), each struct's settings in one table there, which config/config_arena.cpp
+// reads (section `arena` with nested `gate` and `ladder` mappings). Documented in docs/ARENA.md.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "arena/sprt.h"
 #include "util/result.h"
+#include "util/settings_table.h"
 
 namespace veletas::arena {
 
@@ -33,6 +35,8 @@ struct ArenaConfig {
   // Seeds the openings and the players' random generators.
   uint64_t seed = 1;
 
+  // The settings above, one row each (arena_settings.cpp).
+  static std::span<const util::Field<ArenaConfig>> Fields();
   // Ok when usable, else the setting that is not (bad input, "threads: 0 is out of range
   // [1, 256]").
   util::Status Validate() const;
@@ -54,6 +58,8 @@ struct GateSettings {
   // Games between two decisions; even, so that the seats stay balanced.
   int batch_games = 40;
 
+  // The gate config's rows, then batch_games (arena_settings.cpp).
+  static std::span<const util::Field<GateSettings>> Fields();
   // Ok when usable, else the setting that is not (the gate config's keys, batch_games even
   // and in [2, 10^6]).
   util::Status Validate() const;
@@ -74,6 +80,8 @@ struct LadderConfig {
   int previous_generations = 2;
   int games_vs_previous = 40;
 
+  // The settings above, one row each (arena_settings.cpp).
+  static std::span<const util::Field<LadderConfig>> Fields();
   // Ok when usable, else the setting that is not.
   util::Status Validate() const;
 };
@@ -84,6 +92,8 @@ struct ArenaSettings {
   GateSettings gate;
   LadderConfig ladder;
 
+  // The arena config's rows, then the nested mappings `gate` and `ladder`.
+  static std::span<const util::Field<ArenaSettings>> Fields();
   // Ok when all three are usable, else the first setting that is not ("gate.elo1: ...").
   util::Status Validate() const;
 };

@@ -1,5 +1,7 @@
 #include "arena/sprt.h"
 
+#include <optional>
+
 #include <fmt/format.h>
 #include <cmath>
 
@@ -157,10 +159,11 @@ util::Result<GateEvidence> GateEvidenceFromJson(const json& j) {
   util::JsonFields f(j, "gate");
   GateEvidence e;
   const std::string method = f.String("method");
-  if (f.ok() && method != "sprt" && method != "fixed_games") {
+  const std::optional<GateMethod> named = util::ChoiceValue<GateMethod>(kGateMethodChoices, method);
+  if (f.ok() && !named) {
     f.Fail("gate.method: expected \"sprt\" or \"fixed_games\", got \"" + method + "\"");
   }
-  e.method = method == "fixed_games" ? GateMethod::kFixedGames : GateMethod::kSprt;
+  e.method = named.value_or(GateMethod::kSprt);
   e.games = static_cast<int>(f.Int("games", 0, 1 << 30));
   e.wins = static_cast<int>(f.Int("wins", 0, 1 << 30));
   e.losses = static_cast<int>(f.Int("losses", 0, 1 << 30));

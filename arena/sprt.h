@@ -6,10 +6,12 @@
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
+#include <span>
 #include <string>
 
 #include "arena/elo.h"
 #include "util/result.h"
+#include "util/settings_table.h"
 
 namespace veletas::arena {
 
@@ -21,6 +23,8 @@ struct SprtConfig {
   double alpha = 0.05;
   double beta = 0.05;
 
+  // The settings elo0, elo1, alpha, beta, one row each (arena_settings.cpp).
+  static std::span<const util::Field<SprtConfig>> Fields();
   // Ok when usable, else the setting that is not (bad input, "elo1: ..."): elo0 < elo1,
   // both within [-2000, 2000]; alpha and beta in (0, 0.5].
   util::Status Validate() const;
@@ -47,6 +51,9 @@ struct SprtState {
 SprtState EvaluateSprt(const SprtConfig& config, int wins, int losses);
 
 enum class GateMethod { kSprt, kFixedGames };
+// The names of the methods (config files, gate evidence): "sprt", "fixed_games".
+inline constexpr util::Choice<GateMethod> kGateMethodChoices[] = {
+    {GateMethod::kSprt, "sprt"}, {GateMethod::kFixedGames, "fixed_games"}};
 // "sprt", "fixed_games".
 const char* GateMethodName(GateMethod m);
 
@@ -62,6 +69,9 @@ struct GateConfig {
   int games = 400;
   double threshold = 0.55;
 
+  // The settings method, the SPRT's, max_games, games, threshold, one row each
+  // (arena_settings.cpp).
+  static std::span<const util::Field<GateConfig>> Fields();
   // Ok when usable, else the setting that is not: the SPRT settings (keys elo0, elo1, alpha,
   // beta), max_games in [0, 10^7], games in [1, 10^7], threshold in (0, 1].
   util::Status Validate() const;

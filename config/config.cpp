@@ -1,5 +1,8 @@
 #include "config/config.h"
 
+#include "rules/notation.h"
+#include "util/settings_check.h"
+
 namespace veletas::config {
 namespace {
 
@@ -30,29 +33,32 @@ Config Parse(ConfigSection root, const std::string& source) {
 
 }  // namespace
 
-void ParseGameSection(ConfigSection& s, GameConfig& out) {
-  out.rules = s.Choice("rules", "standard", {"standard", "classic"}) == "classic"
-                  ? rules::RuleSet::kClassic
-                  : rules::RuleSet::kStandard;
-  const long long size = s.Int("size", out.size, 7, 10);
-  if (!rules::IsSupportedSize(static_cast<int>(size))) {
-    throw ConfigError(s.Where("size") + std::to_string(size) + " is not a board size (7, 9 or 10)");
-  }
-  out.size = static_cast<int>(size);
-  s.RejectUnknownKeys();
+namespace {
+
+const util::Choice<rules::RuleSet> kRuleSetChoices[] = {
+    {rules::RuleSet::kStandard, rules::RuleSetName(rules::RuleSet::kStandard)},
+    {rules::RuleSet::kClassic, rules::RuleSetName(rules::RuleSet::kClassic)}};
+
+const util::Field<GameConfig> kGameFields[] = {
+    util::EnumField<&GameConfig::rules, kRuleSetChoices>("rules", "standard or classic"),
+    util::IntField("size", &GameConfig::size, 7, 10, "board size: 7, 9 or 10"),
+};
+
+}  // namespace
+
+std::span<const util::Field<GameConfig>> GameConfig::Fields() { return kGameFields; }
+
+util::Status GameConfig::Validate() const {
+  util::SettingsCheck c;
+  util::CheckFields(Fields(), *this, c);
+  c.That(rules::IsSupportedSize(size), "size",
+         std::to_string(size) + " is not a board size (7, 9 or 10)");
+  return c.Result();
 }
 
-void ParseModelSection(ConfigSection& s, model::NetConfig& out) {
-  out.blocks = static_cast<int>(s.Int("blocks", out.blocks, 1, 40));
-  out.channels = static_cast<int>(s.Int("channels", out.channels, 8, 512));
-  out.head_channels = static_cast<int>(s.Int("head_channels", out.head_channels, 1, 256));
-  out.value_hidden = static_cast<int>(s.Int("value_hidden", out.value_hidden, 1, 1024));
-  out.device = s.Choice("device", out.device, {"cpu", "cuda", "auto"});
-  out.threads = static_cast<int>(s.Int("threads", out.threads, 0, 256));
-  out.inference_precision = s.Choice("inference_precision", out.inference_precision,
-                                     {"auto", "fp32", "bf16", "int8", "torch"});
-  s.RejectUnknownKeys();
-}
+void ParseGameSection(ConfigSection& s, GameConfig& out) { ReadSection(s, out); }
+
+void ParseModelSection(ConfigSection& s, model::NetConfig& out) { ReadSection(s, out); }
 
 util::Result<Config> LoadConfig(const std::string& path) {
   try {

@@ -3,9 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <charconv>
-#include <climits>
 #include <cmath>
 #include <cstdlib>
 
@@ -135,7 +133,7 @@ long long ConfigSection::Int(const std::string& key, long long fallback, long lo
   return v;
 }
 
-double ConfigSection::Real(const std::string& key, double fallback, double lo, double hi) {
+double ConfigSection::Real(const std::string& key, double fallback) {
   double v = fallback;
   if (const YAML::Node* n = Lookup(key)) {
     if (!n->IsScalar()) throw ConfigError(Where(key) + "expected a number");
@@ -150,45 +148,16 @@ double ConfigSection::Real(const std::string& key, double fallback, double lo, d
       throw ConfigError(Where(key) + "expected a number, got \"" + text + "\"");
     }
   }
-  if (!(v >= lo && v <= hi)) {
-    throw ConfigError(Where(key) + Format(v) + " is out of range [" + Format(lo) + ", " +
-                      Format(hi) + "]");
-  }
   (*resolved_)[key] = Format(v);
   return v;
 }
 
-int ConfigSection::SmallInt(const std::string& key, int fallback, long long lo, long long hi) {
-  return static_cast<int>(Int(key, fallback, lo, hi));
-}
-
-float ConfigSection::Float(const std::string& key, float fallback, double lo, double hi) {
+float ConfigSection::Float(const std::string& key, float fallback) {
   char text[32];
   const auto [end, ec] = std::to_chars(text, text + sizeof text - 1, fallback);
   *(ec == std::errc() ? end : text) = '\0';
   const double shortest = ec == std::errc() ? std::strtod(text, nullptr) : fallback;
-  return static_cast<float>(Real(key, shortest, lo, hi));
-}
-
-long long ConfigSection::Int(const std::string& key, long long fallback) {
-  return Int(key, fallback, LLONG_MIN, LLONG_MAX);
-}
-
-int ConfigSection::SmallInt(const std::string& key, int fallback) {
-  return SmallInt(key, fallback, INT_MIN, INT_MAX);
-}
-
-double ConfigSection::Real(const std::string& key, double fallback) {
-  return Real(key, fallback, -DBL_MAX, DBL_MAX);
-}
-
-float ConfigSection::Float(const std::string& key, float fallback) {
-  return Float(key, fallback, -FLT_MAX, FLT_MAX);
-}
-
-std::vector<long long> ConfigSection::IntList(const std::string& key,
-                                              const std::vector<long long>& fallback) {
-  return IntList(key, fallback, LLONG_MIN, LLONG_MAX);
+  return static_cast<float>(Real(key, shortest));
 }
 
 void ConfigSection::Check(const util::Status& status) const {
@@ -220,7 +189,7 @@ bool ConfigSection::Bool(const std::string& key, bool fallback) {
 }
 
 std::string ConfigSection::Choice(const std::string& key, const std::string& fallback,
-                                  std::initializer_list<const char*> allowed) {
+                                  const std::vector<std::string>& allowed) {
   std::string v = fallback;
   if (const YAML::Node* n = Lookup(key)) {
     if (!n->IsScalar()) throw ConfigError(Where(key) + "expected a word");
@@ -228,9 +197,9 @@ std::string ConfigSection::Choice(const std::string& key, const std::string& fal
   }
   bool ok = false;
   std::string list;
-  for (const char* a : allowed) {
+  for (const std::string& a : allowed) {
     if (v == a) ok = true;
-    list += (list.empty() ? "" : ", ") + std::string(a);
+    list += (list.empty() ? "" : ", ") + a;
   }
   if (!ok) throw ConfigError(Where(key) + "\"" + v + "\" is not one of: " + list);
   (*resolved_)[key] = v;
@@ -299,6 +268,10 @@ ConfigSection ConfigSection::Section(const std::string& key) {
   YAML::Node resolved_child = (*resolved_)[key];
   return ConfigSection(state_, std::make_unique<YAML::Node>(child),
                        std::make_unique<YAML::Node>(resolved_child), Join(path_, key));
+}
+
+std::unique_ptr<util::SettingsReader> ConfigSection::Nested(const std::string& key) {
+  return std::make_unique<ConfigSection>(Section(key));
 }
 
 void ConfigSection::RejectUnknownKeys() {

@@ -3,13 +3,13 @@
 // (defaults included) are collected for `config.resolved.yaml`.
 #pragma once
 
-#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "util/result.h"
+#include "util/settings_table.h"
 
 namespace YAML {
 class Node;
@@ -27,50 +27,43 @@ class ConfigError : public std::runtime_error {
 };
 
 // One mapping of the config file (the root or a nested section). Accessors throw
-// ConfigError. Not thread-safe; used while loading only.
-class ConfigSection {
+// ConfigError. Not thread-safe; used while loading only. As a util::SettingsReader it reads
+// the layers' settings tables (ReadSection).
+class ConfigSection : public util::SettingsReader {
  public:
   // Parses `path`; throws ConfigError if it cannot be read or is not a YAML mapping.
   static ConfigSection LoadFile(const std::string& path);
   // Parses YAML text (errors name `source_name`).
   static ConfigSection LoadString(const std::string& text, const std::string& source_name);
-  ~ConfigSection();
+  ~ConfigSection() override;
   ConfigSection(ConfigSection&&) noexcept;
 
-  // Typed values; `fallback` when the key is absent. Values outside the range, of the
-  // wrong type, or not among `allowed` are errors. Nothing is clamped.
-  long long Int(const std::string& key, long long fallback, long long lo, long long hi);
-  double Real(const std::string& key, double fallback, double lo, double hi);
-  // Int for an int field. Precondition: [lo, hi] fits in int.
-  int SmallInt(const std::string& key, int fallback, long long lo, long long hi);
-  // Real for a float field; the default shows in its shortest float form (0.1, not
-  // 0.10000000149011612).
-  float Float(const std::string& key, float fallback, double lo, double hi);
-  // The same without a range, for the settings of a layer whose Validate() states the ranges
-  // (checked with Check): any value of the field's type (an int, a finite float ...).
-  long long Int(const std::string& key, long long fallback);
-  int SmallInt(const std::string& key, int fallback);
-  double Real(const std::string& key, double fallback);
-  float Float(const std::string& key, float fallback);
-  std::vector<long long> IntList(const std::string& key, const std::vector<long long>& fallback);
-  bool Bool(const std::string& key, bool fallback);
+  // Typed values (util::SettingsReader); `fallback` when the key is absent. Values of the
+  // wrong type, outside [lo, hi] or not among `allowed` are errors. Nothing is clamped.
+  long long Int(const std::string& key, long long fallback, long long lo, long long hi) override;
+  // Any finite number; Float shows the default in its shortest float form (0.1, not
+  // 0.10000000149011612). Their ranges are the layer's Validate() (checked with Check).
+  double Real(const std::string& key, double fallback) override;
+  float Float(const std::string& key, float fallback) override;
+  bool Bool(const std::string& key, bool fallback) override;
   std::string Choice(const std::string& key, const std::string& fallback,
-                     std::initializer_list<const char*> allowed);
-  std::string String(const std::string& key, const std::string& fallback);
+                     const std::vector<std::string>& allowed) override;
+  std::string String(const std::string& key, const std::string& fallback) override;
   // A list of integers, each in [lo, hi].
   std::vector<long long> IntList(const std::string& key, const std::vector<long long>& fallback,
-                                 long long lo, long long hi);
+                                 long long lo, long long hi) override;
   // A layer's verdict on the settings read from this section (its Validate()): throws
   // ConfigError "<file>:<line>: <section>.<key>: <what>" when `status` is an error whose
   // message starts with a key of this section ("<key>: <what>"), else
   // "<file>:<line>: <section>: <message>".
-  void Check(const util::Status& status) const;
+  void Check(const util::Status& status) const override;
   // A nested mapping (empty when absent). Precondition: the parent outlives it.
   ConfigSection Section(const std::string& key);
+  std::unique_ptr<util::SettingsReader> Nested(const std::string& key) override;
   // Whether the file has `key` here (with a value). Does not count as reading it.
   bool Has(const std::string& key) const;
   // Throws ConfigError naming the first key that no accessor asked for.
-  void RejectUnknownKeys();
+  void RejectUnknownKeys() override;
   // The effective config (every value read, with defaults filled in) as YAML text.
   std::string ResolvedYaml() const;
   // Error prefix "<file>:<line>: <path.key>: " for a key of this section.
@@ -87,5 +80,14 @@ class ConfigSection {
   std::string path_;
   std::vector<std::string> used_;
 };
+
+// Reads the settings of struct S (its table, S::Fields()) from `section`, with the values of
+// `out` as defaults, then checks them (S::Validate()) and rejects unknown keys.
+template <class S>
+void ReadSection(ConfigSection& section, S& out) {
+  util::ReadFields<S>(S::Fields(), out, section);
+  section.Check(out.Validate());
+  section.RejectUnknownKeys();
+}
 
 }  // namespace veletas::config

@@ -16,7 +16,7 @@ struct NetworkEvaluator::Impl {
   torch::Device device{torch::kCPU};
   int threads = 1;     // intra-op threads, applied in whichever thread calls Evaluate
   EncodedBatch batch;  // reused between calls
-  std::string precision = "auto";
+  InferencePrecision precision = InferencePrecision::kAuto;
   std::unique_ptr<CpuNetwork> cpu;  // the CPU inference engine; null: the LibTorch path
 
   // Builds `cpu` from `net` unless the device or the setting asks for LibTorch.
@@ -39,7 +39,7 @@ void Announce(const std::string& line) {
 
 util::Status NetworkEvaluator::Impl::BuildCpu() {
   cpu.reset();
-  if (!device.is_cpu() || precision == "torch") return util::Ok();
+  if (!device.is_cpu() || precision == InferencePrecision::kTorch) return util::Ok();
   std::string note;
   auto built = CpuNetwork::Create(FoldWeights(net), precision, &note);
   if (!built) return util::Status::Failure(built.error());
@@ -68,8 +68,8 @@ util::Result<std::unique_ptr<NetworkEvaluator>> NetworkEvaluator::FromNet(
     if (!built) return built.error_value();
     return std::make_unique<NetworkEvaluator>(std::move(impl));
   } catch (const std::exception& e) {
-    return R::Failure(std::string("cannot place the network on ") + runtime.device + ": " +
-                      e.what());
+    return R::Failure(std::string("cannot place the network on ") +
+                      model::DeviceName(runtime.device) + ": " + e.what());
   }
 }
 
@@ -119,9 +119,11 @@ Status NetworkEvaluator::UpdateWeights(const VeletasNet& net) {
 
 std::string NetworkEvaluator::DeviceName() const { return impl_->device.str(); }
 
-std::string NetworkEvaluator::PrecisionName() const {
-  return impl_->cpu ? model::PrecisionName(impl_->cpu->precision()) : "torch";
+InferencePrecision NetworkEvaluator::Precision() const {
+  return impl_->cpu ? AsInferencePrecision(impl_->cpu->precision()) : InferencePrecision::kTorch;
 }
+
+std::string NetworkEvaluator::PrecisionName() const { return InferencePrecisionName(Precision()); }
 
 void NetworkEvaluator::SetThreads(int threads) { impl_->threads = ApplyThreadSetting(threads); }
 

@@ -18,7 +18,7 @@ class VeletasNet;  // model/torch/network.h (Torch)
 
 // On the CPU the network runs through the inference engine of model/onednn/cpu_network.h at
 // NetConfig::inference_precision (weights folded at creation and at UpdateWeights, which
-// say on stderr which precision was chosen); on CUDA, or with "torch", through LibTorch.
+// say on stderr which precision was chosen); on CUDA, or with kTorch, through LibTorch.
 // Holds its own copy of the network (learner and inference never share a module), in eval
 // mode, on the device of NetConfig::device ("cpu", "cuda", "auto"). Evaluate encodes the
 // batch on a canvas of the largest board size in it (model/base/features.h), runs one forward
@@ -62,8 +62,10 @@ class NetworkEvaluator final : public search::Evaluator {
 
   // "cpu" or "cuda:0".
   std::string DeviceName() const;
-  // The precision it runs at: "fp32", "bf16", "int8" (CPU inference engine,
-  // model/onednn/cpu_network.h) or "torch" (the LibTorch path: CUDA, or inference_precision torch).
+  // The precision it runs at: kFp32, kBf16, kInt8 (CPU inference engine,
+  // model/onednn/cpu_network.h) or kTorch (the LibTorch path: CUDA, or inference_precision
+  // kTorch); never kAuto. PrecisionName: its name ("fp32", ...).
+  InferencePrecision Precision() const;
   std::string PrecisionName() const;
 
   // Intra-op threads for the following Evaluate calls (0: one per core), as

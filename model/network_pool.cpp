@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <optional>
 
 #include "model/network_evaluator.h"
 #include "rules/notation.h"
@@ -23,13 +23,13 @@ util::Result<PooledNetwork*> NetworkPool::Get(const std::string& checkpoint,
   if (auto it = networks_.find(key); it != networks_.end()) return it->second.get();
   NetConfig runtime = runtime_;
   if (!precision.empty()) {
-    const auto& known = kInferencePrecisions;
-    if (std::find(known.begin(), known.end(), precision) == known.end()) {
+    const std::optional<InferencePrecision> named = ParseInferencePrecision(precision);
+    if (!named) {
       return util::Result<PooledNetwork*>::Error(
           fmt::format("unknown inference precision \"{}\" for {} (expected {})", precision,
-                      checkpoint, fmt::join(known, ", ")));
+                      checkpoint, fmt::join(kInferencePrecisions, ", ")));
     }
-    runtime.inference_precision = precision;
+    runtime.inference_precision = *named;
   }
   // The match's game; the architecture is the checkpoint's own.
   ModelRequirement need;

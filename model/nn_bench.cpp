@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 
 #include "model/base/features.h"
 #include "model/network_evaluator.h"
@@ -34,7 +35,10 @@ double PeakGflops(const std::string& precision, int cores) {
     const size_t colon = line.find(':');
     if (colon != std::string::npos) mhz = std::max(mhz, std::atof(line.c_str() + colon + 1));
   }
-  double per_cycle = precision == "int8" ? 256 : precision == "bf16" ? 128 : 64;
+  const std::optional<InferencePrecision> p = ParseInferencePrecision(precision);
+  double per_cycle = p == InferencePrecision::kInt8   ? 256
+                     : p == InferencePrecision::kBf16 ? 128
+                                                      : 64;
 #if defined(__x86_64__) && defined(__GNUC__)
   if (!__builtin_cpu_supports("avx512f")) per_cycle /= 2;
 #endif
@@ -103,7 +107,8 @@ util::Result<std::unique_ptr<NnBench>> NnBench::Create(const NnBenchOptions& opt
   auto evaluator = NetworkEvaluator::FromNet(impl->net, options.net);  // applies threads
   if (!evaluator) return evaluator.error_value();
   impl->evaluator = evaluator.value().get();
-  impl->by_precision[options.net.inference_precision] = std::move(evaluator.value());
+  impl->by_precision[InferencePrecisionName(options.net.inference_precision)] =
+      std::move(evaluator.value());
   impl->pool = SamplePositions(options.rules, options.size, kPoolSize, options.seed);
   return std::make_unique<NnBench>(std::move(impl));
 }
@@ -111,10 +116,13 @@ util::Result<std::unique_ptr<NnBench>> NnBench::Create(const NnBenchOptions& opt
 NnBench::~NnBench() = default;
 
 util::Result<std::string> NnBench::SetPrecision(const std::string& setting) {
+  const std::optional<InferencePrecision> named = ParseInferencePrecision(setting);
+  if (!named)
+    return util::Result<std::string>::Error("unknown inference precision \"" + setting + "\"");
   std::unique_ptr<NetworkEvaluator>& held = impl_->by_precision[setting];
   if (!held) {
     NetConfig runtime = impl_->options.net;
-    runtime.inference_precision = setting;
+    runtime.inference_precision = *named;
     auto evaluator = NetworkEvaluator::FromNet(impl_->net, runtime);
     if (!evaluator) return evaluator.error_value();
     held = std::move(evaluator.value());

@@ -28,6 +28,8 @@ struct NnBenchOptions {
 // (not measured): cores x GHz (the highest "cpu MHz" in /proc/cpuinfo) x operations per
 // cycle and core: with AVX-512 and two FMA units, fp32 64, bf16 128 (vdpbf16ps), int8 256
 // (vpdpbusd); without AVX-512, half. 0 when the clock is unknown.
+// `precision` is a name (model::ParseInferencePrecision; torch and unknown names count as
+// fp32).
 double PeakGflops(const std::string& precision, int cores);
 
 class NnBench {

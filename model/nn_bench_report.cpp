@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "model/onednn/inference_net.h"
@@ -16,6 +17,12 @@ std::string Fixed2(double x) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.2f", x);
   return buf;
+}
+
+// Whether an evaluator set to precision `setting` runs at it (`actual`, NnBench::SetPrecision).
+bool RunsAsSet(const std::string& actual, const std::string& setting) {
+  const std::optional<InferencePrecision> a = ParseInferencePrecision(actual);
+  return a && a == ParseInferencePrecision(setting);
 }
 
 void PrintEvaluationTable(NnBench& b, const std::vector<std::string>& precisions, int max_batch) {
@@ -35,12 +42,12 @@ void PrintEvaluationTable(NnBench& b, const std::vector<std::string>& precisions
   for (int batch = 1; batch <= max_batch; batch *= 2) {
     std::map<std::string, double> rate;
     for (size_t i = 0; i < precisions.size(); ++i) {
-      if (actual[i] != precisions[i] || !b.SetPrecision(precisions[i])) continue;
+      if (!RunsAsSet(actual[i], precisions[i]) || !b.SetPrecision(precisions[i])) continue;
       rate[actual[i]] = b.EvalRate(batch);
     }
     for (const auto& [name, r] : rate) {
       const double gflops = r * flops / 1e9;
-      const double peak = PeakGflops(name == "torch" ? "fp32" : name, b.Threads());
+      const double peak = PeakGflops(name, b.Threads());  // torch: fp32's
       auto ratio = [&](const char* to) {
         return rate.count(to) ? Fixed2(r / rate.at(to)) : std::string("-");
       };
@@ -52,7 +59,7 @@ void PrintEvaluationTable(NnBench& b, const std::vector<std::string>& precisions
     std::fflush(stdout);
   }
   for (size_t i = 0; i < precisions.size(); ++i) {
-    if (actual[i] != precisions[i]) {
+    if (!RunsAsSet(actual[i], precisions[i])) {
       std::printf("%s: not measured (runs as %s on this machine)\n", precisions[i].c_str(),
                   actual[i].c_str());
     }

@@ -111,7 +111,7 @@ class Pipeline {
   GenerationSummary& Current();
 
   const config::Config& c_;
-  const PipelineConfig& p_;
+  const config::PipelineConfig& p_;
   std::string run_;
   PipelineOptions options_;
   PipelineServices& services_;

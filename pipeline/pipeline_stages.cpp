@@ -219,7 +219,7 @@ util::Status Pipeline::PlayGate(long long candidate, GenerationSummary& g) {
 util::Status Pipeline::StageGate() {
   const long long candidate = state_.iteration + 1;
   GenerationSummary& g = Current();
-  if (p_.promotion == Promotion::kAlways) {
+  if (p_.promotion == config::Promotion::kAlways) {
     g.promoted = true;
     g.gated_against = -1;
     g.gate_reason = "promotion: always";

@@ -4,9 +4,9 @@
 
 namespace veletas::pipeline {
 
-arena::GateSettings PromotionGateSettings(const PipelineConfig& pipeline,
+arena::GateSettings PromotionGateSettings(const config::PipelineConfig& pipeline,
                                           const arena::GateSettings& gate) {
-  if (pipeline.promotion != Promotion::kLatest) return gate;
+  if (pipeline.promotion != config::Promotion::kLatest) return gate;
   arena::GateSettings check;
   check.config.method = arena::GateMethod::kSprt;
   check.config.sprt = arena::SprtConfig{-pipeline.check_elo, 0.0, 0.05, 0.05};
@@ -15,20 +15,20 @@ arena::GateSettings PromotionGateSettings(const PipelineConfig& pipeline,
   return check;
 }
 
-bool Promoted(Promotion promotion, const arena::GateEvidence& evidence) {
+bool Promoted(config::Promotion promotion, const arena::GateEvidence& evidence) {
   switch (promotion) {
-    case Promotion::kGate:
+    case config::Promotion::kGate:
       return evidence.decision == arena::GateDecision::kPromote;
-    case Promotion::kLatest:
+    case config::Promotion::kLatest:
       return !(evidence.decision == arena::GateDecision::kReject && evidence.llr <= evidence.lower);
-    case Promotion::kAlways:
+    case config::Promotion::kAlways:
       return true;
   }
   return false;
 }
 
-std::string PromotionReason(Promotion promotion, const arena::GateEvidence& evidence) {
-  if (promotion != Promotion::kLatest) return evidence.reason;
+std::string PromotionReason(config::Promotion promotion, const arena::GateEvidence& evidence) {
+  if (promotion != config::Promotion::kLatest) return evidence.reason;
   std::string evidence_only = evidence.reason;
   if (const size_t verdict = evidence_only.rfind("; "); verdict != std::string::npos) {
     evidence_only.resize(verdict);  // the gate's "; promoted" / "; not promoted"

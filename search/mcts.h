@@ -109,7 +109,7 @@ struct TurnLine {
 // evaluations give the same searches and results.
 class Mcts {
  public:
-  // Preconditions: `config` passes SearchConfig::Validate() (search/search_config.cpp).
+  // Precondition: config.Validate() is ok (the ranges of its table, search/search_config.cpp).
   explicit Mcts(const SearchConfig& config, uint64_t seed = 0);
   ~Mcts();
   Mcts(const Mcts&) = delete;

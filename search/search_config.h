@@ -1,13 +1,15 @@
 // Settings of the search layer: the MCTS (PUCT or Gumbel root), the batching evaluator and
 // the UCT-rollout baseline. Data with defaults, and each struct's Validate() with its allowed
-// ranges (search_config.cpp); the YAML mapping lives in config/config_search.cpp (sections
-// `search` and `evaluator`).
+// ranges: one table of settings per struct (search_config.cpp), which config/config_search.cpp
+// reads (sections `search` and `evaluator`).
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "util/result.h"
+#include "util/settings_table.h"
 
 namespace veletas::search {
 
@@ -29,6 +31,10 @@ enum class Algorithm : uint8_t {
 // The algorithm's name as players, reports and the config write it: "puct", "gumbel" or
 // "uct".
 const char* AlgorithmName(Algorithm a);
+
+// The algorithms a config file may name (`search.algorithm`): "puct", "gumbel".
+inline constexpr util::Choice<Algorithm> kAlgorithmChoices[] = {{Algorithm::kPuct, "puct"},
+                                                                {Algorithm::kGumbel, "gumbel"}};
 
 struct SearchConfig {
   Algorithm algorithm = Algorithm::kPuct;
@@ -89,8 +95,11 @@ struct SearchConfig {
   // MaxNodesLimit().
   int64_t max_nodes = 0;
 
+  // The settings of section `search`, one row each (key, member, range, help; the table is
+  // search_config.cpp). c_uct is no config key (its range is checked in Validate()).
+  static std::span<const util::Field<SearchConfig>> Fields();
   // Ok when usable, else the setting that is not (bad input, "simulations: 0 is out of
-  // range [1, 1000000]").
+  // range [1, 1000000]"): the rows of Fields(), then c_uct and the node limit.
   util::Status Validate() const;
 };
 
@@ -132,7 +141,9 @@ struct BatchingConfig {
   // Cached results (entries of one EvalOutput each, about 410 bytes); 0 disables the cache.
   int cache_size = 65536;
 
-  // Ok when usable, else the setting that is not.
+  // The settings of section `evaluator`, one row each (search_config.cpp).
+  static std::span<const util::Field<BatchingConfig>> Fields();
+  // Ok when usable (the rows of Fields()), else the setting that is not.
   util::Status Validate() const;
 };
 

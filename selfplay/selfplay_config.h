@@ -1,13 +1,15 @@
 // Settings of the self-play generator (selfplay/selfplay_engine.h): data with defaults and
-// Validate() with the allowed ranges (selfplay_config.cpp); the YAML mapping (section
-// `selfplay`) is config/config_selfplay.cpp. The search itself is configured by
+// Validate() with the allowed ranges: one table of settings (selfplay_config.cpp), which
+// config/config_selfplay.cpp reads (section `selfplay`). The search itself is configured by
 // search::SearchConfig (its `simulations` is not used by self-play: full_simulations /
 // cheap_simulations are) and the batching front end by search::BatchingConfig.
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "util/result.h"
+#include "util/settings_table.h"
 
 namespace veletas::selfplay {
 
@@ -69,8 +71,10 @@ struct SelfplayConfig {
   // Base seed; each game's seed is derived from (seed, generation, game index).
   uint64_t seed = 1;
 
+  // The settings above, one row each (key, member, range, help; selfplay_config.cpp).
+  static std::span<const util::Field<SelfplayConfig>> Fields();
   // Ok when usable, else the setting that is not (bad input, "cheap_simulations: 300 is
-  // more than full_simulations (200)").
+  // more than full_simulations (200)"): the rows of Fields(), then the rules between them.
   util::Status Validate() const;
 };
 

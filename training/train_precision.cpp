@@ -3,7 +3,7 @@
 namespace veletas::training {
 
 const char* TrainPrecisionName(TrainPrecision p) {
-  return p == TrainPrecision::kBf16 ? "bf16" : "fp32";
+  return util::ChoiceName<TrainPrecision>(kTrainPrecisionChoices, p);
 }
 
 CpuFeatures ThisCpu() {

@@ -9,7 +9,7 @@
 namespace veletas::training {
 
 TrainRequest MakeTrainRequest(const TrainingConfig& config, const model::ModelSpec& spec,
-                              const std::string& device, std::string input,
+                              model::Device device, std::string input,
                               std::vector<std::string> data, std::string output) {
   TrainRequest r;
   r.config = config;

@@ -14,7 +14,7 @@ namespace veletas::training {
 // section's `device`; the other fields keep their defaults (the input's generation + 1,
 // steps from the sample-reuse limit, metrics beside the output, no callbacks).
 TrainRequest MakeTrainRequest(const TrainingConfig& config, const model::ModelSpec& spec,
-                              const std::string& device, std::string input,
+                              model::Device device, std::string input,
                               std::vector<std::string> data, std::string output);
 
 // The text of a progress line: "gen G step S/N (global G) loss ... lr ... samples/s ETA T".

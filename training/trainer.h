@@ -62,9 +62,9 @@ struct TrainProgress {
 
 struct TrainRequest {
   TrainingConfig config;
-  model::ModelSpec spec;         // rules, size, architecture of the checkpoints
-  std::string device = "cpu";    // "cpu", "cuda" or "auto" (the model section's device)
-  std::string input_checkpoint;  // the network to start from
+  model::ModelSpec spec;                       // rules, size, architecture of the checkpoints
+  model::Device device = model::Device::kCpu;  // the model section's device
+  std::string input_checkpoint;                // the network to start from
   // Restore the input's optimiser state (when it holds one of the configured kind): only for
   // a checkpoint of the same run, e.g. the pipeline's previous generation. Otherwise the input
   // gives its weights only, and its optimiser section (a Torch archive) is never parsed.

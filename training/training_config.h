@@ -1,12 +1,14 @@
 // Settings of the learner (training/trainer.h): data with defaults and Validate() with the
-// allowed ranges (training_config.cpp); the YAML mapping (section `training`) is
-// config/config_training.cpp. Torch-free.
+// allowed ranges: one table of settings (training_config.cpp), which
+// config/config_training.cpp reads (section `training`). Torch-free.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "util/result.h"
+#include "util/settings_table.h"
 
 namespace veletas::training {
 
@@ -14,6 +16,15 @@ enum class Optimizer { kSgd, kAdamW };
 enum class LrSchedule { kConstant, kStep, kCosine };
 // The arithmetic of the forward and backward pass (training/train_precision.h).
 enum class TrainPrecision { kFp32, kBf16 };
+// Their names in config files: "sgd", "adamw"; "constant", "step", "cosine"; "fp32", "bf16".
+inline constexpr util::Choice<Optimizer> kOptimizerChoices[] = {{Optimizer::kSgd, "sgd"},
+                                                                {Optimizer::kAdamW, "adamw"}};
+inline constexpr util::Choice<LrSchedule> kLrScheduleChoices[] = {
+    {LrSchedule::kConstant, "constant"},
+    {LrSchedule::kStep, "step"},
+    {LrSchedule::kCosine, "cosine"}};
+inline constexpr util::Choice<TrainPrecision> kTrainPrecisionChoices[] = {
+    {TrainPrecision::kFp32, "fp32"}, {TrainPrecision::kBf16, "bf16"}};
 
 struct TrainingConfig {
   // --- Optimisation. ---
@@ -84,8 +95,11 @@ struct TrainingConfig {
   int prefetch_batches = 2;        // batches the loader thread prepares ahead
   uint64_t seed = 1;               // sampling and augmentation stream
 
+  // The settings above, one row each (key, member, range, help; training_config.cpp).
+  static std::span<const util::Field<TrainingConfig>> Fields();
   // Ok when usable, else the setting that is not (bad input, "learning_rate: 0 is out of
-  // range (0, 10]"); TrainGeneration refuses a config that is not.
+  // range (0, 10]"): the rows of Fields(), then the rules between settings. TrainGeneration
+  // refuses a config that is not.
   util::Status Validate() const;
 };
 

@@ -21,12 +21,12 @@
 #include <string_view>
 #include <vector>
 
-#include "cluster/transport/cluster_config.h"
 #include "cluster/transport/entry.h"
 #include "cluster/transport/keys.h"
 #include "cluster/transport/redis_batch.h"
 #include "cluster/transport/redis_client.h"
 #include "cluster/transport/streams.h"
+#include "config/cluster_settings.h"
 #include "util/result.h"
 
 namespace veletas::cluster {
@@ -58,7 +58,8 @@ class IngestSession {
  public:
   using Log = std::function<void(const std::string&)>;
   // `redis` must outlive the session; Log gets the lines worth printing.
-  IngestSession(RedisClient& redis, const RunKeys& keys, const ClusterConfig& config, Log log)
+  IngestSession(RedisClient& redis, const RunKeys& keys, const config::ClusterConfig& config,
+                Log log)
       : redis_(redis), keys_(keys), config_(config), log_(std::move(log)) {}
 
   // Called when Redis is found without the run's epoch key (restarted without its data),
@@ -88,7 +89,7 @@ class IngestSession {
   const IngestCounters& Totals() const { return totals_; }
   RedisClient& Redis() { return redis_; }
   const RunKeys& Keys() const { return keys_; }
-  const ClusterConfig& Config() const { return config_; }
+  const config::ClusterConfig& Config() const { return config_; }
   void Print(const std::string& line) const {
     if (log_) log_(line);
   }
@@ -129,7 +130,7 @@ class IngestSession {
 
   RedisClient& redis_;
   const RunKeys& keys_;
-  const ClusterConfig& config_;
+  const config::ClusterConfig& config_;
   Log log_;
   std::function<util::Status()> on_data_lost_;
   std::map<std::string, std::string> cursor_;  // stream -> XAUTOCLAIM cursor; "done" when new

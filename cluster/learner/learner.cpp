@@ -83,7 +83,7 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
   spot.resign = selfplay::ResignCheckSettingsOf(l->options_.selfplay,
                                                 l->options_.cluster.spot_check_resign_margin);
   if (l->options_.load_network) {
-    spot.load = [self](const std::string& id, const std::string& precision) {
+    spot.load = [self](const std::string& id, std::optional<model::InferencePrecision> precision) {
       return self->CheckNetwork(id, precision);
     };
   }
@@ -229,7 +229,7 @@ util::Status Learner::Quarantine(const std::string& worker, const std::string& w
 }
 
 util::Result<std::unique_ptr<search::Evaluator>> Learner::CheckNetwork(
-    const std::string& id, const std::string& precision) {
+    const std::string& id, std::optional<model::InferencePrecision> precision) {
   for (const auto& [checkpoint, p] : published_) {
     if (p.id == id) return options_.load_network(checkpoint, precision);
   }

@@ -8,9 +8,9 @@
 // (cluster/learner/game_store.h: durable before the entry is acknowledged, each game id once in the
 // run, also across restarts), and acknowledged; entries that find the iteration full stay pending
 // for the next one; so do the games of a worker beyond its share of the generation
-// (ClusterConfig::max_worker_share, cluster/learner/worker_share.h). Games of a network that is no
-// longer accepted are dropped as stale; entries that are invalid are rejected, counted and logged
-// with the sender's worker id. A share of each worker's positions is spot-checked
+// (config::ClusterConfig::max_worker_share, cluster/learner/worker_share.h). Games of a network
+// that is no longer accepted are dropped as stale; entries that are invalid are rejected, counted
+// and logged with the sender's worker id. A share of each worker's positions is spot-checked
 // (cluster/learner/spot_checker.h); a worker that fails a check is quarantined.
 #pragma once
 
@@ -28,9 +28,9 @@
 #include "cluster/learner/game_store.h"
 #include "cluster/learner/ingest_session.h"
 #include "cluster/learner/spot_checker.h"
-#include "cluster/transport/cluster_config.h"
 #include "cluster/transport/keys.h"
 #include "cluster/transport/redis_client.h"
+#include "config/cluster_settings.h"
 #include "data/sample_dir_writer.h"
 #include "search/evaluator.h"
 #include "search/search_config.h"
@@ -49,16 +49,15 @@ inline constexpr std::string_view kUnverifiedGamesFile = "spot_check_unverified.
 struct LearnerOptions {
   RedisOptions redis;
   std::string run;  // the run's name in Redis
-  ClusterConfig cluster;
+  config::ClusterConfig cluster;
   std::string config_text;  // published for the workers (the learner's effective config)
   std::string run_dir;      // identifies this learner's run in the lock; holds kUnverifiedGamesFile
   std::function<void(const std::string&)> log;
   // The bytes to publish for the network of a checkpoint file (e.g. without optimiser state).
   std::function<util::Result<std::string>(const std::string& checkpoint)> network_bytes;
-  // For spot checks (ClusterConfig::spot_check_fraction): the evaluator of a checkpoint file
-  // with the run's inference settings, and the search settings the workers use. Empty: no
+  // For spot checks (config::ClusterConfig::spot_check_fraction): the evaluator of a checkpoint
+  // file with the run's inference settings, and the search settings the workers use. Empty: no
   // spot checks.
-  // `precision`: the worker's (Entry::precision; "" or an unknown name: the learner's own).
   CheckpointLoader load_network;
   search::SearchConfig search;
   selfplay::SelfplayConfig selfplay;  // the workers' (resignation, simulations)
@@ -94,7 +93,7 @@ struct CollectReport {
   // Entries whose game the run holds already (by content), by sending worker.
   std::map<std::string, int64_t> duplicates_by_worker;
   std::vector<std::string> notes;  // files taken back or dropped
-  // Entries of each worker held back over its share (ClusterConfig::max_worker_share) since
+  // Entries of each worker held back over its share (config::ClusterConfig::max_worker_share) since
   // the pending entries were last read: pending for the next collection.
   std::map<std::string, int64_t> held_by_worker;
 };
@@ -148,8 +147,8 @@ class Learner {
   // its last passed check excluded from training (data/excluded_games.h), logged.
   util::Status Quarantine(const std::string& worker, const std::string& why);
   // The evaluator of a network this learner published (nullptr for another one).
-  util::Result<std::unique_ptr<search::Evaluator>> CheckNetwork(const std::string& id,
-                                                                const std::string& precision);
+  util::Result<std::unique_ptr<search::Evaluator>> CheckNetwork(
+      const std::string& id, std::optional<model::InferencePrecision> precision);
 
   struct Published {
     std::string id;

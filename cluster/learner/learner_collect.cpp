@@ -23,7 +23,8 @@ constexpr double kProducersSeconds = 2;
 // The verdict on one self-play entry before storing it; `game` receives the game to store and
 // `resigned`, for a game ended by resignation, its last position (from the same replay).
 Verdict JudgeSelfplay(const StreamEntry& entry, const CollectRequest& req, int64_t max_bytes,
-                      data::IndexedGame& game, std::string& network, std::string& precision,
+                      data::IndexedGame& game, std::string& network,
+                      std::optional<model::InferencePrecision>& precision,
                       std::vector<selfplay::RootSummary>& summaries,
                       std::optional<rules::Position>& resigned) {
   using K = Verdict::Kind;
@@ -131,7 +132,8 @@ std::thread StartLocalSelfplay(Collecting& c) {
 // check (also its resignation at `resigned`, if any); `outcome` is the check's (kUnchecked for
 // a quarantined worker). Errors: a network that could not be loaded.
 util::Result<Verdict> SpotCheckEntry(Collecting& c, const std::string& worker,
-                                     const std::string& network, const std::string& precision,
+                                     const std::string& network,
+                                     std::optional<model::InferencePrecision> precision,
                                      const data::IndexedGame& game,
                                      const std::vector<selfplay::RootSummary>& summaries,
                                      const std::optional<rules::Position>& resigned,
@@ -193,7 +195,8 @@ util::Result<std::vector<Verdict>> StoreEntries(Collecting& c,
   std::vector<SpotChecker::Outcome> outcomes(entries.size(), SpotChecker::Outcome::kUnchecked);
   for (size_t i = 0; i < entries.size(); ++i) {
     data::IndexedGame game;
-    std::string network, precision;
+    std::string network;
+    std::optional<model::InferencePrecision> precision;
     std::vector<selfplay::RootSummary> summaries;
     std::optional<rules::Position> resigned;  // where the game's resigning player was to move
     const std::string& w = SenderOf(entries[i]);

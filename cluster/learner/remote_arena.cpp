@@ -200,7 +200,7 @@ double RemoteArena::HeldSeconds(const std::string& id, double idle) {
   return std::max(idle, util::SecondsSince(since));
 }
 
-double HeldTaskLimit(const std::deque<double>& completed, const ClusterConfig& c) {
+double HeldTaskLimit(const std::deque<double>& completed, const config::ClusterConfig& c) {
   if (completed.size() < kMinTaskTimes) return c.task_max_seconds;
   std::vector<double> t(completed.begin(), completed.end());
   std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());

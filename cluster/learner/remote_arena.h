@@ -29,8 +29,8 @@
 
 #include "arena/arena_journal.h"
 #include "cluster/learner/ingest_session.h"
-#include "cluster/transport/cluster_config.h"
 #include "cluster/transport/task.h"
+#include "config/cluster_settings.h"
 #include "util/result.h"
 
 namespace veletas::cluster {
@@ -41,7 +41,7 @@ namespace veletas::cluster {
 // shorter, but never below config.task_timeout_seconds.
 inline constexpr double kSlowTaskFactor = 4;
 inline constexpr size_t kMinTaskTimes = 3;
-double HeldTaskLimit(const std::deque<double>& completed, const ClusterConfig& config);
+double HeldTaskLimit(const std::deque<double>& completed, const config::ClusterConfig& config);
 
 class RemoteArena final : public arena::RemoteGames {
  public:

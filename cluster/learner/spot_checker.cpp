@@ -12,13 +12,14 @@ namespace veletas::cluster {
 SpotChecker::SpotChecker(SpotCheckerOptions options, uint64_t seed)
     : options_(std::move(options)), rng_(seed) {}
 
-util::Result<search::Evaluator*> SpotChecker::EvaluatorOf(const std::string& network,
-                                                          const std::string& precision) {
-  if (network + "/" + precision != network_) {
+util::Result<search::Evaluator*> SpotChecker::EvaluatorOf(
+    const std::string& network, std::optional<model::InferencePrecision> precision) {
+  if (network != network_ || precision != precision_) {
     auto loaded = options_.load(network, precision);
     if (!loaded) return loaded.error_value();
     evaluator_ = std::move(loaded.value());
-    network_ = network + "/" + precision;
+    network_ = network;
+    precision_ = precision;
   }
   return evaluator_.get();
 }
@@ -37,7 +38,7 @@ bool SpotChecker::ResignationStands(const rules::Position& end, search::Evaluato
 }
 
 util::Result<SpotChecker::Outcome> SpotChecker::Check(
-    const std::string& network, const std::string& precision,
+    const std::string& network, std::optional<model::InferencePrecision> precision,
     const std::vector<data::Sample>& samples, const std::vector<selfplay::RootSummary>& summaries,
     const rules::Position* resigned, std::string& why) {
   if (!Enabled()) return Outcome::kUnchecked;

@@ -10,11 +10,13 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "data/sample.h"
 #include "data/sample_file.h"
+#include "model/base/net_config.h"
 #include "search/evaluator.h"
 #include "search/search_config.h"
 #include "selfplay/spot_check.h"
@@ -24,12 +26,12 @@
 namespace veletas::cluster {
 
 // The evaluator of a network, named by its checkpoint file or its published id, at inference
-// precision `precision` (the worker's, Entry::precision; "" or an unknown name: the learner's
-// own). nullptr: a network this learner cannot evaluate as the worker did; errors are
+// precision `precision` (the worker's, Entry::precision; nullopt, "" or an unknown name on the
+// wire: the learner's own). nullptr: a network this learner cannot evaluate as the worker did; errors are
 // failures of the learner. The one type of the spot checks' network loaders
 // (SpotCheckerOptions::load, LearnerOptions::load_network, PipelineGames::Start's `check`).
 using CheckpointLoader = std::function<util::Result<std::unique_ptr<search::Evaluator>>(
-    const std::string& checkpoint, const std::string& precision)>;
+    const std::string& checkpoint, std::optional<model::InferencePrecision> precision)>;
 
 struct SpotCheckerOptions {
   double fraction = 0.01;  // of each worker's recorded positions; 0: no checks
@@ -72,7 +74,8 @@ class SpotChecker {
   // `resigned` (nullptr: it did not), the resignation. kFailed with the reason in `why` (at
   // most about 200 characters); kUnchecked also when options.load gives no evaluator for the
   // network. Errors: the network could not be loaded.
-  util::Result<Outcome> Check(const std::string& network, const std::string& precision,
+  util::Result<Outcome> Check(const std::string& network,
+                              std::optional<model::InferencePrecision> precision,
                               const std::vector<data::Sample>& samples,
                               const std::vector<selfplay::RootSummary>& summaries,
                               const rules::Position* resigned, std::string& why);
@@ -99,6 +102,7 @@ class SpotChecker {
   util::Rng rng_;
   SpotCheckTotals totals_;
   std::string network_;  // of evaluator_: network id and precision
+  std::optional<model::InferencePrecision> precision_;
   std::unique_ptr<search::Evaluator> evaluator_;
   std::map<std::string, std::vector<std::pair<std::string, data::GameId>>> unverified_;
   bool unverified_changed_ = false;
@@ -107,7 +111,7 @@ class SpotChecker {
   bool Enabled() const { return options_.fraction > 0 && options_.load; }
   // The evaluator of `network` at `precision` (nullptr: options.load has none for it).
   util::Result<search::Evaluator*> EvaluatorOf(const std::string& network,
-                                               const std::string& precision);
+                                               std::optional<model::InferencePrecision> precision);
   // The resignation at `end` (CheckResignation); false with `why` when it does not stand.
   bool ResignationStands(const rules::Position& end, search::Evaluator& evaluator,
                          std::string& why);

@@ -1,9 +1,9 @@
-// The per-worker share of one generation's self-play games (ClusterConfig::max_worker_share):
-// how many of a generation's games one worker's games may fill, so that one worker alone
-// (hostile, buggy, or just the fastest) cannot fill a generation while others play. Games
-// beyond a worker's share are held back: their entries stay pending, unacknowledged, and
-// are read again by the next generation's collection (every honest game is used exactly
-// once; none goes to the dead letters for its share).
+// The per-worker share of one generation's self-play games
+// (config::ClusterConfig::max_worker_share): how many of a generation's games one worker's games
+// may fill, so that one worker alone (hostile, buggy, or just the fastest) cannot fill a generation
+// while others play. Games beyond a worker's share are held back: their entries stay pending,
+// unacknowledged, and are read again by the next generation's collection (every honest game is used
+// exactly once; none goes to the dead letters for its share).
 #pragma once
 
 #include <cstdint>

@@ -15,7 +15,7 @@ namespace veletas::cluster {
 struct WorkerOverrides {
   int threads = 0;          // self-play and arena threads; 0: the run's
   int games_in_flight = 0;  // per thread; 0: the run's
-  std::string device = "auto";
+  model::Device device = model::Device::kAuto;
 };
 
 // The settings a worker takes from a run's config `c` (max_queued_games resolved: the

@@ -87,7 +87,7 @@ util::Result<std::string> EncodeEntry(const Entry& e) {
   ShortString(w, e.worker);
   if (e.kind == EntryKind::kSelfplay) {
     w.Bytes(RawOf(e.network));
-    ShortString(w, e.precision);
+    ShortString(w, e.precision ? model::InferencePrecisionName(*e.precision) : "");
     const auto payload = data::EncodeSampleFile(e.game);
     if (!payload) return payload.error_value();
     w.U32(payload.value().size());
@@ -139,8 +139,9 @@ util::Result<Entry> DecodeEntry(std::string_view bytes, int64_t max_bytes) {
   e.worker = std::string(r.Bytes(r.U8()));
   if (e.kind == EntryKind::kSelfplay) {
     e.network = HexOf(r.Bytes(32));
-    e.precision = std::string(r.Bytes(r.U8()));
-    if (e.precision.size() > 16) return R::Error("malformed: a precision of more than 16 bytes");
+    const std::string_view precision = r.Bytes(r.U8());
+    if (precision.size() > 16) return R::Error("malformed: a precision of more than 16 bytes");
+    e.precision = model::ParseInferencePrecision(precision);
     const uint64_t length = r.U32();
     if (!r.ok() || length > r.remaining()) {
       return R::Error("malformed: the game's length disagrees with the entry's");

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "arena/arena.h"
 #include "data/sample.h"
 #include "data/sample_file.h"
+#include "model/base/net_config.h"
 #include "selfplay/spot_check.h"
 #include "util/result.h"
 
@@ -39,9 +41,10 @@ struct Entry {
   // kSelfplay: the network that played it (64 hex digits, the SHA-256 of its published
   // checkpoint) and the game with its samples (one game in `game.games`).
   std::string network;
-  // kSelfplay: the inference precision the worker evaluated the network at ("fp32", "bf16",
-  // "int8", "torch"; at most 16 bytes; "" unknown): the learner's spot checks use the same.
-  std::string precision;
+  // kSelfplay: the inference precision the worker evaluated the network at (on the wire its
+  // name, model::InferencePrecisionName, at most 16 bytes; nullopt: "" or a name this build
+  // does not know): the learner's spot checks use the same.
+  std::optional<model::InferencePrecision> precision;
   data::SampleFile game;
   // kSelfplay: the root summary of each sample's search (parallel to game.samples), for the
   // learner's spot checks (selfplay/spot_check.h).

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "config/cluster_settings.h"
 #include "util/result.h"
 
 namespace veletas::cluster {
@@ -16,7 +17,7 @@ inline constexpr char kWorkerGroup[] = "workers";
 
 // Longest run name or worker id (they become parts of Redis keys): checked with
 // util::ValidateName(name, what, kMaxNameLength).
-inline constexpr size_t kMaxNameLength = 64;
+inline constexpr size_t kMaxNameLength = config::kMaxClusterNameLength;
 
 struct RunKeys {
   // Precondition: util::ValidateName(run, "run", kMaxNameLength) is ok.

@@ -113,7 +113,7 @@ util::Result<RedisAuth> LoadRedisAuth(const std::string& file) {
 
 util::Result<RedisOptions> MakeRedisOptions(const std::string& url, const std::string& auth_file,
                                             const std::string& client_name) {
-  auto endpoint = ParseRedisUrl(url);
+  auto endpoint = util::ParseRedisUrl(url);
   if (!endpoint) return endpoint.error_value();
   auto auth = LoadRedisAuth(auth_file);
   if (!auth) return auth.error_value();
@@ -142,7 +142,7 @@ util::Error RedisClient::IoError(const std::string& what) {
 
 util::Status RedisClient::Connect() {
   if (context_ != nullptr) return util::Ok();
-  const RedisEndpoint& e = options_.endpoint;
+  const util::RedisEndpoint& e = options_.endpoint;
   context_ =
       redisConnectWithTimeout(e.host.c_str(), e.port, ToTimeval(options_.connect_timeout_seconds));
   if (context_ == nullptr) return IoError("cannot connect (out of memory)");

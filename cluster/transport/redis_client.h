@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cluster/transport/redis_url.h"
+#include "util/redis_url.h"
 #include "util/result.h"
 
 struct redisContext;  // hiredis
@@ -50,7 +50,7 @@ struct RedisValue {
 };
 
 struct RedisOptions {
-  RedisEndpoint endpoint;
+  util::RedisEndpoint endpoint;
   RedisAuth auth;
   double connect_timeout_seconds = 5;
   // Longer than any BLOCK a caller uses.
@@ -60,7 +60,7 @@ struct RedisOptions {
   size_t max_string_bytes = 0;
 };
 
-// Options for the server at `url` (ParseRedisUrl) with the credentials of LoadRedisAuth
+// Options for the server at `url` (util::ParseRedisUrl) with the credentials of LoadRedisAuth
 // (`auth_file`, "" = the environment's), naming the connection `client_name`. Errors (bad
 // input) name the URL or the file.
 util::Result<RedisOptions> MakeRedisOptions(const std::string& url, const std::string& auth_file,

@@ -20,11 +20,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "arena/arena_settings.h"
-#include "cluster/transport/cluster_config.h"
 #include "cluster/transport/redis_client.h"
+#include "config/cluster_settings.h"
+#include "model/base/net_config.h"
 #include "rules/position.h"
 #include "search/evaluator.h"
 #include "search/search_config.h"
@@ -41,7 +43,7 @@ struct RunSettings {
   search::SearchConfig search;
   search::BatchingConfig batching;
   arena::ArenaConfig arena;  // simulations, games_in_parallel, threads
-  ClusterConfig cluster;
+  config::ClusterConfig cluster;
   int64_t max_queued_games = 1000;  // cluster.max_queued_games resolved
 };
 
@@ -57,9 +59,9 @@ class RunLoader {
   // time.
   virtual util::Result<std::unique_ptr<search::Evaluator>> Load(const std::string& path) = 0;
   // The inference precision of the network last loaded (model::NetworkEvaluator::
-  // PrecisionName), sent with its games so that the learner's spot checks evaluate the
-  // network the same way; "" when unknown.
-  virtual std::string LastPrecision() const { return ""; }
+  // Precision), sent with its games so that the learner's spot checks evaluate the network
+  // the same way; nullopt when unknown.
+  virtual std::optional<model::InferencePrecision> LastPrecision() const { return std::nullopt; }
 };
 
 struct WorkerOptions {

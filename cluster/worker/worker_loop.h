@@ -36,7 +36,7 @@ struct SelfplayRun {
   long long generation = 0;
   RunSettings settings;
   std::unique_ptr<search::Evaluator> evaluator;
-  std::string precision;  // RunLoader::LastPrecision of evaluator
+  std::optional<model::InferencePrecision> precision;  // RunLoader::LastPrecision of evaluator
   std::atomic<bool> drain{false};
   std::atomic<bool> done{false};
   selfplay::SelfplayStats counted;  // of this run, as last reported (its thread only)

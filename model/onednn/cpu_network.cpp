@@ -63,15 +63,15 @@ util::Result<std::unique_ptr<CpuNetwork>> CpuNetwork::CreateExact(const Inferenc
 }
 
 util::Result<std::unique_ptr<CpuNetwork>> CpuNetwork::Create(const InferenceWeights& weights,
-                                                             const std::string& setting,
+                                                             InferencePrecision setting,
                                                              std::string* note) {
   auto fp32 = CreateExact(weights, Precision::kFp32);
   if (!fp32) return fp32;
   const std::string line = "network: fp32 inference (" + fp32.value()->net().Implementation() + ")";
-  const bool automatic = setting == "auto";
+  const bool automatic = setting == InferencePrecision::kAuto;
   std::vector<Precision> candidates;  // fastest first (model/onednn/inference_net.h)
-  if (setting == "int8" || automatic) candidates.push_back(Precision::kInt8);
-  if (setting == "bf16" || automatic) candidates.push_back(Precision::kBf16);
+  if (setting == InferencePrecision::kInt8 || automatic) candidates.push_back(Precision::kInt8);
+  if (setting == InferencePrecision::kBf16 || automatic) candidates.push_back(Precision::kBf16);
   std::string why = automatic ? "auto" : "as configured";
   std::vector<rules::Position> agreement_positions;  // made once, when first needed
   for (Precision p : candidates) {

@@ -37,13 +37,13 @@ struct Agreement {
 
 class CpuNetwork {
  public:
-  // `setting`: "auto", "fp32", "bf16" or "int8" (NetConfig::inference_precision; checked by
-  // the config reader). An explicit precision the CPU lacks falls back to fp32 and says so
-  // in `note`; `auto` takes the fastest precision the CPU has whose outputs agree with fp32
+  // `setting`: kAuto, kFp32, kBf16 or kInt8 (NetConfig::inference_precision; not kTorch,
+  // which runs LibTorch instead). An explicit precision the CPU lacks falls back to fp32 and says
+  // so in `note`; `auto` takes the fastest precision the CPU has whose outputs agree with fp32
   // (Agreement): int8, then bf16, then fp32 (measured order: docs/RESULTS.md).
   // `note` gets one line on what was chosen and why. Errors: oneDNN cannot build fp32.
   static util::Result<std::unique_ptr<CpuNetwork>> Create(const InferenceWeights& weights,
-                                                          const std::string& setting,
+                                                          InferencePrecision setting,
                                                           std::string* note);
   // Exactly this precision, no fallback (benchmarks, tests). Errors: unsupported here.
   static util::Result<std::unique_ptr<CpuNetwork>> CreateExact(const InferenceWeights& weights,

@@ -324,17 +324,19 @@ void InferenceNet::Impl::Heads(const Plan& p, int batch, float* logits, float* v
   }
 }
 
-const char* PrecisionName(Precision p) {
+InferencePrecision AsInferencePrecision(Precision p) {
   switch (p) {
     case Precision::kBf16:
-      return "bf16";
+      return InferencePrecision::kBf16;
     case Precision::kInt8:
-      return "int8";
+      return InferencePrecision::kInt8;
     case Precision::kFp32:
       break;
   }
-  return "fp32";
+  return InferencePrecision::kFp32;
 }
+
+const char* PrecisionName(Precision p) { return InferencePrecisionName(AsInferencePrecision(p)); }
 
 util::Status CpuSupports(Precision p) {
 #if defined(__x86_64__) && defined(__GNUC__)

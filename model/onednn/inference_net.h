@@ -26,14 +26,18 @@
 #include <string>
 #include <vector>
 
+#include "model/base/net_config.h"
 #include "model/onednn/inference_weights.h"
 #include "util/result.h"
 
 namespace veletas::model {
 
+// The precisions this engine runs (of model::InferencePrecision, net_config.h).
 enum class Precision { kFp32, kBf16, kInt8 };
 
-// "fp32", "bf16", "int8".
+// The same as a model::InferencePrecision (kFp32, kBf16, kInt8).
+InferencePrecision AsInferencePrecision(Precision p);
+// "fp32", "bf16", "int8" (InferencePrecisionName).
 const char* PrecisionName(Precision p);
 
 // OK when this CPU runs `p` with native instructions (fp32: AVX2 or better is not

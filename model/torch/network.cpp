@@ -140,17 +140,13 @@ void CopyWeights(const VeletasNet& from, VeletasNet& to) {
   for (size_t i = 0; i < source.size(); ++i) target[i].second.copy_(source[i].second);
 }
 
-util::Result<torch::Device> SelectDevice(const std::string& name) {
-  if (name == "cpu") return torch::Device(torch::kCPU);
-  if (name == "cuda" || name == "auto") {
-    if (torch::cuda::is_available()) return torch::Device(torch::kCUDA, 0);
-    if (name == "auto") return torch::Device(torch::kCPU);
-    return util::Result<torch::Device>::Failure(
-        "device \"cuda\" requested but CUDA is not available (CPU-only LibTorch or no GPU "
-        "visible); use \"cpu\" or \"auto\"");
-  }
-  return util::Result<torch::Device>::Error("unknown device \"" + name +
-                                            "\" (expected cpu, cuda or auto)");
+util::Result<torch::Device> SelectDevice(Device device) {
+  if (device == Device::kCpu) return torch::Device(torch::kCPU);
+  if (torch::cuda::is_available()) return torch::Device(torch::kCUDA, 0);
+  if (device == Device::kAuto) return torch::Device(torch::kCPU);
+  return util::Result<torch::Device>::Failure(
+      "device \"cuda\" requested but CUDA is not available (CPU-only LibTorch or no GPU "
+      "visible); use \"cpu\" or \"auto\"");
 }
 
 torch::Tensor PlanesTensor(const EncodedBatch& batch, const torch::Device& device) {

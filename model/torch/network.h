@@ -121,9 +121,9 @@ void CopyWeights(const VeletasNet& from, VeletasNet& to);
 // fixed order: parameters first, then buffers. Used by checkpoints and export.
 std::vector<std::pair<std::string, torch::Tensor>> NamedTensors(const VeletasNet& net);
 
-// The device a config asks for: "cpu", "cuda" (a failure when CUDA is unavailable), or
-// "auto" (CUDA when torch::cuda::is_available(), else CPU); another name is bad input.
-util::Result<torch::Device> SelectDevice(const std::string& name);
+// The device a config asks for: kCpu, kCuda (a failure when CUDA is unavailable), or kAuto
+// (CUDA when torch::cuda::is_available(), else CPU).
+util::Result<torch::Device> SelectDevice(Device device);
 
 // The planes of `batch` as a [B, kNumPlanes, M, M] float tensor (a copy) on `device`.
 torch::Tensor PlanesTensor(const EncodedBatch& batch, const torch::Device& device);

@@ -23,7 +23,7 @@ TEST(Entry, SelfplayRoundTripAndValidGame) {
   const auto games = PlayGames(2);
   ASSERT_EQ(games.size(), 2u);
   Entry e = SelfplayEntry(games[0], kNetwork, "w-1");
-  e.precision = "int8";
+  e.precision = model::InferencePrecision::kInt8;
   auto d = DecodeEntry(Bytes(e), kDefaultMaxEntryBytes);
   ASSERT_TRUE(d.ok()) << d.error();
   EXPECT_EQ(d.value().kind, EntryKind::kSelfplay);
@@ -34,7 +34,7 @@ TEST(Entry, SelfplayRoundTripAndValidGame) {
   EXPECT_EQ(d.value().game.games[0].id, e.game_id);
   EXPECT_EQ(d.value().game.games[0].record, games[0].record.record);
   EXPECT_EQ(d.value().game.samples.size(), games[0].samples.size());
-  EXPECT_EQ(d.value().precision, "int8");
+  EXPECT_EQ(d.value().precision, model::InferencePrecision::kInt8);
   // The root summaries, one per sample, as searched.
   ASSERT_EQ(d.value().summaries.size(), games[0].samples.size());
   for (size_t i = 0; i < games[0].summaries.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -26,8 +27,8 @@ using testing::Bytes;
 // by `make`, counting the loads in `loads` when given.
 template <class Make>
 auto Loader(Make make, int* loads = nullptr) {
-  return [make, loads](const std::string&,
-                       const std::string&) -> util::Result<std::unique_ptr<search::Evaluator>> {
+  return [make, loads](const std::string&, std::optional<model::InferencePrecision>)
+             -> util::Result<std::unique_ptr<search::Evaluator>> {
     if (loads != nullptr) ++*loads;
     return std::unique_ptr<search::Evaluator>(make());
   };

@@ -19,12 +19,12 @@ TEST(RunConfig, AWorkerTakesTheRunsSettingsWithItsOverrides) {
   EXPECT_EQ(plain.value().size, 7);
   EXPECT_EQ(plain.value().selfplay.threads, 3);
   EXPECT_EQ(plain.value().max_queued_games, 80);  // two generations without cluster's own
-  auto overridden = ReadRunConfig(kConfig, "run.yaml", {8, 2, "cpu"}, c);
+  auto overridden = ReadRunConfig(kConfig, "run.yaml", {8, 2, model::Device::kCpu}, c);
   ASSERT_TRUE(overridden.ok()) << overridden.error();
   EXPECT_EQ(overridden.value().selfplay.threads, 8);
   EXPECT_EQ(overridden.value().arena.threads, 8);
   EXPECT_EQ(overridden.value().selfplay.games_in_flight, 2);
-  EXPECT_EQ(c.model.device, "cpu");
+  EXPECT_EQ(c.model.device, model::Device::kCpu);
 }
 
 TEST(RunConfig, ABadConfigIsAnErrorNamingItsSource) {

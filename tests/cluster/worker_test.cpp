@@ -383,7 +383,7 @@ TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsThe
 }
 
 TEST(HeldTaskLimit, TheMaximumUntilThreeTasksAreKnownThenFourMediansWithinTheLeaseAndMaximum) {
-  ClusterConfig c;
+  config::ClusterConfig c;
   c.task_timeout_seconds = 10;
   c.task_max_seconds = 100;
   EXPECT_EQ(HeldTaskLimit({}, c), 100);

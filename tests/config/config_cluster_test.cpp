@@ -1,4 +1,4 @@
-// The `cluster` config section: values read, and the ranges of cluster::ClusterConfig's
+// The `cluster` config section: values read, and the ranges of config::ClusterConfig's
 // Validate() reported with the file, line and key.
 #include <gtest/gtest.h>
 
@@ -10,12 +10,12 @@
 namespace veletas::config {
 namespace {
 
-std::string ClusterError(const std::string& yaml, cluster::ClusterConfig& out) {
+std::string ClusterError(const std::string& yaml, ClusterConfig& out) {
   return testing::ParseError("cluster", yaml, ParseClusterSection, out);
 }
 
 TEST(ConfigCluster, ReadsEveryKey) {
-  cluster::ClusterConfig c;
+  ClusterConfig c;
   const std::string yaml =
       "  redis: redis://10.0.0.5:6380\n  run: big-run\n  auth_file: /etc/vz.auth\n"
       "  local_selfplay: true\n  accept_previous_networks: 2\n  max_queued_games: 5000\n"
@@ -44,7 +44,7 @@ TEST(ConfigCluster, ReadsEveryKey) {
   EXPECT_EQ(c.spot_check_policy_tv, 0.03);
   EXPECT_EQ(c.spot_check_value, 0.01);
   EXPECT_EQ(c.spot_check_resign_margin, 0.25);
-  EXPECT_TRUE(cluster::ClusterConfig{}.Validate().ok());  // no cluster
+  EXPECT_TRUE(ClusterConfig{}.Validate().ok());  // no cluster
 }
 
 TEST(ConfigCluster, BadValuesNameTheKeyAndLine) {
@@ -75,7 +75,7 @@ TEST(ConfigCluster, BadValuesNameTheKeyAndLine) {
       {redis + "  workers: 3\n", "unknown key \"cluster.workers\""},
   };
   for (const Case& c : cases) {
-    cluster::ClusterConfig out;
+    ClusterConfig out;
     const std::string error = ClusterError(c.yaml, out);
     EXPECT_NE(error.find(c.expected), std::string::npos) << c.yaml << " gave: " << error;
   }

@@ -10,10 +10,6 @@
 namespace veletas::config {
 namespace {
 
-using pipeline::PipelineConfig;
-using pipeline::Promotion;
-using pipeline::PromotionName;
-
 std::string PipelineError(const std::string& yaml, PipelineConfig& out) {
   return testing::ParseError("pipeline", yaml, ParsePipelineSection, out);
 }

@@ -147,11 +147,11 @@ TEST(NetworkEvaluator, HoldsItsOwnCopyUntilUpdated) {
 TEST(NetworkEvaluator, DeviceSelection) {
   VeletasNet net = RandomNet(5);
   NetConfig runtime = testing::TinyArch();
-  runtime.device = "auto";
+  runtime.device = Device::kAuto;
   auto automatic = NetworkEvaluator::FromNet(net, runtime);
   ASSERT_TRUE(automatic.ok());
   EXPECT_EQ(automatic.value()->DeviceName(), torch::cuda::is_available() ? "cuda:0" : "cpu");
-  runtime.device = "cuda";
+  runtime.device = Device::kCuda;
   auto cuda = NetworkEvaluator::FromNet(net, runtime);
   if (torch::cuda::is_available()) {
     EXPECT_TRUE(cuda.ok());
@@ -168,7 +168,7 @@ TEST(NetworkEvaluator, CudaAgreesWithTheCpu) {
   VeletasNet net = RandomNet(11);
   NetConfig runtime = testing::TinyArch();
   auto cpu = MakeEvaluatorWith(net, runtime);
-  runtime.device = "cuda";
+  runtime.device = Device::kCuda;
   auto cuda = MakeEvaluatorWith(net, runtime);
   ASSERT_EQ(cuda->DeviceName(), "cuda:0");
   const std::vector<Position> positions = Mixed();
@@ -299,7 +299,7 @@ TEST(NetworkEvaluator, OpenChecksTheRequirementAndSaysWhatKindAnErrorIs) {
   EXPECT_EQ(missing.kind(), util::ErrorKind::kBadInput);
   if (!torch::cuda::is_available()) {  // a device this machine does not have: a failure
     NetConfig cuda = testing::TinyArch();
-    cuda.device = "cuda";
+    cuda.device = Device::kCuda;
     auto failed = NetworkEvaluator::Open(dir.File("a.ckpt"), {}, cuda);
     ASSERT_FALSE(failed.ok());
     EXPECT_EQ(failed.kind(), util::ErrorKind::kFailure) << failed.error();

@@ -81,7 +81,7 @@ VeletasNet FreshNet(uint64_t seed) {
 // The training path's evaluation: softmax over legal actions of the LibTorch forward pass.
 std::vector<search::EvalOutput> Reference(VeletasNet& net, const std::vector<Position>& positions) {
   NetConfig runtime = Arch();
-  runtime.inference_precision = "torch";
+  runtime.inference_precision = model::InferencePrecision::kTorch;
   auto e = NetworkEvaluator::FromNet(net, runtime);
   EXPECT_TRUE(e.ok());
   std::vector<search::EvalOutput> out(positions.size());
@@ -200,7 +200,7 @@ TEST(InferenceNet, ReducedPrecisionsAgreeWithFp32WithinTheirTolerance) {
 TEST(InferenceNet, AutoSaysWhatItChoseAndAnExplicitPrecisionItLacksFallsBack) {
   VeletasNet net = TrainedNet(5);
   std::string note;
-  auto chosen = CpuNetwork::Create(FoldWeights(net), "auto", &note);
+  auto chosen = CpuNetwork::Create(FoldWeights(net), InferencePrecision::kAuto, &note);
   ASSERT_TRUE(chosen.ok());
   const char* name = PrecisionName(chosen.value()->precision());
   EXPECT_NE(note.find(name), std::string::npos) << note;
@@ -209,7 +209,7 @@ TEST(InferenceNet, AutoSaysWhatItChoseAndAnExplicitPrecisionItLacksFallsBack) {
                                                                   : Precision::kFp32;
   EXPECT_EQ(chosen.value()->precision(), expected) << note;
   for (Precision p : {Precision::kBf16, Precision::kInt8}) {
-    auto explicit_choice = CpuNetwork::Create(FoldWeights(net), PrecisionName(p), &note);
+    auto explicit_choice = CpuNetwork::Create(FoldWeights(net), AsInferencePrecision(p), &note);
     ASSERT_TRUE(explicit_choice.ok());
     const bool has = CpuSupports(p).ok();
     EXPECT_EQ(explicit_choice.value()->precision(), has ? p : Precision::kFp32) << note;
@@ -222,7 +222,7 @@ TEST(InferenceNet, AutoSaysWhatItChoseAndAnExplicitPrecisionItLacksFallsBack) {
 TEST(InferenceNet, UpdatedWeightsReachTheEngine) {
   VeletasNet a = TrainedNet(6), b = TrainedNet(7);
   NetConfig runtime = Arch();
-  runtime.inference_precision = "fp32";
+  runtime.inference_precision = model::InferencePrecision::kFp32;
   auto e = NetworkEvaluator::FromNet(a, runtime);
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e.value()->PrecisionName(), "fp32");

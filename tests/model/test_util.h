@@ -24,7 +24,8 @@ inline NetConfig TinyArch() {
   c.head_channels = 8;
   c.value_hidden = 16;
   c.threads = 2;
-  c.inference_precision = "torch";  // the LibTorch path; inference_test.cpp tests the others
+  // The LibTorch path; inference_test.cpp tests the others.
+  c.inference_precision = model::InferencePrecision::kTorch;
   return c;
 }
 

@@ -8,9 +8,9 @@
 namespace veletas::pipeline {
 namespace {
 
-PipelineConfig Latest() {
-  PipelineConfig p;
-  p.promotion = Promotion::kLatest;
+config::PipelineConfig Latest() {
+  config::PipelineConfig p;
+  p.promotion = config::Promotion::kLatest;
   p.check_games = 20;
   p.check_elo = 200;
   return p;
@@ -26,7 +26,7 @@ TEST(Promotion, LatestChecksWithAShortSprtAgainstAClearDeficit) {
   EXPECT_EQ(check.batch_games % 2, 0);
   EXPECT_TRUE(check.Validate().ok());
   // The gated mode keeps arena.gate.
-  PipelineConfig gated;
+  config::PipelineConfig gated;
   EXPECT_EQ(PromotionGateSettings(gated, gate).config.max_games, gate.config.max_games);
 }
 
@@ -35,29 +35,29 @@ TEST(Promotion, LatestStopsOnlyAClearlyWorseCandidate) {
   // Lost every game: the check accepts H0 (clearly worse).
   const arena::GateEvidence crushed = arena::EvaluateGate(check, 0, 20);
   ASSERT_EQ(crushed.decision, arena::GateDecision::kReject);
-  EXPECT_FALSE(Promoted(Promotion::kLatest, crushed));
+  EXPECT_FALSE(Promoted(config::Promotion::kLatest, crushed));
   // A little behind at the cap: undecided, which the gate counts as rejected but the check
   // of the latest network lets through.
   const arena::GateEvidence close = arena::EvaluateGate(check, 9, 11);
   EXPECT_GT(close.llr, close.lower);
-  EXPECT_FALSE(Promoted(Promotion::kGate, close));
-  EXPECT_TRUE(Promoted(Promotion::kLatest, close));
-  EXPECT_TRUE(Promoted(Promotion::kAlways, crushed));
+  EXPECT_FALSE(Promoted(config::Promotion::kGate, close));
+  EXPECT_TRUE(Promoted(config::Promotion::kLatest, close));
+  EXPECT_TRUE(Promoted(config::Promotion::kAlways, crushed));
 }
 
 TEST(Promotion, TheLatestModesReasonDropsTheGatesVerdict) {
   const arena::GateConfig check = PromotionGateSettings(Latest(), {}).config;
   const arena::GateEvidence close = arena::EvaluateGate(check, 9, 11);
   ASSERT_NE(close.reason.find("not promoted"), std::string::npos);
-  const std::string kept = PromotionReason(Promotion::kLatest, close);
+  const std::string kept = PromotionReason(config::Promotion::kLatest, close);
   EXPECT_EQ(kept.rfind("not clearly worse (check of promotion: latest): SPRT", 0), 0u) << kept;
   EXPECT_EQ(kept.find("promoted"), std::string::npos) << kept;
   EXPECT_NE(kept.find("(9-11)"), std::string::npos) << kept;
   const std::string stopped =
-      PromotionReason(Promotion::kLatest, arena::EvaluateGate(check, 0, 20));
+      PromotionReason(config::Promotion::kLatest, arena::EvaluateGate(check, 0, 20));
   EXPECT_EQ(stopped.rfind("clearly worse (check of promotion: latest): SPRT", 0), 0u) << stopped;
   EXPECT_EQ(stopped.find("promoted"), std::string::npos) << stopped;
-  EXPECT_EQ(PromotionReason(Promotion::kGate, close), close.reason);
+  EXPECT_EQ(PromotionReason(config::Promotion::kGate, close), close.reason);
 }
 
 TEST(Promotion, GateModePromotesOnlyWhenTheGateDid) {
@@ -65,8 +65,8 @@ TEST(Promotion, GateModePromotesOnlyWhenTheGateDid) {
   gate.sprt = arena::SprtConfig{0.0, 80.0, 0.1, 0.1};
   const arena::GateEvidence strong = arena::EvaluateGate(gate, 40, 4);
   ASSERT_EQ(strong.decision, arena::GateDecision::kPromote);
-  EXPECT_TRUE(Promoted(Promotion::kGate, strong));
-  EXPECT_FALSE(Promoted(Promotion::kGate, arena::EvaluateGate(gate, 5, 5)));
+  EXPECT_TRUE(Promoted(config::Promotion::kGate, strong));
+  EXPECT_FALSE(Promoted(config::Promotion::kGate, arena::EvaluateGate(gate, 5, 5)));
 }
 
 TEST(ComputeShares, SumsGenerationsAndFormatsEachStage) {

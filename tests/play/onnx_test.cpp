@@ -128,7 +128,8 @@ TEST(Onnx, ExportedModelMatchesLibTorchInOnnxRuntime) {
   auto positions = model::SamplePositions(rules::RuleSet::kStandard, 7, 48, 1);
   model::NetConfig runtime;
   runtime.threads = 1;
-  runtime.inference_precision = "torch";  // the exported graph is LibTorch's
+  // The exported graph is LibTorch's.
+  runtime.inference_precision = model::InferencePrecision::kTorch;
   auto evaluator = model::NetworkEvaluator::Load(ckpt, spec, runtime);
   ASSERT_TRUE(evaluator.ok()) << evaluator.error();
   nlohmann::json c;

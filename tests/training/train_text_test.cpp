@@ -10,11 +10,12 @@ TEST(TrainText, TheRequestCarriesTheSettingsAndFiles) {
   TrainingConfig c;
   c.batch_size = 64;
   const model::ModelSpec spec{rules::RuleSet::kClassic, 9, model::NetConfig{}};
-  const TrainRequest r = MakeTrainRequest(c, spec, "cuda", "in.ckpt", {"a", "b"}, "out.ckpt");
+  const TrainRequest r =
+      MakeTrainRequest(c, spec, model::Device::kCuda, "in.ckpt", {"a", "b"}, "out.ckpt");
   EXPECT_EQ(r.config.batch_size, 64);
   EXPECT_EQ(r.spec.rules, rules::RuleSet::kClassic);
   EXPECT_EQ(r.spec.size, 9);
-  EXPECT_EQ(r.device, "cuda");
+  EXPECT_EQ(r.device, model::Device::kCuda);
   EXPECT_EQ(r.input_checkpoint, "in.ckpt");
   EXPECT_EQ(r.data, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(r.output_checkpoint, "out.ckpt");

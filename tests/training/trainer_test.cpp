@@ -47,7 +47,7 @@ data::SampleFile SolvedSamples(int games, uint64_t seed) {
 
 // Trains 100 steps on `device` at `precision` (with the value cross-entropy when
 // `value_cross_entropy`) and checks that every loss term falls towards its floor.
-void ExpectLossFalls(const std::string& device, TrainPrecision precision = TrainPrecision::kFp32,
+void ExpectLossFalls(model::Device device, TrainPrecision precision = TrainPrecision::kFp32,
                      bool value_cross_entropy = false) {
   TempDir dir;
   fs::create_directories(dir.File("data"));
@@ -90,11 +90,11 @@ void ExpectLossFalls(const std::string& device, TrainPrecision precision = Train
   EXPECT_EQ(loaded.value().meta.training_steps, 100);
 }
 
-TEST(Trainer, LossFallsOnAFixedDataSet) { ExpectLossFalls("cpu"); }
+TEST(Trainer, LossFallsOnAFixedDataSet) { ExpectLossFalls(model::Device::kCpu); }
 
 // The same with the value head trained by cross-entropy (training.value_loss: cross_entropy).
 TEST(Trainer, LossFallsOnAFixedDataSetWithTheValueCrossEntropy) {
-  ExpectLossFalls("cpu", TrainPrecision::kFp32, true);
+  ExpectLossFalls(model::Device::kCpu, TrainPrecision::kFp32, true);
 }
 
 // The first step's value loss of a fresh network (values near 0, results +-1): the squared
@@ -129,7 +129,7 @@ TEST(Trainer, TheValueLossIsTheConfiguredOne) {
 // The same with the forward and backward pass in bf16 (training.precision: bf16).
 TEST(Trainer, LossFallsOnAFixedDataSetInBf16) {
   if (!ThisCpu().avx512_bf16) GTEST_SKIP() << "this CPU lacks AVX-512 BF16";
-  ExpectLossFalls("cpu", TrainPrecision::kBf16);
+  ExpectLossFalls(model::Device::kCpu, TrainPrecision::kBf16);
 }
 
 // The losses of one step from the same network on the same batch, in fp32 and in bf16:
@@ -194,7 +194,7 @@ TEST(Trainer, Bf16FallsBackToFp32OnACpuWithoutIt) {
 // The same on the GPU, where there is one (model.device: cuda).
 TEST(Trainer, LossFallsOnAFixedDataSetOnCuda) {
   if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device";
-  ExpectLossFalls("cuda");
+  ExpectLossFalls(model::Device::kCuda);
 }
 
 TEST(Trainer, MetricsLinesCarryEveryField) {

@@ -141,7 +141,8 @@ json Browser::ExpectNetworkMatchesLibTorch(const std::string& server, bool padde
   const model::ModelSpec spec{meta.value().rules, meta.value().size, meta.value().arch};
   model::NetConfig runtime;
   runtime.threads = 1;
-  runtime.inference_precision = "torch";  // the exported graph is LibTorch's
+  // The exported graph is LibTorch's.
+  runtime.inference_precision = model::InferencePrecision::kTorch;
   auto evaluator = model::NetworkEvaluator::Load(kFixture + "/g0.ckpt", spec, runtime);
   EXPECT_TRUE(evaluator.ok()) << evaluator.error();
   if (!evaluator.ok()) return json();

@@ -1,16 +1,16 @@
-#include "cluster/transport/redis_url.h"
+#include "util/redis_url.h"
 
 #include <cctype>
 
-namespace veletas::cluster {
+namespace veletas::util {
 
 std::string RedisEndpoint::ToString() const {
   return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
          std::to_string(port);
 }
 
-util::Result<RedisEndpoint> ParseRedisUrl(std::string_view url) {
-  using R = util::Result<RedisEndpoint>;
+Result<RedisEndpoint> ParseRedisUrl(std::string_view url) {
+  using R = Result<RedisEndpoint>;
   const std::string expected = "expected redis://HOST[:PORT]";
   const std::string_view scheme = "redis://";
   if (url.substr(0, scheme.size()) != scheme) {
@@ -68,4 +68,4 @@ util::Result<RedisEndpoint> ParseRedisUrl(std::string_view url) {
   return e;
 }
 
-}  // namespace veletas::cluster
+}  // namespace veletas::util

@@ -1,11 +1,16 @@
 // Settings of `veletas pipeline` (section `pipeline`): how many generations to train, the
-// time budget, and the self-play, gating and rating schedule. Plain data; the YAML mapping
-// is config/config_pipeline.cpp.
+// time budget, and the self-play, gating and rating schedule. Data with defaults, one table
+// of settings and Validate() (pipeline_settings.cpp). Here in config/, below pipeline/,
+// which uses them.
 #pragma once
 
 #include <cstdint>
+#include <span>
 
-namespace veletas::pipeline {
+#include "util/result.h"
+#include "util/settings_table.h"
+
+namespace veletas::config {
 
 // How a trained generation becomes the network that plays self-play.
 enum class Promotion {
@@ -20,9 +25,13 @@ enum class Promotion {
   kAlways,
 };
 
+// Their names in config files and reports.
+inline constexpr util::Choice<Promotion> kPromotionChoices[] = {
+    {Promotion::kGate, "gate"}, {Promotion::kLatest, "latest"}, {Promotion::kAlways, "always"}};
+
 // "gate", "latest", "always".
 inline const char* PromotionName(Promotion p) {
-  return p == Promotion::kGate ? "gate" : p == Promotion::kLatest ? "latest" : "always";
+  return util::ChoiceName<Promotion>(kPromotionChoices, p);
 }
 
 struct PipelineConfig {
@@ -51,6 +60,11 @@ struct PipelineConfig {
   bool final_ladder = true;
   // Seed of the initial network's weights.
   int64_t init_seed = 1;
+
+  // The settings above, one row each (key, member, range, help; pipeline_settings.cpp).
+  static std::span<const util::Field<PipelineConfig>> Fields();
+  // Ok when usable, else the setting that is not (bad input, "check_games: 3 is odd ...").
+  util::Status Validate() const;
 };
 
-}  // namespace veletas::pipeline
+}  // namespace veletas::config

@@ -1,14 +1,22 @@
-// Settings of a cluster run (YAML section `cluster`, config/config_cluster.cpp; docs/CLUSTER.md).
-// Data with defaults and Validate() with the allowed values. The learner publishes its whole
-// config, this section included, so the workers read the same values.
+// Settings of a cluster run (YAML section `cluster`, docs/CLUSTER.md): data with defaults, one
+// table of settings and Validate() with the allowed values (cluster_settings.cpp). Here in
+// config/, below cluster/, which uses them. The learner publishes its whole config, this
+// section included, so the workers read the same values.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "util/result.h"
+#include "util/settings_table.h"
 
-namespace veletas::cluster {
+namespace veletas::config {
+
+// Longest run name or worker id of a cluster (they become parts of Redis keys,
+// cluster/transport/keys.h): checked with util::ValidateName(name, what, kMaxClusterNameLength).
+inline constexpr size_t kMaxClusterNameLength = 64;
 
 struct ClusterConfig {
   // The Redis server of the run, "redis://HOST:PORT"; empty: no cluster (everything is
@@ -64,9 +72,11 @@ struct ClusterConfig {
   double spot_check_value = 0.02;
   double spot_check_resign_margin = 0.5;
 
+  // The settings above, one row each (key, member, range, help; cluster_settings.cpp).
+  static std::span<const util::Field<ClusterConfig>> Fields();
   // Ok, or bad input "<key>: <what>" for the first setting out of its range, a URL that is
   // not redis://HOST[:PORT] (an empty one is allowed: no cluster) or a bad run name.
   util::Status Validate() const;
 };
 
-}  // namespace veletas::cluster
+}  // namespace veletas::config
