@@ -26,7 +26,7 @@ double Seconds(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-double PeakGflops(const std::string& precision, int cores) {
+double PeakGflops(InferencePrecision precision, int cores) {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
   double mhz = 0.0;
@@ -35,10 +35,9 @@ double PeakGflops(const std::string& precision, int cores) {
     const size_t colon = line.find(':');
     if (colon != std::string::npos) mhz = std::max(mhz, std::atof(line.c_str() + colon + 1));
   }
-  const std::optional<InferencePrecision> p = ParseInferencePrecision(precision);
-  double per_cycle = p == InferencePrecision::kInt8   ? 256
-                     : p == InferencePrecision::kBf16 ? 128
-                                                      : 64;
+  double per_cycle = precision == InferencePrecision::kInt8   ? 256
+                     : precision == InferencePrecision::kBf16 ? 128
+                                                              : 64;
 #if defined(__x86_64__) && defined(__GNUC__)
   if (!__builtin_cpu_supports("avx512f")) per_cycle /= 2;
 #endif

@@ -22,16 +22,15 @@ struct NnBenchOptions {
   uint64_t seed = 1;         // weights and positions
 };
 
-// Builds a freshly initialised network and a pool of positions from seeded random games
-// (every kind of sub-decision, setup included). Not thread-safe; one measurement at a time.
 // The machine's peak arithmetic rate for a precision, from the instruction set and clock
 // (not measured): cores x GHz (the highest "cpu MHz" in /proc/cpuinfo) x operations per
 // cycle and core: with AVX-512 and two FMA units, fp32 64, bf16 128 (vdpbf16ps), int8 256
 // (vpdpbusd); without AVX-512, half. 0 when the clock is unknown.
-// `precision` is a name (model::ParseInferencePrecision; torch and unknown names count as
-// fp32).
-double PeakGflops(const std::string& precision, int cores);
+// kTorch and kAuto count as fp32.
+double PeakGflops(InferencePrecision precision, int cores);
 
+// Builds a freshly initialised network and a pool of positions from seeded random games
+// (every kind of sub-decision, setup included). Not thread-safe; one measurement at a time.
 class NnBench {
  public:
   // Errors: the device is unavailable (e.g. "cuda" on a CPU-only build).

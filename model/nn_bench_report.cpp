@@ -4,6 +4,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/onednn/inference_net.h"
 #include "model/torch/model_files.h"
@@ -25,6 +27,17 @@ bool RunsAsSet(const std::string& actual, const std::string& setting) {
   return a && a == ParseInferencePrecision(setting);
 }
 
+// The measured rates in the table's row order: bf16, fp32, int8, torch.
+std::vector<std::pair<InferencePrecision, double>> InRowOrder(
+    const std::map<InferencePrecision, double>& rate) {
+  std::vector<std::pair<InferencePrecision, double>> rows;
+  for (InferencePrecision p : {InferencePrecision::kBf16, InferencePrecision::kFp32,
+                               InferencePrecision::kInt8, InferencePrecision::kTorch}) {
+    if (rate.count(p)) rows.emplace_back(p, rate.at(p));
+  }
+  return rows;
+}
+
 void PrintEvaluationTable(NnBench& b, const std::vector<std::string>& precisions, int max_batch) {
   std::vector<std::string> actual;
   for (const std::string& p : precisions) {
@@ -40,21 +53,23 @@ void PrintEvaluationTable(NnBench& b, const std::vector<std::string>& precisions
   std::printf("%8s %10s %12s %10s %9s %9s %8s %7s\n", "batch", "precision", "positions/s",
               "ms/call", "x fp32", "x torch", "GFLOP/s", "%peak");
   for (int batch = 1; batch <= max_batch; batch *= 2) {
-    std::map<std::string, double> rate;
+    std::map<InferencePrecision, double> rate;
     for (size_t i = 0; i < precisions.size(); ++i) {
       if (!RunsAsSet(actual[i], precisions[i]) || !b.SetPrecision(precisions[i])) continue;
-      rate[actual[i]] = b.EvalRate(batch);
+      rate[*ParseInferencePrecision(actual[i])] = b.EvalRate(batch);
     }
-    for (const auto& [name, r] : rate) {
+    for (const auto& [precision, r] : InRowOrder(rate)) {
       const double gflops = r * flops / 1e9;
-      const double peak = PeakGflops(name, b.Threads());  // torch: fp32's
-      auto ratio = [&](const char* to) {
+      const double peak = PeakGflops(precision, b.Threads());  // torch: fp32's
+      auto ratio = [&](InferencePrecision to) {
         return rate.count(to) ? Fixed2(r / rate.at(to)) : std::string("-");
       };
       char share[32] = "-";
       if (peak > 0) std::snprintf(share, sizeof share, "%.0f%%", 100 * gflops / peak);
-      std::printf("%8d %10s %12.0f %10.3f %9s %9s %8.1f %7s\n", batch, name.c_str(), r,
-                  1000.0 * batch / r, ratio("fp32").c_str(), ratio("torch").c_str(), gflops, share);
+      std::printf("%8d %10s %12.0f %10.3f %9s %9s %8.1f %7s\n", batch,
+                  InferencePrecisionName(precision), r, 1000.0 * batch / r,
+                  ratio(InferencePrecision::kFp32).c_str(),
+                  ratio(InferencePrecision::kTorch).c_str(), gflops, share);
     }
     std::fflush(stdout);
   }
