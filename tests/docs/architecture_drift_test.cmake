@@ -4,6 +4,7 @@ file(READ ${DOC} doc)
 function(expect_check text want_fail what)
   file(WRITE ${WORK}/architecture_copy.md "${text}")
   execute_process(COMMAND ${PYTHON} ${CHECKER} ${WORK}/architecture_copy.md ${LINKS}
+                          --with-torch ${WITH_TORCH}
                   RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
   if(want_fail AND rc EQUAL 0)
     message(FATAL_ERROR "the checker accepted ${what}")

@@ -8,7 +8,8 @@ layer_links.txt is written by the root CMakeLists.txt at configure time: one lin
 ...` with links written without the `veletas_` prefix (`rules, util`, or `-`). Fails (exit 1,
 naming the row) when
   - a library target of the build has no row, or a row names a target the build lacks
-    (rows marked Torch in their last column may be absent from a build without Torch);
+    (rows whose last column says `yes` or `built with Torch` may be absent from a build
+    without Torch);
   - a row's links differ from what the target links;
   - a target links a target of a later row (the table is in dependency order: layers depend
     only downwards), or its row's folder is not where the target's sources are.
@@ -62,7 +63,7 @@ def main(argv):
             continue
         seen[target] = number
         if target not in links:
-            if with_torch or torch not in ("yes", "model only", "torch"):
+            if with_torch or not (torch.startswith("yes") or "with torch" in torch):
                 errors.append(f"{where}: no such library target in the build")
             continue
         built_folder, built_links = links[target]
