@@ -6,15 +6,9 @@
 namespace veletas::search {
 
 const char* AlgorithmName(Algorithm a) {
-  switch (a) {
-    case Algorithm::kPuct:
-      return "puct";
-    case Algorithm::kGumbel:
-      return "gumbel";
-    case Algorithm::kUct:
-      return "uct";
-  }
-  return "?";
+  // UCT is not a config choice (the rollout baseline's); the others are named by the table.
+  if (a == Algorithm::kUct) return "uct";
+  return util::ChoiceName<Algorithm>(kAlgorithmChoices, a);
 }
 
 namespace {
