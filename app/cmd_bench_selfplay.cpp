@@ -125,14 +125,16 @@ int RunBenchSpotCheck(const BenchSpotCheckArgs& args) {
   auto worker = LoadConfigNetwork(args.model, c);
   if (!worker) return CommandError("bench spot-check", worker.error_value());
   // As the learner loads it: the worker's precision, unless told otherwise.
-  const std::string precision =
-      args.check_precision.value_or(worker.value().evaluator->PrecisionName());
+  const model::InferencePrecision precision =
+      args.check_precision ? *model::ParseInferencePrecision(*args.check_precision)  // checked
+                           : worker.value().evaluator->Precision();
   const auto load_start = util::SteadyClock::now();
   auto learner = LoadSpotCheckNetwork(args.model, c, precision);
   if (!learner) return CommandError("bench spot-check", learner.error_value());
   if (learner.value() == nullptr) {
     return CommandError("bench spot-check",
-                        {"this machine cannot run the network at precision " + precision,
+                        {std::string("this machine cannot run the network at precision ") +
+                             model::InferencePrecisionName(precision),
                          util::ErrorKind::kFailure});
   }
   const selfplay::SpotCheckBenchSetup setup{

@@ -26,9 +26,4 @@ util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
   return std::move(loaded.value().evaluator);
 }
 
-util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
-    const std::string& ckpt, const config::Config& c, const std::string& precision) {
-  return LoadSpotCheckNetwork(ckpt, c, model::ParseInferencePrecision(precision));
-}
-
 }  // namespace veletas::app

@@ -28,9 +28,5 @@ util::Result<model::LoadedEvaluator> LoadConfigNetwork(const std::string& ckpt,
 util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
     const std::string& ckpt, const config::Config& c,
     std::optional<model::InferencePrecision> precision);
-// The same for a precision named on a command line (model::ParseInferencePrecision; "" or an
-// unknown name: the config's).
-util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
-    const std::string& ckpt, const config::Config& c, const std::string& precision);
 
 }  // namespace veletas::app
