@@ -135,7 +135,10 @@ util::Result<std::vector<StreamEntry>> IngestSession::Next(EntryKind kind) {
   for (;;) {
     auto batch = TryNext(kind);
     if (!batch) return batch.error_value();
-    if (batch.value()) return std::move(*batch.value());
+    if (!batch.value()) continue;
+    if (!trouble_.empty()) Print("  cluster: Redis takes commands again (" + trouble_ + " before)");
+    trouble_.clear();
+    return std::move(*batch.value());
   }
 }
 
@@ -145,14 +148,30 @@ void IngestSession::Lost(const std::string& why) {
   cursor_.clear();  // what was delivered may not have been acknowledged
 }
 
+bool IngestSession::Refusing(const util::Error& error) {
+  const std::string why = RedisTrouble(redis_, error);
+  if (why.empty() || !redis_.Connected()) return false;
+  if (why != trouble_) {
+    Print("  cluster: " + why + ": " + BoundedReason(error.message) + "; trying again");
+  }
+  trouble_ = why;
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  return true;
+}
+
 util::Result<IngestSession::Batch> IngestSession::TryNext(EntryKind kind) {
+  if (every_) every_();
   if (!redis_.Connected() || lost_) {
-    if (util::Status s = Reconnect(); !s.ok()) return s.error_value();
+    if (util::Status s = Reconnect(); !s.ok()) {
+      if (Refusing(s.error_value())) return Batch();
+      return s.error_value();
+    }
   }
   util::Status epoch = CheckEpoch();
   util::Result<std::vector<std::string>> streams =
       epoch.ok() ? Streams(kind) : util::Result<std::vector<std::string>>(epoch.error_value());
   if (!streams) {
+    if (Refusing(streams.error_value())) return Batch();
     if (redis_.Connected()) return streams.error_value();
     Lost(streams.error());
     return Batch();
@@ -229,6 +248,8 @@ struct IngestSession::Settlement {
   std::map<std::string, std::map<std::string, int64_t>> by_worker;
   std::vector<std::string> logged;
   std::vector<RedisFields> dead;  // the fields of the dead letters
+  // The stats fields to add to (Counts), in the order of their HINCRBY commands.
+  std::vector<std::pair<std::string, int64_t>> counts;
 };
 
 void IngestSession::Reject(const StreamEntry& entry, const std::string& message, Settlement& out) {
@@ -245,6 +266,26 @@ void IngestSession::Reject(const StreamEntry& entry, const std::string& message,
   }
 }
 
+std::vector<std::pair<std::string, int64_t>> IngestSession::Counts(const Settlement& s) {
+  std::map<std::string, int64_t> add;
+  add.swap(unsaved_);
+  for (const auto& [field, n] : std::map<std::string, int64_t>{{"accepted", s.now.accepted},
+                                                               {"duplicates", s.now.duplicates},
+                                                               {"stale", s.now.stale},
+                                                               {"rejected", s.now.rejected}}) {
+    add[field] += n;
+  }
+  for (const auto& [reason, n] : s.now.rejected_by_reason) add["rejected:" + reason] += n;
+  for (const auto& [prefix, counts] : s.by_worker) {
+    for (const auto& [worker, n] : counts) add[prefix + worker] += n;
+  }
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const auto& [field, n] : add) {
+    if (n > 0) out.emplace_back(field, n);
+  }
+  return out;
+}
+
 RedisBatch IngestSession::SettleCommands(const Settlement& s) const {
   // Dead letters first: an entry is acknowledged only when its dead letter is stored (or
   // Redis refused it, e.g. when full).
@@ -254,18 +295,7 @@ RedisBatch IngestSession::SettleCommands(const Settlement& s) const {
   }
   for (const auto& [stream, ids] : s.acks) commands.StreamAck(stream, kLearnerGroup, ids);
   const std::string stats = keys_.Stats();
-  for (const auto& [field, n] : std::map<std::string, int64_t>{{"accepted", s.now.accepted},
-                                                               {"duplicates", s.now.duplicates},
-                                                               {"stale", s.now.stale},
-                                                               {"rejected", s.now.rejected}}) {
-    if (n > 0) commands.HashIncrBy(stats, field, n);
-  }
-  for (const auto& [reason, n] : s.now.rejected_by_reason) {
-    commands.HashIncrBy(stats, "rejected:" + reason, n);
-  }
-  for (const auto& [prefix, counts] : s.by_worker) {
-    for (const auto& [worker, n] : counts) commands.HashIncrBy(stats, prefix + worker, n);
-  }
+  for (const auto& [field, n] : s.counts) commands.HashIncrBy(stats, field, n);
   for (const std::string& line : s.logged) commands.ListPush(keys_.Rejections(), line);
   if (!s.logged.empty()) commands.ListTrim(keys_.Rejections(), 0, 199);
   commands.HashSet(stats, {{"last_ingest", std::to_string(std::time(nullptr))}});
@@ -297,6 +327,7 @@ util::Status IngestSession::Settle(EntryKind kind, const std::vector<StreamEntry
     }
   }
   if (settled.acks.empty()) return util::Ok();
+  settled.counts = Counts(settled);
   auto replies = SettleCommands(settled).Send(redis_);
   if (!replies) {
     // Not acknowledged: the entries come again and are counted as duplicates then.
@@ -311,6 +342,12 @@ util::Status IngestSession::Settle(EntryKind kind, const std::vector<StreamEntry
       Print("  cluster: XACK " + stream + ": " + BoundedReason(r.str));
       if (util::Status s = Repair(stream); !s.ok()) return s;
     }
+  }
+  // Counts Redis refused (full: OOM) are added to the next batch's, so that a worker that
+  // fills Redis is still counted once the learner has drained it.
+  for (const auto& [field, n] : settled.counts) {
+    const RedisValue& r = replies.value()[i++];
+    if (r.IsError()) unsaved_[field] += n;
   }
   totals_.accepted += now.accepted;
   totals_.duplicates += now.duplicates;

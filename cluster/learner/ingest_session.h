@@ -66,6 +66,9 @@ class IngestSession {
   // after the workers this session has read from are registered again: e.g. republishes
   // the networks. Errors stop Next.
   void OnDataLost(std::function<util::Status()> f) { on_data_lost_ = std::move(f); }
+  // Called at the start of every read of Next (on its thread), e.g. to log what another
+  // thread found.
+  void Every(std::function<void()> f) { every_ = std::move(f); }
   // Starts reading the streams again from their pending entries (call when a collection
   // starts).
   void Restart() { cursor_.clear(); }
@@ -126,6 +129,11 @@ class IngestSession {
   // commands that store a batch's outcome.
   struct Settlement;
   void Reject(const StreamEntry& entry, const std::string& message, Settlement& out);
+  // The stats increments of `s` with those Redis refused before (unsaved_, taken).
+  std::vector<std::pair<std::string, int64_t>> Counts(const Settlement& s);
+  // True when `error` is Redis refusing for want of resources while connected: logs why
+  // (once per kind of trouble), waits a second.
+  bool Refusing(const util::Error& error);
   RedisBatch SettleCommands(const Settlement& s) const;
 
   RedisClient& redis_;
@@ -133,6 +141,9 @@ class IngestSession {
   const config::ClusterConfig& config_;
   Log log_;
   std::function<util::Status()> on_data_lost_;
+  std::function<void()> every_;
+  std::map<std::string, int64_t> unsaved_;     // stats increments Redis refused (OOM)
+  std::string trouble_;                        // RedisTrouble while it lasts, else ""
   std::map<std::string, std::string> cursor_;  // stream -> XAUTOCLAIM cursor; "done" when new
   std::map<std::string, std::string> owner_;   // stream -> worker
   std::set<std::string> grouped_;              // streams whose group this session made

@@ -61,16 +61,34 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
   // No stream field longer than an entry may be is ever copied out of a reply.
   options.redis.max_string_bytes =
       static_cast<size_t>(std::max<int64_t>(options.cluster.max_entry_bytes, 1 << 20)) + 1;
+  // Its reads may hold large replies: never closed to make room for other connections.
+  options.redis.no_evict = true;
   std::unique_ptr<Learner> l(new Learner(std::move(options)));
-  if (util::Status s = l->redis_.Connect(); !s.ok()) return s.error_value();
-  if (util::Status s = l->TakeLock(); !s.ok()) return s.error_value();
-  if (util::Status s = EnsureGroup(l->redis_, l->keys_.Tasks(), kWorkerGroup); !s.ok()) {
+  if (util::Status s = l->redis_.Connect(); !s.ok()) {
+    // At its connection limit (a worker holding every connection): waited for; a Redis that
+    // cannot be reached at all is an error at the start.
+    if (RedisTrouble(l->redis_, s.error_value()).find("connection limit") == std::string::npos) {
+      return s.error_value();
+    }
+    if (util::Status again = l->Retrying([&] { return l->redis_.Connect(); }); !again.ok()) {
+      return again.error_value();
+    }
+  }
+  // A full Redis (or one at its connection limit) is waited for, as an unreachable one is.
+  if (util::Status s = l->Retrying([&] { return l->TakeLock(); }); !s.ok()) return s.error_value();
+  if (util::Status s =
+          l->Retrying([&] { return EnsureGroup(l->redis_, l->keys_.Tasks(), kWorkerGroup); });
+      !s.ok()) {
     return s.error_value();
   }
-  if (util::Status s = SetValue(l->redis_, l->keys_.Config(), l->options_.config_text); !s.ok()) {
+  if (util::Status s = l->Retrying(
+          [&] { return SetValue(l->redis_, l->keys_.Config(), l->options_.config_text); });
+      !s.ok()) {
     return s.error_value();
   }
-  auto epoch = SetValueIfAbsent(l->redis_, l->keys_.Epoch(), std::to_string(std::time(nullptr)));
+  auto epoch = l->Retrying([&] {
+    return SetValueIfAbsent(l->redis_, l->keys_.Epoch(), std::to_string(std::time(nullptr)));
+  });
   if (!epoch) return epoch.error_value();
   l->session_ =
       std::make_unique<IngestSession>(l->redis_, l->keys_, l->options_.cluster, l->options_.log);
@@ -92,10 +110,16 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
   }
   l->checker_ = std::make_unique<SpotChecker>(std::move(spot), std::random_device()());
   if (util::Status s = l->checker_->LoadUnverified(); !s.ok()) return s.error_value();
-  auto quarantined = HashGetAll(l->redis_, l->keys_.Quarantined());
+  auto quarantined = l->Retrying([&] { return HashGetAll(l->redis_, l->keys_.Quarantined()); });
   if (!quarantined) return quarantined.error_value();
   for (const auto& [worker, why] : quarantined.value()) l->quarantined_[worker] = why;
   l->session_->OnDataLost([self] { return self->Republish(); });
+  l->guard_ = std::make_unique<RedisGuard>(l->keys_);
+  RedisOptions lock_options = l->options_.redis;
+  lock_options.max_string_bytes = 0;  // CLIENT LIST of many connections (RedisGuard)
+  l->lock_redis_ = std::make_unique<RedisClient>(lock_options);
+  l->lock_connected_ = l->lock_redis_->Connect().ok();
+  l->session_->Every([self] { self->GuardFromMainThread(); });
   l->arena_ = std::make_unique<RemoteArena>(
       *l->session_, [self](const std::string& checkpoint, long long generation) {
         return self->Publish(checkpoint, generation, false);
@@ -133,8 +157,17 @@ util::Status Learner::TakeLock() {
                              holder_dir + "); stop it, or give this run another cluster.run name");
 }
 
+void Learner::GuardFromMainThread() {
+  if (!lock_connected_ && util::SecondsSince(last_guard_) >= kLockRefreshSeconds) {
+    last_guard_ = util::SteadyClock::now();
+    guard_->Check(redis_);
+  }
+  if (!options_.log) return;
+  for (const std::string& line : guard_->TakeNotes()) options_.log(line);
+}
+
 void Learner::KeepLock() {
-  RedisClient redis(options_.redis);
+  RedisClient& redis = *lock_redis_;
   auto last = util::SteadyClock::now();
   while (!stop_) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -160,6 +193,8 @@ void Learner::KeepLock() {
       const long long n = std::max<long long>(0, queued.value() - held_back_.load());
       SetValueWithTtl(redis, keys_.Queued(), std::to_string(n), kLockMs);
     }
+    guard_->Check(redis);
+    lock_connected_ = redis.Connected();
   }
 }
 
@@ -175,8 +210,13 @@ auto Learner::Retrying(F f) -> decltype(f()) {
   bool logged = false;
   for (;;) {
     auto r = f();
-    if (r || redis_.Connected() || r.kind() == util::ErrorKind::kBadInput) return r;
-    if (!logged && options_.log) options_.log("  cluster: " + r.error() + "; waiting for Redis");
+    if (r || r.kind() == util::ErrorKind::kBadInput || !Unavailable(redis_, r.error_value())) {
+      return r;
+    }
+    if (!logged && options_.log) {
+      options_.log("  cluster: " + RedisTrouble(redis_, r.error_value()) + ": " + r.error() +
+                   "; waiting for Redis");
+    }
     logged = true;
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }

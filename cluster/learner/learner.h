@@ -15,6 +15,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -27,6 +28,7 @@
 #include "arena/arena_journal.h"
 #include "cluster/learner/game_store.h"
 #include "cluster/learner/ingest_session.h"
+#include "cluster/learner/redis_guard.h"
 #include "cluster/learner/spot_checker.h"
 #include "cluster/transport/keys.h"
 #include "cluster/transport/redis_client.h"
@@ -164,6 +166,16 @@ class Learner {
   // queue count that pauses the workers (else they would pause the workers still owed games).
   std::atomic<int64_t> held_back_{0};
   std::thread lock_thread_;
+  // Counts Redis's refusals and cuts workers' surplus connections: on the lock thread, with its
+  // connection made at the start (a worker holding every connection later cannot keep it
+  // out), or on the main thread's connection while that one is lost.
+  std::unique_ptr<RedisGuard> guard_;
+  std::unique_ptr<RedisClient> lock_redis_;
+  std::atomic<bool> lock_connected_{false};
+  std::chrono::steady_clock::time_point last_guard_{};  // the main thread's last guard check
+  // The main thread's part of the guard (IngestSession::Every): logs the guard's notes, and
+  // checks on redis_ while the lock thread has no connection.
+  void GuardFromMainThread();
   std::unique_ptr<SpotChecker> checker_;
   std::map<std::string, std::string> quarantined_;  // worker -> why
 };

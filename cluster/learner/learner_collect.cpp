@@ -11,6 +11,7 @@
 #include "cluster/transport/entry.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/worker_registry.h"
+#include "model/base/net_config.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 
@@ -149,6 +150,19 @@ util::Result<Verdict> SpotCheckEntry(Collecting& c, const std::string& worker,
   if (!checked) return checked.error_value();
   outcome = checked.value();
   if (outcome == SpotChecker::Outcome::kFailed) return Verdict{K::kRejected, why};
+  if (outcome == SpotChecker::Outcome::kUnreproducible) {
+    // A declared precision the learner cannot run would escape every check: a few such games
+    // are taken (unverified until the worker passes a check), then its games are refused.
+    const int64_t n = c.checker.Unreproducible(worker);
+    if (n > kMaxUnreproducibleGames) {
+      return Verdict{K::kRejected,
+                     "unverifiable: the learner cannot run the declared precision " +
+                         std::string(precision ? model::InferencePrecisionName(*precision) : "?") +
+                         " to spot-check this worker's games (" + std::to_string(n) +
+                         " so far, limit " + std::to_string(kMaxUnreproducibleGames) +
+                         "); run the worker at a precision the learner's CPU has"};
+    }
+  }
   return Verdict{K::kAccepted, ""};
 }
 

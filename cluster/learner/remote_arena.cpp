@@ -328,16 +328,22 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
       last_check = util::SteadyClock::now();
       std::set<int> freed;  // games of tasks taken back: posted again at once
       auto covered = Covered(base.value());
-      if (!covered && session_.Redis().Connected()) {
+      if (!covered && !Unavailable(session_.Redis(), covered.error_value())) {
         // The tasks stream or its group is gone while the run's data is not (deleted by
         // hand): made again, else no task could ever be posted.
         session_.Print("  cluster: arena tasks: " + covered.error().substr(0, 200) +
                        "; making the tasks' group again");
-        if (util::Status s = session_.EnsureTaskGroup(); !s.ok()) return s;
+        if (util::Status s = session_.EnsureTaskGroup();
+            !s.ok() && !Unavailable(session_.Redis(), s.error_value())) {
+          return s;
+        }
         covered = Covered(base.value());
       }
       if (covered && !first) {
-        if (util::Status s = Leases(freed); !s.ok() && session_.Redis().Connected()) return s;
+        if (util::Status s = Leases(freed);
+            !s.ok() && !Unavailable(session_.Redis(), s.error_value())) {
+          return s;
+        }
         if (!freed.empty()) covered = Covered(base.value());
       }
       if (covered) {
@@ -355,8 +361,11 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
             uncovered.erase(it);
           }
         }
-        if (util::Status s = Post(base.value(), post); !s.ok() && session_.Redis().Connected()) {
-          return s;
+        if (util::Status s = Post(base.value(), post); !s.ok()) {
+          // Redis full or gone: the games stay uncovered and are posted again later.
+          if (!Unavailable(session_.Redis(), s.error_value())) return s;
+          session_.Print("  cluster: arena tasks not posted (" +
+                         RedisTrouble(session_.Redis(), s.error_value()) + "); trying again");
         }
         TrimAcknowledged(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup);
         first = false;

@@ -52,7 +52,7 @@ util::Result<SpotChecker::Outcome> SpotChecker::Check(
   if (!evaluator) return evaluator.error_value();
   if (evaluator.value() == nullptr) {
     totals_.unreproducible += static_cast<int64_t>(chosen.size()) + (resigned != nullptr);
-    return Outcome::kUnchecked;
+    return Outcome::kUnreproducible;
   }
   Outcome outcome = Outcome::kPassed;
   if (resigned != nullptr && !ResignationStands(*resigned, *evaluator.value(), why)) {

@@ -27,8 +27,8 @@ namespace veletas::cluster {
 
 // The evaluator of a network, named by its checkpoint file or its published id, at inference
 // precision `precision` (the worker's, Entry::precision; nullopt, "" or an unknown name on the
-// wire: the learner's own). nullptr: a network this learner cannot evaluate as the worker did; errors are
-// failures of the learner. The one type of the spot checks' network loaders
+// wire: the learner's own). nullptr: a network this learner cannot evaluate as the worker did;
+// errors are failures of the learner. The one type of the spot checks' network loaders
 // (SpotCheckerOptions::load, LearnerOptions::load_network, PipelineGames::Start's `check`).
 using CheckpointLoader = std::function<util::Result<std::unique_ptr<search::Evaluator>>(
     const std::string& checkpoint, std::optional<model::InferencePrecision> precision)>;
@@ -46,6 +46,12 @@ struct SpotCheckerOptions {
   // check); errors are failures of the learner. Empty: no checks.
   CheckpointLoader load;
 };
+
+// The self-play games of one worker whose drawn positions the learner could not check (a
+// declared precision its CPU lacks: SpotChecker::Outcome::kUnreproducible) that it still takes,
+// in one learner process; later ones are refused ("unverifiable"), so that declaring such a
+// precision does not escape the spot checks.
+inline constexpr int64_t kMaxUnreproducibleGames = 20;
 
 // Totals of the checks so far.
 struct SpotCheckTotals {
@@ -68,7 +74,9 @@ class SpotChecker {
   // checked).
   SpotChecker(SpotCheckerOptions options, uint64_t seed);
 
-  enum class Outcome { kUnchecked, kPassed, kFailed };
+  // kUnreproducible: positions were drawn but the learner has no evaluator for the network at
+  // the declared precision (its CPU lacks it): counted against the worker (Unreproducible).
+  enum class Outcome { kUnchecked, kPassed, kFailed, kUnreproducible };
   // Checks a random share of `samples` (their summaries parallel to them), played by
   // `network` at `precision` (Entry::precision), and, for a game that ended by resignation at
   // `resigned` (nullptr: it did not), the resignation. kFailed with the reason in `why` (at
@@ -83,6 +91,8 @@ class SpotChecker {
   // A game of `worker` stored in sample directory `dir` (kPassed games: call Passed); not
   // kept when checks are off (options.fraction 0 or no options.load).
   void Stored(const std::string& worker, const std::string& dir, const data::GameId& id);
+  // Counts a kUnreproducible game of `worker`; returns how many it has had (this process).
+  int64_t Unreproducible(const std::string& worker) { return ++unreproducible_by_[worker]; }
   // `worker` passed a check: its earlier games are vouched for.
   void Passed(const std::string& worker) { unverified_changed_ |= unverified_.erase(worker) > 0; }
   // The games of `worker` stored since its last passed check, by directory; forgets them.
@@ -101,7 +111,8 @@ class SpotChecker {
   SpotCheckerOptions options_;
   util::Rng rng_;
   SpotCheckTotals totals_;
-  std::string network_;  // of evaluator_: network id and precision
+  std::map<std::string, int64_t> unreproducible_by_;  // worker -> kUnreproducible games
+  std::string network_;                               // of evaluator_: network id and precision
   std::optional<model::InferencePrecision> precision_;
   std::unique_ptr<search::Evaluator> evaluator_;
   std::map<std::string, std::vector<std::pair<std::string, data::GameId>>> unverified_;

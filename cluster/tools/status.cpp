@@ -1,15 +1,20 @@
 #include "cluster/tools/status.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 #include <tuple>
 #include <vector>
 
+#include "cluster/transport/blame.h"
 #include "cluster/transport/redis_commands.h"
+#include "cluster/transport/redis_setup.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/worker_registry.h"
 #include "util/json.h"
@@ -17,6 +22,8 @@
 
 namespace veletas::cluster {
 namespace {
+
+constexpr int kConnectTries = 30;  // a second apart, at Redis's connection limit
 
 // The value of `field` in `hash`, "-" when it has none.
 std::string Field(const std::map<std::string, std::string>& hash, const std::string& field) {
@@ -29,30 +36,82 @@ long long Count(const nlohmann::json& j, const char* key) {
   return util::JsonValueOr<long long>(j, key, 0);
 }
 
-// The commands and logins Redis refused to the run's worker users, by worker, from its ACL
-// LOG (its newest 128 kinds of refusal by default, each with a count): what a worker tried that
-// its user may not do. Nothing where the status's user may not read the log.
-void RefusedSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
-  auto log = AclLog(redis, 1000);  // without a count: the newest 10
-  if (!log) return;
-  std::map<std::string, long long> count;
-  std::map<std::string, std::string> newest;  // the log lists the newest first
-  for (const AclLogEntry& entry : log.value()) {
-    const std::string& user = entry.username;
-    if (user.rfind(keys.prefix, 0) != 0 || user.size() == keys.prefix.size()) continue;
-    const std::string worker = user.substr(keys.prefix.size());
-    count[worker] += entry.count;
-    if (!newest.count(worker)) newest[worker] = entry.reason + " " + entry.object;
+// Worker -> n for the stats fields "<prefix><worker>".
+std::map<std::string, long long> ByWorker(const std::map<std::string, std::string>& stats,
+                                          const std::string& prefix) {
+  std::map<std::string, long long> out;
+  for (const auto& [field, value] : stats) {
+    if (field.rfind(prefix, 0) == 0) out[field.substr(prefix.size())] += std::atoll(value.c_str());
   }
-  if (count.empty()) return;
-  out << "refused by Redis (ACL LOG) by worker:";
-  const char* sep = " ";
-  for (const auto& [worker, n] : count) {
-    out << sep << util::EscapedBytes(worker.substr(0, 64)) << " " << n
-        << " (newest: " << util::EscapedBytes(newest[worker].substr(0, 80)) << ")";
-    sep = ", ";
+  return out;
+}
+
+// "w1 3, w2 4" (names escaped and cut: they may quote what a worker sent).
+std::string CountList(const std::map<std::string, long long>& counts) {
+  std::string out;
+  for (const auto& [worker, n] : counts) {
+    out += (out.empty() ? "" : ", ") + util::EscapedBytes(worker.substr(0, 64)) + " " +
+           std::to_string(n);
   }
-  out << "\n";
+  return out;
+}
+
+// What Redis refused, by whom it can be blamed on (cluster/transport/blame.h): the learner's
+// counts of the ACL LOG it emptied (`stats`) and the log's entries since. A worker is named
+// only for refusals under its own login; failed logins of no worker's session are counted by
+// the name tried, blaming nobody. Nothing from the log where the status's user may not read it.
+void RefusedSection(RedisClient& redis, const RunKeys& keys,
+                    const std::map<std::string, std::string>& stats, std::ostream& out) {
+  std::map<std::string, long long> by_worker = ByWorker(stats, kRefusedByField);
+  std::map<std::string, long long> logins_as = ByWorker(stats, kLoginsAsField);
+  long long failed = std::atoll(Field(stats, kFailedLoginsField).c_str());
+  std::map<std::string, std::string> newest;
+  if (auto log = AclLog(redis, 2 * kAclLogLength)) {  // without a count: the newest 10
+    const Refusals r = SortRefusals(keys, log.value());
+    for (const auto& [w, n] : r.by_worker) by_worker[w] += n;
+    for (const auto& [w, n] : r.logins_as) logins_as[w] += n;
+    failed += r.failed_logins;
+    newest = r.newest;
+  }
+  if (!by_worker.empty()) {
+    out << "refused by Redis (ACL LOG) by worker:";
+    const char* sep = " ";
+    for (const auto& [worker, n] : by_worker) {
+      out << sep << util::EscapedBytes(worker.substr(0, 64)) << " " << n;
+      if (newest.count(worker)) {
+        out << " (newest: " << util::EscapedBytes(newest[worker].substr(0, 80)) << ")";
+      }
+      sep = ", ";
+    }
+    out << "\n";
+  }
+  if (failed > 0) {
+    out << "failed logins of no worker's session (anyone may try any name; nobody blamed): "
+        << failed;
+    if (!logins_as.empty()) out << ", under workers' names: " << CountList(logins_as);
+    out << "\n";
+  }
+}
+
+// Connections by worker now (CLIENT LIST, where the status's user may list them) and the
+// times the learner closed a worker's connections for holding more than its share.
+void ConnectionsSection(RedisClient& redis, const RunKeys& keys,
+                        const std::map<std::string, std::string>& stats, std::ostream& out) {
+  const std::map<std::string, long long> cut = ByWorker(stats, kConnectionsCutField);
+  if (!cut.empty()) {
+    out << "connections closed by the learner (more than " << kMaxWorkerConnections
+        << " at once) by worker: " << CountList(cut) << "\n";
+  }
+  auto clients = ClientList(redis);
+  if (!clients) return;
+  std::map<std::string, long long> over;
+  for (const auto& [worker, n] : ConnectionsByWorker(keys, clients.value())) {
+    if (n > kMaxWorkerConnections) over[worker] = n;
+  }
+  if (!over.empty()) {
+    out << "workers holding more than " << kMaxWorkerConnections
+        << " connections now: " << CountList(over) << "\n";
+  }
 }
 
 // "N entries (P pending at the group, L not yet read)" for streams `keys` together.
@@ -90,6 +149,21 @@ util::Status ServerSection(RedisClient& redis, std::ostream& out) {
   out << "redis " << redis.Options().endpoint.ToString() << ": version " << s["redis_version"]
       << ", used memory " << m["used_memory_human"] << ", aof "
       << (p["aof_enabled"] == "1" ? "on" : "OFF") << ", appendfsync " << appendfsync << "\n";
+  // Why workers and the learner may be waiting: a full Redis refuses every write (their games
+  // wait in their spools), one at its connection limit every new connection.
+  const long long used = std::atoll(m["used_memory"].c_str());
+  const long long max = std::atoll(m["maxmemory"].c_str());
+  if (max > 0 && used >= max) {
+    out << "redis is FULL: used memory " << used << " of maxmemory " << max
+        << " bytes; writes are refused (OOM) and finished games wait in the workers' spools\n";
+  }
+  if (auto clients = ServerInfo(redis, "clients")) {
+    auto c = clients.value();
+    auto limit = ConfigGet(redis, "maxclients");
+    const std::string maxclients = limit && limit.value() ? *limit.value() : "?";
+    out << "redis connections: " << c["connected_clients"] << " of maxclients " << maxclients;
+    out << "\n";
+  }
   return util::Ok();
 }
 
@@ -232,7 +306,8 @@ util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostre
     out << "quarantined worker " << util::EscapedBytes(worker.substr(0, 64)) << ": "
         << util::EscapedBytes(why.substr(0, 200)) << "\n";
   }
-  RefusedSection(redis, keys, out);
+  RefusedSection(redis, keys, st, out);
+  ConnectionsSection(redis, keys, st, out);
   auto recent = ListRange(redis, keys.Rejections(), 0, 4);
   if (recent && !recent.value().empty()) {
     out << "latest rejected entries:\n";
@@ -245,6 +320,23 @@ util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostre
 
 util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys) {
   std::ostringstream out;
+  // A Redis at its connection limit (a worker holding every connection until the learner
+  // closes them) is tried again for a while.
+  for (int tries = 1;; ++tries) {
+    util::Status connected = redis.Connect();
+    if (connected.ok()) {
+      if (tries > 1) {
+        out << "(Redis was at its connection limit: connected at try " << tries << ")\n";
+      }
+      break;
+    }
+    if (RedisTrouble(redis, connected.error_value()).find("connection limit") ==
+            std::string::npos ||
+        tries >= kConnectTries) {
+      return connected.error_value();
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
   util::Status s = ServerSection(redis, out);
   if (s.ok()) s = LearnerSection(redis, keys, out);
   if (s.ok()) s = WorkersSection(redis, keys, out);

@@ -12,7 +12,10 @@
 
 namespace veletas::cluster {
 
-// The status report as text (lines). Errors: Redis unreachable or a command refused.
+// The status report as text (lines), with what Redis refused and to whom it can be blamed
+// (cluster/transport/blame.h), whether Redis is full, and the connections of workers past their
+// share. A Redis at its connection limit is tried for up to 30 s. Errors: Redis unreachable
+// or a command refused.
 util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys);
 
 }  // namespace veletas::cluster

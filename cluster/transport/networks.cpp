@@ -66,10 +66,14 @@ util::Result<std::string> FetchNetwork(RedisClient& redis, const RunKeys& keys,
     return R::Error("network " + id + ": larger than the limit of " + std::to_string(max_bytes) +
                     " bytes");
   }
-  auto chunks = ListRange(redis, key, 0, -1);
-  if (!chunks) return chunks.error_value();
+  // Chunk by chunk: no reply is longer than one chunk, so each fits the output buffer limit
+  // that `veletas cluster setup` gives every connection (redis_setup.h).
   std::string bytes;
-  for (const std::string& c : chunks.value()) bytes += c;
+  for (long long i = 0; i < length.value(); ++i) {
+    auto chunk = ListRange(redis, key, i, i);
+    if (!chunk) return chunk.error_value();
+    for (const std::string& c : chunk.value()) bytes += c;
+  }
   if (util::Sha256Hex(bytes) != id) {
     return R::Error("network " + id + ": the stored bytes do not match their SHA-256");
   }

@@ -25,7 +25,11 @@ timeval ToTimeval(double seconds) {
 // A server still loading its data set (after a restart) answers every data command with
 // "LOADING ...": the client treats it as a server not reachable yet, so that every caller's
 // reconnect-and-retry path applies.
-bool IsLoading(const RedisValue& v) { return v.IsError() && v.str.rfind("LOADING", 0) == 0; }
+// A server at its connection limit answers "ERR max number of clients reached" and closes the
+// connection: the same, a server not reachable for now.
+bool IsUnreachable(const RedisValue& v) {
+  return v.IsError() && (v.str.rfind("LOADING", 0) == 0 || v.str.rfind(kMaxClientsReply, 0) == 0);
+}
 
 RedisValue Convert(const redisReply* r, size_t max_string) {
   RedisValue v;
@@ -157,6 +161,10 @@ util::Status RedisClient::Connect() {
     args.push_back(auth.password);
     auto reply = Command(args);
     if (!reply) return reply.error_value();
+    if (reply.value().IsError() && reply.value().str.rfind("WRONGPASS", 0) != 0) {
+      // Not a verdict on the credentials (e.g. OOM, a busy server): try again later.
+      return IoError("AUTH: " + reply.value().str);
+    }
     if (reply.value().IsError()) {
       Disconnect();
       return util::Status::Error("redis " + e.ToString() + ": authentication as \"" +
@@ -167,6 +175,10 @@ util::Status RedisClient::Connect() {
   if (!options_.client_name.empty()) {
     auto reply = Command({"CLIENT", "SETNAME", options_.client_name});
     if (!reply) return reply.error_value();  // a refused name (NOPERM) is not an error
+  }
+  if (options_.no_evict) {
+    auto reply = Command({"CLIENT", "NO-EVICT", "on"});
+    if (!reply) return reply.error_value();  // refused (an older setup): not an error
   }
   return util::Ok();
 }
@@ -183,7 +195,7 @@ util::Result<RedisValue> RedisClient::Command(const std::vector<std::string_view
   if (raw == nullptr) return IoError(FirstWord(args) + " failed");
   std::unique_ptr<void, ReplyDeleter> reply(raw);
   RedisValue value = Convert(static_cast<redisReply*>(raw), options_.max_string_bytes);
-  if (IsLoading(value)) return IoError(FirstWord(args) + ": " + value.str);
+  if (IsUnreachable(value)) return IoError(FirstWord(args) + ": " + value.str);
   return value;
 }
 
@@ -223,7 +235,7 @@ util::Result<std::vector<RedisValue>> RedisClient::Pipeline(
     out.push_back(Convert(static_cast<redisReply*>(raw), options_.max_string_bytes));
   }
   for (size_t i = 0; i < out.size(); ++i) {
-    if (IsLoading(out[i])) {
+    if (IsUnreachable(out[i])) {
       return IoError((commands[i].empty() ? std::string() : commands[i].front()) + ": " +
                      out[i].str);
     }

@@ -31,6 +31,9 @@ struct RedisAuth {
 // "PASSWORD" for the default user). Errors (bad input) name the file.
 util::Result<RedisAuth> LoadRedisAuth(const std::string& file);
 
+// The error reply of a server at its `maxclients` (it closes the connection after it).
+inline constexpr char kMaxClientsReply[] = "ERR max number of clients reached";
+
 // One reply (RESP2).
 struct RedisValue {
   enum class Type { kNil, kString, kInteger, kArray, kStatus, kError };
@@ -58,6 +61,9 @@ struct RedisOptions {
   std::string client_name;  // CLIENT SETNAME, shown by CLIENT LIST; "" = none
   // Strings of replies longer than this are not copied (RedisValue::oversized); 0 = no limit.
   size_t max_string_bytes = 0;
+  // CLIENT NO-EVICT on for each connection: never closed by the server's `maxmemory-clients`
+  // (the learner's; a user that may not is connected all the same).
+  bool no_evict = false;
 };
 
 // Options for the server at `url` (util::ParseRedisUrl) with the credentials of LoadRedisAuth
@@ -74,8 +80,9 @@ class RedisClient {
   RedisClient(const RedisClient&) = delete;
   RedisClient& operator=(const RedisClient&) = delete;
 
-  // Connects and authenticates unless connected. A server that cannot be reached is a
-  // failure; refused credentials are bad input. Both name the server.
+  // Connects and authenticates unless connected. A server that cannot be reached, is at its
+  // connection limit or refuses the login for any other reason than the credentials is a
+  // failure; refused credentials (WRONGPASS) are bad input. Both name the server.
   util::Status Connect();
   // Drops the connection (the next call connects again).
   void Disconnect();
@@ -86,8 +93,9 @@ class RedisClient {
   const RedisOptions& Options() const { return options_; }
 
   // Sends one command and returns its reply; an error reply (e.g. NOPERM) is a value of type
-  // kError. Connects first when needed. An I/O error, a timeout or a server still loading its
-  // data ("LOADING", after a restart) drops the connection and is a failure naming the server.
+  // kError. Connects first when needed. An I/O error, a timeout, a server still loading its
+  // data ("LOADING", after a restart) or at its connection limit (kMaxClientsReply) drops the
+  // connection and is a failure naming the server.
   util::Result<RedisValue> Command(const std::vector<std::string_view>& args);
   util::Result<RedisValue> Command(std::initializer_list<std::string_view> args) {
     return Command(std::vector<std::string_view>(args));

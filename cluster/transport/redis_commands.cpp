@@ -1,5 +1,6 @@
 #include "cluster/transport/redis_commands.h"
 
+#include <cstdlib>
 #include <sstream>
 #include <string_view>
 
@@ -27,7 +28,53 @@ util::Status Send(RedisClient& redis, const std::vector<std::string_view>& args)
   return util::Ok();
 }
 
+// The value of `key`=VALUE in a space-separated line of such pairs (CLIENT LIST,
+// client-info); "" when absent.
+std::string InfoField(const std::string& line, const std::string& key) {
+  const std::string needle = key + "=";
+  size_t at = line.rfind(needle, 0) == 0 ? 0 : line.find(" " + needle);
+  if (at == std::string::npos) return "";
+  if (at > 0) ++at;
+  const size_t start = at + needle.size();
+  const size_t end = line.find(' ', start);
+  return line.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// The entries of an ACL LOG reply.
+std::vector<AclLogEntry> AclLogEntries(const RedisValue& reply) {
+  std::vector<AclLogEntry> out;
+  for (const RedisValue& entry : reply.elements) {
+    AclLogEntry e;
+    ForEachField(entry, [&](const std::string& name, const RedisValue& value) {
+      if (name == "username") e.username = value.str;
+      if (name == "reason") e.reason = value.str;
+      if (name == "object") e.object = value.str;
+      if (name == "count" && value.IsInteger()) e.count = value.integer;
+      if (name == "client-info") e.client_user = InfoField(value.str, "user");
+    });
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string RedisTrouble(const RedisClient& redis, const util::Error& error) {
+  const std::string& m = error.message;
+  if (m.find(": OOM ") != std::string::npos) return "Redis is full (OOM, past its maxmemory)";
+  if (m.find(kMaxClientsReply) != std::string::npos) {
+    return "Redis is at its connection limit (maxclients)";
+  }
+  if (m.find(": LOADING") != std::string::npos) return "Redis is loading its data";
+  if (m.find(": BUSY") != std::string::npos) return "Redis is busy (a script)";
+  if (m.find(": MISCONF") != std::string::npos) return "Redis cannot persist (MISCONF)";
+  if (!redis.Connected()) return "Redis is unreachable";
+  return "";
+}
+
+bool Unavailable(const RedisClient& redis, const util::Error& error) {
+  return !RedisTrouble(redis, error).empty();
+}
 
 util::Status Ping(RedisClient& redis) { return Send(redis, {"PING"}); }
 
@@ -188,20 +235,51 @@ util::Status AclDeleteUser(RedisClient& redis, const std::string& user) {
 util::Result<std::vector<AclLogEntry>> AclLog(RedisClient& redis, int count) {
   auto reply = redis.Call({"ACL", "LOG", std::to_string(count)});
   if (!reply) return reply.error_value();
-  std::vector<AclLogEntry> out;
-  for (const RedisValue& entry : reply.value().elements) {
-    AclLogEntry e;
-    for (size_t i = 0; i + 1 < entry.elements.size(); i += 2) {
-      const std::string& name = entry.elements[i].str;
-      const RedisValue& value = entry.elements[i + 1];
-      if (name == "username") e.username = value.str;
-      if (name == "reason") e.reason = value.str;
-      if (name == "object") e.object = value.str;
-      if (name == "count" && value.IsInteger()) e.count = value.integer;
-    }
-    out.push_back(std::move(e));
+  return AclLogEntries(reply.value());
+}
+
+util::Result<std::vector<AclLogEntry>> DrainAclLog(RedisClient& redis, int count) {
+  using R = util::Result<std::vector<AclLogEntry>>;
+  auto replies = redis.Pipeline(
+      {{"MULTI"}, {"ACL", "LOG", std::to_string(count)}, {"ACL", "LOG", "RESET"}, {"EXEC"}});
+  if (!replies) return replies.error_value();
+  const RedisValue& exec = replies.value().back();
+  for (const RedisValue& r : replies.value()) {
+    if (r.IsError()) return R::Failure("redis: ACL LOG: " + r.str);
+  }
+  if (!exec.IsArray() || exec.elements.size() != 2 || exec.elements[0].IsError()) {
+    return R::Failure("redis: ACL LOG: the transaction was not run");
+  }
+  return AclLogEntries(exec.elements[0]);
+}
+
+util::Result<std::vector<ClientInfo>> ClientList(RedisClient& redis) {
+  using R = util::Result<std::vector<ClientInfo>>;
+  auto reply = redis.Call({"CLIENT", "LIST", "TYPE", "normal"});
+  if (!reply) return reply.error_value();
+  if (reply.value().oversized > 0) {
+    return R::Failure("redis: CLIENT LIST: a reply of " + std::to_string(reply.value().oversized) +
+                      " bytes, past the client's limit");
+  }
+  std::vector<ClientInfo> out;
+  std::istringstream in(reply.value().str);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    ClientInfo c;
+    c.id = std::atoll(InfoField(line, "id").c_str());
+    c.user = InfoField(line, "user");
+    c.name = InfoField(line, "name");
+    c.addr = InfoField(line, "addr");
+    out.push_back(std::move(c));
   }
   return out;
+}
+
+util::Result<long long> KillUserClients(RedisClient& redis, const std::string& user) {
+  auto reply = redis.Call({"CLIENT", "KILL", "USER", user});
+  if (!reply) return reply.error_value();
+  return reply.value().integer;
 }
 
 util::Result<std::optional<std::string>> ConfigGet(RedisClient& redis, const std::string& name) {

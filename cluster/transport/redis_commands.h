@@ -31,6 +31,25 @@ bool Refused(const RedisClient& redis, const util::Result<T>& result) {
   return !result.ok() && redis.Connected();
 }
 
+// True when `error` (of a command sent on `redis`) says that Redis cannot take the command
+// now but may later: the connection is lost, or the server refused it for want of
+// resources: full (OOM, past `maxmemory`), at its connection limit, still loading its data,
+// busy with a script, or unable to persist (MISCONF). Callers keep what they would have
+// written (a worker its spool) and try again with backoff; RedisTrouble says why.
+bool Unavailable(const RedisClient& redis, const util::Error& error);
+// What Unavailable found, in a few words for logs ("Redis is full (OOM)", "Redis is at its
+// connection limit", "Redis is unreachable"), "" for any other error.
+std::string RedisTrouble(const RedisClient& redis, const util::Error& error);
+
+// Calls f(name, value) for each name/value pair of a flat array reply (an XINFO group, an
+// ACL LOG entry).
+template <class F>
+void ForEachField(const RedisValue& reply, F f) {
+  for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
+    f(reply.elements[i].str, reply.elements[i + 1]);
+  }
+}
+
 // PING.
 util::Status Ping(RedisClient& redis);
 
@@ -102,9 +121,30 @@ struct AclLogEntry {
   std::string reason;   // "command", "key", "auth", ...
   std::string object;   // the command, key or channel refused
   long long count = 1;  // how many times (1 when the reply has no count)
+  // The user the connection was logged in as ("user=" of the entry's client-info): for a
+  // refused command the same as `username`; for a failed login ("auth") the user of the
+  // connection that tried it ("default" when it had not logged in), while `username` is
+  // only the name it tried.
+  std::string client_user;
 };
 // ACL LOG count: the newest `count` entries, newest first.
 util::Result<std::vector<AclLogEntry>> AclLog(RedisClient& redis, int count);
+// ACL LOG count and ACL LOG RESET in one transaction (MULTI/EXEC): the newest `count`
+// entries, newest first, and the log emptied, with no entry lost between the two.
+util::Result<std::vector<AclLogEntry>> DrainAclLog(RedisClient& redis, int count);
+
+// One connection of CLIENT LIST.
+struct ClientInfo {
+  long long id = 0;
+  std::string user;  // the ACL user it is logged in as ("default" before it logs in)
+  std::string name;  // CLIENT SETNAME's, "" when none
+  std::string addr;  // "IP:PORT"
+};
+// CLIENT LIST TYPE normal: every connection of a client (not replicas or subscribers).
+// Fails when the reply was too long for the client's RedisOptions::max_string_bytes.
+util::Result<std::vector<ClientInfo>> ClientList(RedisClient& redis);
+// CLIENT KILL USER user: closes every connection logged in as `user`; how many.
+util::Result<long long> KillUserClients(RedisClient& redis, const std::string& user);
 
 // CONFIG GET name: the setting's value, nullopt when the server has no such setting.
 util::Result<std::optional<std::string>> ConfigGet(RedisClient& redis, const std::string& name);

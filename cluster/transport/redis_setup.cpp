@@ -43,9 +43,14 @@ util::Status WriteAuth(const std::string& path, const std::string& user,
   return util::WriteFileAtomicMode(path, user + " " + password + "\n", 0600);
 }
 
-// Redis's request limits for entries of `max_entry_bytes`: the largest bulk string (an
-// entry, or a 1 MiB network chunk) and the largest request of one client.
+}  // namespace
+
 int64_t MaxBulk(int64_t max_entry_bytes) { return std::max(max_entry_bytes, kMiB) + 64 * 1024; }
+int64_t OutputHardLimit(int64_t bulk) { return kOutputHardEntries * bulk; }
+int64_t OutputSoftLimit(int64_t bulk) { return 2 * bulk; }
+int64_t MaxClientMemory(int64_t maxmemory) { return maxmemory / 8; }
+
+namespace {
 
 // The lines of DIR/users.acl after checking that it is the setup of `run`.
 util::Result<std::vector<std::string>> ReadAcl(const std::string& dir, const std::string& run) {
@@ -111,9 +116,10 @@ util::Status WriteRedisSetup(const RedisSetupOptions& o) {
   // and pending entries at every restart (redis/redis#14541, fixed after 7.0).
   std::string acl = "user default off resetpass ~* &* +@all\n";
   acl += UserLine(kAdminUser, admin, "~* &* +@all");
-  acl +=
-      UserLine(LearnerUser(o.run), learner,
-               "~" + keys.prefix + "* resetchannels +@all -@dangerous +info +config|get +acl|log");
+  acl += UserLine(LearnerUser(o.run), learner,
+                  "~" + keys.prefix +
+                      "* resetchannels +@all -@dangerous +info +config|get +acl|log +client|list "
+                      "+client|kill +client|no-evict");
   const std::string abs = fs::absolute(o.dir).lexically_normal().string();
   std::ostringstream conf;
   conf << "# Veletas Zero: Redis for run " << o.run
@@ -121,6 +127,10 @@ util::Status WriteRedisSetup(const RedisSetupOptions& o) {
        << "appendonly yes\nappendfsync everysec\n"
        << "maxmemory " << o.maxmemory << "\nmaxmemory-policy noeviction\n"
        << "proto-max-bulk-len " << bulk << "\nclient-query-buffer-limit " << 2 * bulk << "\n"
+       << "client-output-buffer-limit normal " << OutputHardLimit(bulk) << " "
+       << OutputSoftLimit(bulk) << " " << kOutputSoftSeconds << "\n"
+       << "maxmemory-clients " << MaxClientMemory(o.maxmemory) << "\n"
+       << "acllog-max-len " << kAclLogLength << "\n"
        << "aclfile " << (fs::path(abs) / "users.acl").string() << "\n";
   if (util::Status s = WriteAuth(AuthFile(o.dir, "admin"), kAdminUser, admin); !s.ok()) return s;
   if (util::Status s = WriteAuth(AuthFile(o.dir, "learner"), LearnerUser(o.run), learner);

@@ -27,6 +27,26 @@ struct RedisSetupOptions {
   int64_t max_entry_bytes = kDefaultMaxEntryBytes;  // the learner's cluster.max_entry_bytes
 };
 
+// The limits `veletas cluster setup` writes into redis-veletas.conf (docs/CLUSTER.md lists
+// them with their default values):
+// proto-max-bulk-len: the largest bulk string, an entry of `max_entry_bytes` (or a 1 MiB
+// network chunk) and 64 KiB; client-query-buffer-limit is twice that.
+int64_t MaxBulk(int64_t max_entry_bytes);
+// client-output-buffer-limit normal HARD SOFT kOutputSoftSeconds: a connection whose unread
+// replies pass HARD bytes, or stay above SOFT for kOutputSoftSeconds, is closed. HARD holds
+// the learner's largest read (kOutputHardEntries entries of the largest size, its default
+// cluster.ingest_batch); SOFT two entries (a worker reads at most one 1 MiB chunk at a time).
+inline constexpr int64_t kOutputHardEntries = 64;
+inline constexpr int kOutputSoftSeconds = 10;
+int64_t OutputHardLimit(int64_t bulk);
+int64_t OutputSoftLimit(int64_t bulk);
+// maxmemory-clients: all connections' buffers together; past it Redis closes the connections
+// that use the most (never the learner's, which is marked CLIENT NO-EVICT).
+int64_t MaxClientMemory(int64_t maxmemory);
+// acllog-max-len: the refusals Redis keeps between two reads of the learner (it empties the
+// log each time it counts it, cluster/learner/learner.h).
+inline constexpr int kAclLogLength = 1024;
+
 // The files of a setup in `dir`.
 std::string AclFile(const std::string& dir);                                 // users.acl
 std::string ConfFile(const std::string& dir);                                // redis-veletas.conf

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "cluster/transport/redis_commands.h"
+
 namespace veletas::cluster {
 namespace {
 
@@ -191,14 +193,12 @@ util::Result<std::vector<GroupInfo>> StreamGroups(RedisClient& redis, const std:
   std::vector<GroupInfo> out;
   for (const RedisValue& g : info.value().elements) {
     GroupInfo group;
-    for (size_t i = 0; i + 1 < g.elements.size(); i += 2) {
-      const std::string& field = g.elements[i].str;
-      const RedisValue& value = g.elements[i + 1];
+    ForEachField(g, [&](const std::string& field, const RedisValue& value) {
       if (field == "name") group.name = value.str;
       if (field == "last-delivered-id") group.last_delivered = value.str;
       if (field == "pending") group.pending = value.integer;
       if (field == "lag") group.lag = value.integer;
-    }
+    });
     out.push_back(std::move(group));
   }
   return out;

@@ -60,23 +60,34 @@ util::Result<WorkerReport> Worker::Run() {
   return report_;
 }
 
+void Worker::Trouble(const util::Error& error) {
+  const std::string why = RedisTrouble(redis_, error);
+  if (why != trouble_) {
+    Log("worker " + id_ + ": " + why + " (" + error.message.substr(0, 200) + "); playing on, " +
+        std::to_string(outbox_->Waiting()) + " finished games wait in the spool; trying again");
+  }
+  trouble_ = why;
+  next_connect_ =
+      util::SteadyClock::now() + std::chrono::duration_cast<util::SteadyClock::duration>(
+                                     std::chrono::duration<double>(retry_seconds_));
+  retry_seconds_ = std::min(kMaxRetrySeconds, retry_seconds_ * 2);
+}
+
 util::Status Worker::Poll() {
   if (!redis_.Connected() && was_connected_) {
     Log("worker " + id_ + ": lost Redis; playing on, finished games wait in the spool");
     was_connected_ = false;
   }
+  // Backing off after Redis refused (full, at its connection limit) or could not be reached.
+  if (util::SteadyClock::now() < next_connect_) return util::Ok();
   if (!redis_.Connected()) {
-    if (util::SteadyClock::now() < next_connect_) return util::Ok();
     util::Status connected = redis_.Connect();
     if (!connected.ok()) {
-      if (connected.kind() == util::ErrorKind::kBadInput) return connected;  // refused auth
-      next_connect_ =
-          util::SteadyClock::now() + std::chrono::duration_cast<util::SteadyClock::duration>(
-                                         std::chrono::duration<double>(retry_seconds_));
-      retry_seconds_ = std::min(5.0, retry_seconds_ * 2);
+      // Refused credentials (WRONGPASS) stop the worker; anything else is waited for.
+      if (connected.kind() == util::ErrorKind::kBadInput) return connected;
+      Trouble(connected.error_value());
       return util::Ok();
     }
-    retry_seconds_ = 0.5;
     if (!was_connected_) {
       Log("worker " + id_ + ": connected to redis " + options_.redis.endpoint.ToString() +
           ", run " + options_.run);
@@ -90,22 +101,30 @@ util::Status Worker::Poll() {
       }
     }
   }
-  // Each step below may lose the connection (a failure): the rest waits for the next poll.
+  // Each step below may lose the connection, or be refused by a full Redis (a failure): the
+  // rest waits for the next poll, after a backoff.
+  bool refused = false;
   auto step = [&](util::Status s) {
-    if (!s.ok() && s.kind() == util::ErrorKind::kFailure && !redis_.Connected()) {
+    if (!s.ok() && s.kind() == util::ErrorKind::kFailure && Unavailable(redis_, s.error_value())) {
+      if (!refused) Trouble(s.error_value());
+      refused = true;
       return util::Status(util::Ok());
     }
     return s;
   };
-  if (util::Status s = step(LoadConfig()); !s.ok() || !settings_) return s;
-  if (util::Status s = step(FollowNetwork()); !s.ok()) return s;
+  if (util::Status s = step(LoadConfig()); !s.ok() || !settings_ || refused) return s;
+  if (util::Status s = step(FollowNetwork()); !s.ok() || refused) return s;
   if (redis_.Connected()) {
-    if (auto sent = outbox_->Flush(redis_, keys_, id_); !sent && redis_.Connected()) {
-      return sent.error_value();
+    if (auto sent = outbox_->Flush(redis_, keys_, id_); !sent) {
+      if (util::Status s = step(sent.error_value()); !s.ok() || refused) return s;
     }
   }
   if (util::Status s = step(Heartbeat()); !s.ok()) return s;
-  if (util::Status s = step(HandleTask()); !s.ok()) return s;
+  if (util::Status s = step(HandleTask()); !s.ok() || refused) return s;
+  if (!trouble_.empty())
+    Log("worker " + id_ + ": Redis takes commands again (" + trouble_ + " before)");
+  trouble_.clear();
+  retry_seconds_ = kMinRetrySeconds;
   if (redis_.Connected()) {
     // The learner's count of all workers' queued games (while it is there), and this
     // worker's own stream: either full pauses self-play.

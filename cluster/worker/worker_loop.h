@@ -71,6 +71,11 @@ class Worker {
   }
   bool Stopping() const { return options_.stop != nullptr && options_.stop->load(); }
   util::Status Poll();
+  // Redis refused (full, at its connection limit) or could not be reached: logs why (once
+  // per kind of trouble) and backs off (next_connect_), 0.5 s doubling to kMaxRetrySeconds.
+  void Trouble(const util::Error& error);
+  static constexpr double kMinRetrySeconds = 0.5;
+  static constexpr double kMaxRetrySeconds = 5;
   // The worker's id: the name in its Redis user "vz:<run>:<name>" when it has one (a
   // different --id is bad input), else worker_id.h's WorkerId.
   util::Result<std::string> IdOfUser() const;
@@ -132,7 +137,8 @@ class Worker {
   util::SteadyClock::time_point started_ = util::SteadyClock::now();
   util::SteadyClock::time_point last_heartbeat_{};
   util::SteadyClock::time_point next_connect_{};
-  double retry_seconds_ = 0.5;
+  double retry_seconds_ = kMinRetrySeconds;
+  std::string trouble_;  // RedisTrouble while Redis refuses or is away, else ""
   bool was_connected_ = false;
   bool waiting_logged_ = false;
 };

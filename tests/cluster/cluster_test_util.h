@@ -11,6 +11,8 @@
 #include "cluster/transport/entry.h"
 #include "cluster/transport/keys.h"
 #include "cluster/transport/redis_client.h"
+#include "cluster/transport/redis_commands.h"
+#include "cluster/transport/redis_setup.h"
 #include "search/fake_evaluators.h"
 #include "selfplay/selfplay_engine.h"
 #include "tests/support/redis_server.h"
@@ -78,6 +80,28 @@ inline std::string Bytes(const Entry& e) {
 }
 
 // A fixture with a real redis-server of its own (AOF on).
+// A client of the server on `port` logged in with the credentials file `name`.auth of the
+// setup in `dir` (cluster/transport/redis_setup.h; "" = not logged in).
+inline std::unique_ptr<RedisClient> SetupClient(int port, const std::string& dir,
+                                                const std::string& name) {
+  RedisOptions o;
+  o.endpoint.port = port;
+  o.connect_timeout_seconds = 2;
+  if (!name.empty()) {
+    auto auth = LoadRedisAuth(AuthFile(dir, name));
+    EXPECT_TRUE(auth.ok());
+    if (auth.ok()) o.auth = auth.value();
+  }
+  return std::make_unique<RedisClient>(o);
+}
+
+// CONFIG GET `key` ("" when the server has no such setting).
+inline std::string ConfigValue(RedisClient& redis, const std::string& key) {
+  auto v = ConfigGet(redis, key);
+  EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error());
+  return v.ok() ? v.value().value_or("") : "";
+}
+
 class RedisTest : public ::testing::Test {
  protected:
   void SetUp() override {

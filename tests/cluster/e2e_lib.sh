@@ -2,7 +2,8 @@
 # port with the config and users of `veletas cluster setup`, the learner (`veletas pipeline`
 # with a `cluster` section) and `veletas worker` processes, each logged to $WORK/*.log.
 # Before sourcing set VELETAS, CONFIG (the preset to train), WORK (a directory made anew) and
-# NAME (the run's name in Redis); then call e2e_setup WORKER... and start the processes.
+# NAME (the run's name in Redis), optionally MAXMEMORY (bytes, default 256 MiB) and
+# REDIS_ARGS (more redis-server options); then call e2e_setup WORKER... and start the processes.
 RUN="$WORK/run"
 rm -rf "$WORK"
 mkdir -p "$WORK/redis"
@@ -26,7 +27,7 @@ cli() { redis-cli -p "$PORT" --user vz-admin --pass "$(pass admin)" --no-auth-wa
 
 start_redis() {
   redis-server "$SETUP/redis-veletas.conf" --port "$PORT" --bind 127.0.0.1 --dir "$WORK/redis" \
-    --save "" --logfile "$WORK/redis.log" &
+    --save "" --logfile "$WORK/redis.log" ${REDIS_ARGS:-} &
   REDIS_PID=$!
   PIDS+=("$REDIS_PID")
   for _ in $(seq 1 200); do
@@ -39,7 +40,7 @@ start_redis() {
 # files), Redis started, a user per worker named in "$@", and $WORK/run.yaml: CONFIG with
 # the run's cluster section.
 e2e_setup() {
-  "$VELETAS" cluster setup --run "$NAME" --dir "$SETUP" --maxmemory $((256 << 20)) >/dev/null ||
+  "$VELETAS" cluster setup --run "$NAME" --dir "$SETUP" --maxmemory "${MAXMEMORY:-$((256 << 20))}" >/dev/null ||
     fail "cluster setup"
   [ "$(stat -c %a "$SETUP/learner.auth")" = 600 ] || fail "learner.auth is not 0600"
   start_redis

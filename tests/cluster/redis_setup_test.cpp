@@ -52,21 +52,9 @@ class RedisSetupTest : public ::testing::Test {
   }
   // A client logged in with the credentials file `name`.auth of the setup ("" = none).
   std::unique_ptr<RedisClient> Client(const std::string& name) {
-    RedisOptions o;
-    o.endpoint.port = server_->Port();
-    o.connect_timeout_seconds = 2;
-    if (!name.empty()) {
-      auto auth = LoadRedisAuth(AuthFile(dir_.Str(), name));
-      EXPECT_TRUE(auth.ok());
-      if (auth.ok()) o.auth = auth.value();
-    }
-    return std::make_unique<RedisClient>(o);
+    return testing::SetupClient(server_->Port(), dir_.Str(), name);
   }
-  std::string Config(RedisClient& c, const std::string& key) {
-    auto v = ConfigGet(c, key);
-    EXPECT_TRUE(v.ok()) << (v.ok() ? "" : v.error());
-    return v.ok() ? v.value().value_or("") : "";
-  }
+
   // What the server must hold after a start or restart.
   void ExpectSecured() {
     auto open = Client("");
@@ -80,13 +68,13 @@ class RedisSetupTest : public ::testing::Test {
     EXPECT_FALSE(RedisClient(as_default).Connect().ok());
     auto learner = Client("learner");
     ASSERT_TRUE(learner->Connect().ok());
-    EXPECT_EQ(Config(*learner, "maxmemory"), std::to_string(kMaxMemory));
-    EXPECT_EQ(Config(*learner, "maxmemory-policy"), "noeviction");
-    EXPECT_EQ(Config(*learner, "appendonly"), "yes");
-    const int64_t bulk = std::stoll(Config(*learner, "proto-max-bulk-len"));
+    EXPECT_EQ(testing::ConfigValue(*learner, "maxmemory"), std::to_string(kMaxMemory));
+    EXPECT_EQ(testing::ConfigValue(*learner, "maxmemory-policy"), "noeviction");
+    EXPECT_EQ(testing::ConfigValue(*learner, "appendonly"), "yes");
+    const int64_t bulk = std::stoll(testing::ConfigValue(*learner, "proto-max-bulk-len"));
     EXPECT_GE(bulk, kMaxEntry);
     EXPECT_LT(bulk, 2 * kMaxEntry);
-    EXPECT_EQ(std::stoll(Config(*learner, "client-query-buffer-limit")), 2 * bulk);
+    EXPECT_EQ(std::stoll(testing::ConfigValue(*learner, "client-query-buffer-limit")), 2 * bulk);
     // The learner's keys are the run's.
     EXPECT_TRUE(SetValue(*learner, "vz:t:config", "c").ok());
     const util::Status other = SetValue(*learner, "vz:other:config", "c");
