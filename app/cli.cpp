@@ -13,8 +13,14 @@ CLI::Option* Required(CLI::Option* option) { return option->required()->default_
 void AddGameOptions(CLI::App& cmd, GameArgs& game, const std::string& fallback) {
   cmd.add_option("--rules", game.rules, "rule edition (default: " + fallback + ")")
       ->check(CLI::IsMember({"standard", "classic"}));
+  // Checked before the conversion to a number, so that "7x7" is told what is expected.
   cmd.add_option("--size", game.size, "board size (default: " + fallback + ")")
-      ->check(CLI::IsMember({7, 9, 10}));
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            if (value == "7" || value == "9" || value == "10") return "";
+            return "expected 7, 9 or 10 (the side of the board: 7 for 7x7), got \"" + value + "\"";
+          },
+          "{7,9,10}"));
 }
 
 config::GameConfig ResolveGame(const GameArgs& game, config::GameConfig base) {

@@ -1,5 +1,5 @@
 // `veletas engine`: the engine protocol (docs/ENGINE_PROTOCOL.md) on stdin/stdout for GUIs
-// and game-site bots. The protocol itself is app/engine_protocol.h.
+// and game-site bots. The protocol itself is play/engine_protocol.h.
 #include <iostream>
 #include <string>
 
@@ -8,10 +8,6 @@
 #include "app/interactive_player.h"
 #include "play/engine_protocol.h"
 #include "rules/notation.h"
-
-#ifndef VELETAS_VERSION
-#define VELETAS_VERSION "0"
-#endif
 
 namespace veletas::app {
 namespace {
@@ -23,16 +19,7 @@ int RunEngine(const PlayerArgs& args) {
     std::cerr << "veletas engine: " << player.value()->notice << "\n";
   }
   InteractivePlayer& b = *player.value();
-  play::EngineSetup setup;
-  setup.version = VELETAS_VERSION;
-  setup.description = b.description;
-  setup.rules = b.rules;
-  setup.size = b.size;
-  setup.fixed_game = b.fixed_game;
-  setup.searcher = b.searcher.get();
-  setup.visits = b.visits;
-  if (b.evaluator) setup.set_threads = [&b](int threads) { return b.SetThreads(threads); };
-  play::EngineProtocol engine(std::move(setup));
+  play::EngineProtocol engine(MakeEngineSetup(b));
   std::cerr << "veletas engine: " << b.description << "; " << rules::RuleSetName(b.rules) << " "
             << b.size << "x" << b.size << "; see docs/ENGINE_PROTOCOL.md\n";
   play::ServeEngine(engine, std::cin, std::cout);

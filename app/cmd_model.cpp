@@ -1,5 +1,8 @@
 // `veletas init-model` and `veletas export`: create a fresh network checkpoint, and export
 // one as a self-contained TorchScript module with a JSON description.
+#include <unistd.h>
+
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -9,6 +12,7 @@
 #include "model/base/checkpoint_file.h"
 #include "model/torch/model_files.h"
 #include "rules/notation.h"
+#include "util/subprocess.h"
 
 namespace veletas::app {
 namespace {
@@ -39,7 +43,35 @@ int RunInitModel(const InitModelOptions& o) {
 struct ExportOptions {
   std::string model, out;
   bool checkpoint = false;
+  bool onnx = false;
 };
+
+// The ONNX file beside the TorchScript one: scripts/export_onnx.py of the source tree, run
+// by /usr/bin/python3 (Debian's, with python3-torch and python3-onnx) when present, else the
+// python3 in PATH; the script says which package is missing.
+int ExportOnnx(const std::string& dir) {
+  const std::string script = std::string(VELETAS_SOURCE_DIR) + "/scripts/export_onnx.py";
+  if (!std::filesystem::exists(script)) {
+    return CommandError("export", {"--onnx needs " + script + " (the source tree's script)",
+                                   util::ErrorKind::kFailure});
+  }
+  const std::string python =
+      ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+  auto ran = util::RunProcess({python, script, dir}, {.timeout_seconds = 600});
+  if (!ran) return CommandError("export", ran.error_value());
+  std::cout << ran.value().output;
+  if (ran.value().exit_code == util::kCannotRun) {
+    return CommandError("export", {"--onnx needs python3 with PyTorch and onnx (Debian: "
+                                   "apt-get install python3 python3-torch python3-onnx)",
+                                   util::ErrorKind::kFailure});
+  }
+  if (ran.value().exit_code != 0) {
+    return CommandError("export", {"the ONNX export failed (scripts/export_onnx.py, exit code " +
+                                       std::to_string(ran.value().exit_code) + ")",
+                                   util::ErrorKind::kFailure});
+  }
+  return 0;
+}
 
 int RunExport(const ExportOptions& o) {
   // A missing, corrupt or truncated checkpoint is bad input (exit 2).
@@ -55,7 +87,7 @@ int RunExport(const ExportOptions& o) {
   std::cout << "wrote " << o.out << "/model.pt and " << o.out << "/model.json (generation "
             << meta.value().generation << ", " << rules::RuleSetName(meta.value().rules) << " "
             << meta.value().size << "x" << meta.value().size << ")\n";
-  return 0;
+  return o.onnx ? ExportOnnx(o.out) : 0;
 }
 
 CommandRun SetupInitModel(CLI::App& cmd) {
@@ -74,6 +106,10 @@ CommandRun SetupExport(CLI::App& cmd) {
       ->type_name("DIR");
   cmd.add_flag("--checkpoint", o->checkpoint,
                "also write DIR/model.ckpt: the checkpoint without its optimiser state");
+  cmd.add_flag("--onnx", o->onnx,
+               "also write DIR/model.onnx (checked), for the browser page and onnxruntime: runs "
+               "scripts/export_onnx.py, which needs python3 with python3-torch and "
+               "python3-onnx (Debian)");
   return [o] { return RunExport(*o); };
 }
 
@@ -85,7 +121,7 @@ VELETAS_CLI_COMMAND(init_model, "init-model",
                     SetupInitModel);
 VELETAS_CLI_COMMAND(export_model, "export",
                     "export a checkpoint as TorchScript (DIR/model.pt) with a JSON description "
-                    "(DIR/model.json)",
+                    "(DIR/model.json); --onnx also ONNX (DIR/model.onnx)",
                     SetupExport);
 
 }  // namespace veletas::app

@@ -1,5 +1,6 @@
 #include "app/interactive_player.h"
 
+#include <filesystem>
 #include <random>
 
 #include "config/config.h"
@@ -36,8 +37,10 @@ util::Status LoadNetwork(InteractivePlayer& b, const std::string& ckpt, const Pl
   sc.simulations = simulations;
   b.visits = sc.simulations;
   b.searcher = play::TurnSearcher::Neural(*b.evaluator, sc, b.seed);
+  // The file's name, not its path: the description reaches GUIs' and game sites' logs.
   b.description = b.searcher->AlgorithmName() + "(" + std::to_string(b.visits) + "), model " +
-                  ckpt + " (generation " + std::to_string(m.generation) + ")";
+                  std::filesystem::path(ckpt).filename().string() + " (generation " +
+                  std::to_string(m.generation) + ")";
   return util::Ok();
 }
 
@@ -55,7 +58,7 @@ util::Status SetUpUct(InteractivePlayer& b, const PlayerArgs& args, int simulati
 
 }  // namespace
 
-void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random) {
+void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random, bool uct_fallback) {
   CLI::Option* model =
       cmd.add_option("--model", args.model,
                      "network checkpoint, searched with MCTS (default: the network shipped for the "
@@ -63,9 +66,12 @@ void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random) {
           ->type_name("CKPT");
   CLI::Option* uct =
       cmd.add_option("--uct", args.uct,
-                     "UCT with random playouts: N playouts per turn (the default player when no "
-                     "network is shipped for the game, " +
-                         std::to_string(kDefaultUctPlayouts) + ")")
+                     uct_fallback
+                         ? "UCT with random playouts: N playouts per turn (the default player "
+                           "when no network is shipped for the game, " +
+                               std::to_string(kDefaultUctPlayouts) + ")"
+                         : std::string("UCT with random playouts: N playouts per turn (needed, "
+                                       "or --model, when no network is shipped for the game)"))
           ->type_name("N")
           ->check(CLI::Range(1, 100'000'000))
           ->excludes(model);
@@ -90,6 +96,19 @@ void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random) {
 util::Status InteractivePlayer::SetThreads(int threads) {
   evaluator->SetThreads(threads);
   return util::Ok();
+}
+
+play::EngineSetup MakeEngineSetup(InteractivePlayer& b) {
+  play::EngineSetup setup;
+  setup.version = VELETAS_VERSION;
+  setup.description = b.description;
+  setup.rules = b.rules;
+  setup.size = b.size;
+  setup.fixed_game = b.fixed_game;
+  setup.searcher = b.searcher.get();
+  setup.visits = b.visits;
+  if (b.evaluator) setup.set_threads = [&b](int threads) { return b.SetThreads(threads); };
+  return setup;
 }
 
 util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const PlayerArgs& args) {
@@ -122,11 +141,13 @@ util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const Pla
         return s.error_value();
       }
       b->description += ", shipped network " + n.card.name;
-      b->notice = "plays the shipped network " + n.card.name + " (" + n.dir + "; " +
-                  model::SummarizeCard(n.card) + "); --model or --uct overrides";
+      // One short line: the card's results are in the folder's CARD.md.
+      b->notice = "plays the shipped network " + n.card.name + " (its CARD.md has its results); " +
+                  "--model or --uct overrides";
     } else {
       b->notice = "no network is shipped for " + model::ShippedNetworkName(game.rules, game.size) +
-                  " (in " + model::ShippedNetworksRoot() + "): UCT with random playouts plays; " +
+                  " ($VELETAS_NETWORKS or the source tree's networks/): UCT with random "
+                  "playouts plays; " +
                   "--model CKPT plays a network";
       if (auto s = SetUpUct(*b, args, simulations); !s) return s.error_value();
     }

@@ -10,6 +10,7 @@
 
 #include "app/cli.h"
 #include "model/network_evaluator.h"
+#include "play/engine_protocol.h"
 #include "play/turn_search.h"
 #include "rules/position.h"
 #include "search/evaluator.h"
@@ -28,8 +29,10 @@ struct PlayerArgs {
   std::optional<long long> seed;
   ConfigArgs config;
 };
-// Declares them on `cmd` (at most one of --model, --uct and --random).
-void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random);
+// Declares them on `cmd` (at most one of --model, --uct and --random). `uct_fallback`: UCT
+// plays when no network is shipped for the game (play, engine); else the command asks for
+// --model or --uct then (analyse), and --uct's help says which.
+void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random, bool uct_fallback = true);
 
 struct InteractivePlayer {
   // The game: from --rules/--size, else the checkpoint's, else the config's game section,
@@ -52,6 +55,10 @@ struct InteractivePlayer {
   // Runs the network with `threads` intra-op threads. Precondition: a network player.
   util::Status SetThreads(int threads);
 };
+
+// The engine protocol's setup for `player` (its game, searcher, budget and, with a network,
+// the thread setting); `player` must outlive the engine. Precondition: not --random.
+play::EngineSetup MakeEngineSetup(InteractivePlayer& player);
 
 // Builds the player from parsed options. Options that do not apply to the player, or an
 // unreadable, corrupt or mismatched checkpoint are errors (exit code 2). With none of

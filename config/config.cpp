@@ -13,7 +13,7 @@ void ParseSection(ConfigSection& root, const char* key, void (*parse)(ConfigSect
   parse(s, out);
 }
 
-Config Parse(ConfigSection root, const std::string& source) {
+Config ParseSections(ConfigSection& root, const std::string& source) {
   Config c;
   c.source = source;
   ParseSection(root, "game", ParseGameSection, c.game);
@@ -29,6 +29,17 @@ Config Parse(ConfigSection root, const std::string& source) {
   root.RejectUnknownKeys();
   c.resolved_yaml = root.ResolvedYaml();
   return c;
+}
+
+// The config of `root`; an error names every unknown key of the file found before it.
+Config Parse(ConfigSection root, const std::string& source) {
+  try {
+    return ParseSections(root, source);
+  } catch (const ConfigError& e) {
+    const std::string unknown = root.UnknownKeysText();
+    if (unknown.empty() || unknown == e.what()) throw;
+    throw ConfigError(unknown + "\n" + e.what());
+  }
 }
 
 }  // namespace

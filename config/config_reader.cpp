@@ -10,12 +10,14 @@
 #include "util/atomic_file.h"
 
 #include "util/settings_check.h"
+#include "util/text.h"
 
 namespace veletas::config {
 
 struct ConfigSection::State {
   std::string file;
   YAML::Node resolved_root;
+  std::vector<std::string> unknown;  // an error per unknown key found so far
 };
 
 namespace {
@@ -275,14 +277,30 @@ std::unique_ptr<util::SettingsReader> ConfigSection::Nested(const std::string& k
 }
 
 void ConfigSection::RejectUnknownKeys() {
-  if (!node_->IsMap()) return;
-  for (auto it = node_->begin(); it != node_->end(); ++it) {
-    const std::string key = it->first.Scalar();
-    if (std::find(used_.begin(), used_.end(), key) == used_.end()) {
-      throw ConfigError(state_->file + ":" + std::to_string(it->first.Mark().line + 1) +
-                        ": unknown key \"" + Join(path_, key) + "\"");
+  if (node_->IsMap()) {
+    for (auto it = node_->begin(); it != node_->end(); ++it) {
+      const std::string key = it->first.Scalar();
+      if (std::find(used_.begin(), used_.end(), key) != used_.end()) continue;
+      const std::string near = util::ClosestName(key, used_);
+      state_->unknown.push_back(
+          state_->file + ":" + std::to_string(it->first.Mark().line + 1) + ": unknown key \"" +
+          Join(path_, key) + "\"" +
+          (near.empty() ? "" : " (did you mean \"" + Join(path_, near) + "\"?)"));
     }
   }
+  if (path_.empty() && !state_->unknown.empty()) throw ConfigError(UnknownKeysText());
+}
+
+std::string ConfigSection::UnknownKeysText() const {
+  std::string out;
+  const size_t n = state_->unknown.size();
+  for (size_t i = 0; i < n && i < kMaxUnknownKeysListed; ++i) {
+    out += (out.empty() ? "" : "\n") + state_->unknown[i];
+  }
+  if (n > kMaxUnknownKeysListed) {
+    out += "\n(and " + std::to_string(n - kMaxUnknownKeysListed) + " more unknown keys)";
+  }
+  return out;
 }
 
 std::string ConfigSection::ResolvedYaml() const {

@@ -20,6 +20,9 @@ namespace veletas::config {
 // Config files larger than this are refused (no preset comes near).
 inline constexpr unsigned long long kMaxConfigBytes = 1 << 20;
 
+// The unknown keys a config error lists at most (the rest are counted).
+inline constexpr size_t kMaxUnknownKeysListed = 20;
+
 // A bad config: message like `run.yaml:12: search.simulations: 0 is out of range [1, 100000]`.
 class ConfigError : public std::runtime_error {
  public:
@@ -62,8 +65,13 @@ class ConfigSection : public util::SettingsReader {
   std::unique_ptr<util::SettingsReader> Nested(const std::string& key) override;
   // Whether the file has `key` here (with a value). Does not count as reading it.
   bool Has(const std::string& key) const;
-  // Throws ConfigError naming the first key that no accessor asked for.
+  // Records every key of this section that no accessor asked for (with the closest known
+  // key as a suggestion); on the root (the last call of a file's reading) throws ConfigError
+  // listing all the file's unknown keys, a line each, when there are any.
   void RejectUnknownKeys() override;
+  // The unknown keys recorded so far in the whole file, a line each, at most
+  // kMaxUnknownKeysListed and then how many more ("" when none).
+  std::string UnknownKeysText() const;
   // The effective config (every value read, with defaults filled in) as YAML text.
   std::string ResolvedYaml() const;
   // Error prefix "<file>:<line>: <path.key>: " for a key of this section.

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 
 #include "util/text.h"
@@ -16,6 +17,9 @@ std::string Printf(const char* format, Args... args) {
   std::snprintf(buf, sizeof buf, format, args...);
   return buf;
 }
+
+// A fraction with four decimals, as a double that prints as such.
+double Rounded(float x) { return std::round(static_cast<double>(x) * 1e4) / 1e4; }
 
 }  // namespace
 
@@ -37,7 +41,7 @@ std::string AnalysisTableHead(rules::RuleSet rules, int size, int moves, const s
          Printf("win rates are the mover's; ?? = dropped more than %.0f%%, ? = more than %.0f%%\n",
                 100.0 * options.blunder_drop, 100.0 * options.mistake_drop) +
          Printf("%4s  %-11s %-18s %7s %7s %6s %-3s %-18s %7s\n", "move", "player", "played",
-                "before", "after", "drop", "", "best", "best");
+                "before", "after", "drop %", "", "best move", "its win");
 }
 
 std::string AnalysisTableLine(const MoveAnalysis& m) {
@@ -74,21 +78,22 @@ std::string AnalysisJson(rules::RuleSet rules, int size, const std::string& engi
   j["size"] = size;
   j["engine"] = engine;
   j["budget"] = budget;
-  j["blunder_drop"] = options.blunder_drop;
-  j["mistake_drop"] = options.mistake_drop;
+  // Fractions rounded to what they mean (four decimals: 0.2, not 0.20000000298023224).
+  j["blunder_drop"] = Rounded(options.blunder_drop);
+  j["mistake_drop"] = Rounded(options.mistake_drop);
   j["moves"] = nlohmann::json::array();
   for (const MoveAnalysis& m : moves) {
     j["moves"].push_back({{"number", m.index + 1},
                           {"player", m.player == 0 ? "first" : "second"},
                           {"color", m.color == rules::Color::kBlack ? "black" : "white"},
                           {"move", m.move},
-                          {"win_rate_before", m.before},
-                          {"win_rate_after", m.after},
+                          {"win_rate_before", Rounded(m.before)},
+                          {"win_rate_after", Rounded(m.after)},
                           {"after_exact", m.after_exact},
-                          {"drop", m.drop},
+                          {"drop", Rounded(m.drop)},
                           {"mark", m.mark},
                           {"best_move", m.best_move},
-                          {"best_win_rate", m.best_win_rate},
+                          {"best_win_rate", Rounded(m.best_win_rate)},
                           {"best_pv", m.best_pv}});
   }
   const auto marks = CountMarks(moves);

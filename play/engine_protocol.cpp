@@ -8,13 +8,16 @@
 #include <ostream>
 #include <sstream>
 
+#include "play/engine_text.h"
 #include "rules/notation.h"
 #include "search/search_config.h"
 
 namespace veletas::play {
 namespace {
 
-constexpr int kProtocolVersion = 1;
+using engine_text::ParseCount;
+
+constexpr int kProtocolVersion = 2;
 
 std::vector<std::string> Tokens(std::string_view line) {
   std::vector<std::string> out;
@@ -29,31 +32,6 @@ std::vector<std::string> Tokens(std::string_view line) {
   }
   if (!cur.empty()) out.push_back(std::move(cur));
   return out;
-}
-
-// A whole non-negative decimal integer in [lo, hi], or -1.
-long long ParseCount(const std::string& text, long long lo, long long hi) {
-  if (text.empty() || text.size() > 18) return -1;
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
-  }
-  const long long v = std::strtoll(text.c_str(), nullptr, 10);
-  return v < lo || v > hi ? -1 : v;
-}
-
-// Says on stderr that a search stopped at the tree's node budget, when it did.
-void ReportNodeLimit(const char* command, const TurnAnalysis& a) {
-  if (!a.node_limit) return;
-  std::fprintf(stderr,
-               "%s: the search stopped early: its tree reached the node budget of %lld nodes "
-               "(%d simulations; setoption max_nodes N or search.max_nodes sets it)\n",
-               command, static_cast<long long>(a.max_nodes), a.simulations);
-}
-
-std::string FormatRate(float r) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.4f", static_cast<double>(r));
-  return buf;
 }
 
 }  // namespace
@@ -125,6 +103,10 @@ const std::vector<EngineProtocol::Command>& EngineProtocol::Commands() {
          const auto w = e.game_.Current().Winner();
          return {true, w ? (*w == rules::Color::kBlack ? "black" : "white") : "none"};
        }},
+      {"stop", false,
+       [](E&, const Args&) -> Reply {
+         return {true, ""};
+       }},
       {"quit", false,
        [](E& e, const Args&) -> Reply {
          e.finished_ = true;
@@ -164,9 +146,13 @@ std::string EngineProtocol::Handle(std::string_view raw) {
     tokens.erase(tokens.begin());
     if (tokens.empty()) return "?" + id + " missing command\n\n";
   }
+  // Any command ends a streaming analysis: its end comes before the command's response.
+  const std::string ended = StopStream();
   const std::string command = tokens[0];
   tokens.erase(tokens.begin());
+  id_ = id;
   Reply reply = Dispatch(command, tokens);
+  if (stream_) return ended + "=" + id + "\n";  // the stream's updates follow
   std::string text = std::move(reply.text);
   // A response never contains an empty line (it would end the response early).
   std::string clean;
@@ -174,7 +160,7 @@ std::string EngineProtocol::Handle(std::string_view raw) {
     if (text[i] == '\n' && (i + 1 == text.size() || text[i + 1] == '\n')) continue;
     clean += text[i];
   }
-  std::string out = (reply.ok ? "=" : "?") + id;
+  std::string out = ended + (reply.ok ? "=" : "?") + id;
   if (!clean.empty()) out += (clean[0] == '\n' ? "" : " ") + clean;
   return out + "\n\n";
 }
@@ -250,70 +236,6 @@ EngineProtocol::Reply EngineProtocol::CmdPlay(const Args& in) {
   return {true, ""};
 }
 
-EngineProtocol::Reply EngineProtocol::ParseBudget(const Args& args, size_t first,
-                                                  SearchBudget& budget) const {
-  budget = {};
-  if (args.size() == first) {
-    if (setup_.time_ms > 0) {
-      budget.time_ms = setup_.time_ms;
-    } else {
-      budget.visits = setup_.visits;
-    }
-    return {true, ""};
-  }
-  if (args.size() != first + 2) return {false, "expected: [visits N | time MS]"};
-  const long long v = ParseCount(args[first + 1], 1, 100000000);
-  if (args[first] == "visits") {
-    if (v < 0)
-      return {false,
-              "visits: expected an integer in [1, 100000000], got \"" + args[first + 1] + "\""};
-    budget.visits = static_cast<int>(v);
-  } else if (args[first] == "time") {
-    if (v < 0) {
-      return {false,
-              "time: expected milliseconds in [1, 100000000], got \"" + args[first + 1] + "\""};
-    }
-    budget.time_ms = static_cast<int>(v);
-  } else {
-    return {false, "expected: [visits N | time MS], got \"" + args[first] + "\""};
-  }
-  return {true, ""};
-}
-
-EngineProtocol::Reply EngineProtocol::CmdGenmove(const Args& in) {
-  Args args = in;
-  if (Reply r = CheckColour(args); !r.ok) return r;
-  SearchBudget budget;
-  if (Reply r = ParseBudget(args, 0, budget); !r.ok) return r;
-  const rules::Position pos = game_.Current();
-  if (pos.IsTerminal()) return {false, "the game is over"};
-  const TurnAnalysis a = setup_.searcher->Search(pos, budget, 1);
-  const std::string move = rules::TurnToString(pos, a.best.turn);
-  std::fprintf(stderr, "genmove %s winrate %.4f visits %u simulations %d time_ms %.0f\n",
-               move.c_str(), static_cast<double>(a.best.win_rate), a.best.visits, a.simulations,
-               a.seconds * 1000.0);
-  ReportNodeLimit("genmove", a);
-  game_.Play(a.best.turn);
-  return {true, move};
-}
-
-EngineProtocol::Reply EngineProtocol::CmdAnalyse(const Args& args) {
-  SearchBudget budget;
-  if (Reply r = ParseBudget(args, 0, budget); !r.ok) return r;
-  const rules::Position& pos = game_.Current();
-  if (pos.IsTerminal()) return {false, "the game is over"};
-  const TurnAnalysis a = setup_.searcher->Search(pos, budget, setup_.candidates);
-  ReportNodeLimit("analyse", a);
-  std::ostringstream out;
-  out << "info simulations " << a.simulations << " time_ms "
-      << static_cast<long long>(a.seconds * 1000.0 + 0.5);
-  for (const TurnCandidate& c : a.candidates) {
-    out << "\nmove " << rules::TurnToString(pos, c.turn) << " winrate " << FormatRate(c.win_rate)
-        << " visits " << c.visits << " pv " << PvToString(pos, c.pv);
-  }
-  return {true, out.str()};
-}
-
 EngineProtocol::Reply EngineProtocol::CmdShowboard(const Args& args) {
   if (!args.empty()) return {false, "showboard takes no arguments"};
   const rules::Position& pos = game_.Current();
@@ -339,6 +261,10 @@ EngineProtocol::Reply EngineProtocol::CmdSetOption(const Args& in) {
     const long long v = ParseCount(value, 0, 100000000);
     if (v < 0) return range_error(0, 100000000);
     setup_.time_ms = static_cast<int>(v);
+  } else if (name == "reserve") {
+    const long long v = ParseCount(value, 0, 600000);
+    if (v < 0) return range_error(0, 600000);
+    setup_.time_manager.reserve_ms = v;
   } else if (name == "max_nodes") {
     const long long v = ParseCount(value, 0, 1LL << 62);
     if (v < 0) return range_error(0, search::MaxNodesLimit());
@@ -367,8 +293,9 @@ EngineProtocol::Reply EngineProtocol::CmdSetOption(const Args& in) {
       return {false, "setoption threads: " + set.error()};
     }
   } else {
-    return {false, "setoption: unknown option \"" + name +
-                       "\" (known: simulations, time, threads, candidates, seed, max_nodes)"};
+    return {false,
+            "setoption: unknown option \"" + name +
+                "\" (known: simulations, time, reserve, threads, candidates, seed, max_nodes)"};
   }
   return {true, ""};
 }
@@ -382,26 +309,6 @@ EngineProtocol::Reply EngineProtocol::CmdLoadRecord(const Args& args) {
   for (const rules::Turn& t : game.value().turns) game_.Play(t);
   setup_.searcher->NewGame();
   return {true, ""};
-}
-
-void ServeEngine(EngineProtocol& engine, std::istream& in, std::ostream& out) {
-  std::string line;
-  while (!engine.Finished()) {
-    // Reads one line, keeping at most kMaxEngineLine + 1 characters of it.
-    line.clear();
-    bool got = false;
-    for (int c; (c = in.get()) != std::char_traits<char>::eof();) {
-      got = true;
-      if (c == '\n') break;
-      if (line.size() <= kMaxEngineLine) line += static_cast<char>(c);
-    }
-    if (!got) break;
-    const std::string response =
-        line.size() > kMaxEngineLine
-            ? "? line longer than " + std::to_string(kMaxEngineLine) + " bytes\n\n"
-            : engine.Handle(line);
-    if (!response.empty()) out << response << std::flush;
-  }
 }
 
 }  // namespace veletas::play

@@ -5,13 +5,16 @@
 
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "play/game_state.h"
+#include "play/time_manager.h"
 #include "play/turn_search.h"
 #include "rules/position.h"
+#include "util/clock.h"
 #include "util/result.h"
 
 namespace veletas::play {
@@ -36,6 +39,11 @@ struct EngineSetup {
   int candidates = 5;
   // setoption threads N: applies N threads; null when the engine has no thread setting.
   std::function<util::Status(int threads)> set_threads;
+  // How genmove spends a clock (wtime/btime ...); setoption reserve sets reserve_ms.
+  TimeManagerSettings time_manager;
+  // The clock of streaming analysis's intervals (seconds; a fake one in tests). The
+  // searcher's time budgets use its own clock (TurnSearcher::SetClock).
+  std::function<double()> now = util::SteadySeconds;
 };
 
 // Not thread-safe: one thread feeds it lines.
@@ -51,7 +59,20 @@ class EngineProtocol {
   // True once `quit` was handled.
   bool Finished() const { return finished_; }
 
+  // Streaming analysis (`analyse interval MS`): Handle answers "=[id]\n" and the stream
+  // runs until the next command (which Handle answers after ending the stream with its
+  // final update line and the empty line) or until its own visits/time limit.
+  bool Streaming() const { return stream_.has_value(); }
+  // Searches one chunk of the stream and returns what is due: "" or one update line
+  // ("info ...\n"); the stream's final update line and the empty line when its limit is
+  // reached (then Streaming() is false). Precondition: Streaming().
+  std::string StreamStep();
+  // Ends the stream: its final update line and the empty line ("" when not streaming).
+  std::string StopStream();
+
   const GameState& Game() const { return game_; }
+  // How genmove spends a clock (the setup's, with setoption reserve applied).
+  const TimeManagerSettings& TimeManager() const { return setup_.time_manager; }
   // The names of every command, in the order list_commands gives them.
   static const std::vector<std::string>& CommandNames();
 
@@ -79,8 +100,31 @@ class EngineProtocol {
   Reply CmdShowboard(const Args& args);
   Reply CmdSetOption(const Args& args);
   Reply CmdLoadRecord(const Args& args);
-  // Parses "[visits N | time MS]" starting at args[first].
-  Reply ParseBudget(const Args& args, size_t first, SearchBudget& budget) const;
+  // What genmove and analyse were asked for: a budget, and for analyse a stream.
+  struct Request {
+    SearchBudget budget;
+    bool clock = false;  // the budget's time was allotted from wtime/btime ...
+    GameClock game_clock;
+    int interval_ms = 0;  // > 0: stream updates at this interval (analyse only)
+  };
+  // Parses the budget words of genmove/analyse (docs/ENGINE_PROTOCOL.md, "Budgets"):
+  // visits N | time MS | movetime MS | wtime/btime/winc/binc MS, movestogo N; and for
+  // analyse (`stream`) interval MS. Errors say what was expected.
+  Reply ParseRequest(const Args& args, bool stream, Request& request) const;
+  // The state of a streaming analysis.
+  struct Stream {
+    std::string id;
+    rules::Position pos;
+    double interval_s = 0;
+    int max_visits = 0;      // 0: no limit
+    double max_seconds = 0;  // 0: no limit
+    double start = 0, next_update = 0;
+    int simulations = 0;
+    TurnAnalysis last;  // the latest chunk's candidates
+  };
+  // One update line of the stream: "info simulations S time_ms T move ... winrate W lcb L
+  // visits V pv ... move ...".
+  std::string StreamLine() const;
   // An error when `args` names a colour that is not to move (GTP-style "play black ..."),
   // removing the colour from args otherwise.
   Reply CheckColour(Args& args) const;
@@ -88,6 +132,8 @@ class EngineProtocol {
   EngineSetup setup_;
   GameState game_;
   bool finished_ = false;
+  std::optional<Stream> stream_;
+  std::string id_;  // the id of the command being handled
 };
 
 // The longest command line the engine reads (a 10x10 record for loadrecord is a few KB).
@@ -95,7 +141,9 @@ inline constexpr size_t kMaxEngineLine = 1 << 20;
 
 // Answers the command lines of `in` on `out` (flushed after each response) until `quit` or
 // the end of the input. A line longer than kMaxEngineLine is answered with an error and
-// skipped without being stored whole.
+// skipped without being stored whole. A streaming analysis runs on a second thread while
+// the next line is awaited; that line (or the end of the input) ends it. (Native builds
+// only: play/engine_server.cpp.)
 void ServeEngine(EngineProtocol& engine, std::istream& in, std::ostream& out);
 
 }  // namespace veletas::play

@@ -66,7 +66,7 @@ using rules::ColorWord;
 inline std::string StatusLines(const rules::Position& pos) {
   std::string s = std::string(rules::RuleSetName(pos.Rules())) + " " + std::to_string(pos.Size()) +
                   "x" + std::to_string(pos.Size()) + ", " + std::to_string(pos.TurnsPlayed()) +
-                  " turns played; ";
+                  (pos.TurnsPlayed() == 1 ? " turn played; " : " turns played; ");
   if (pos.IsTerminal()) {
     const rules::Color w = *pos.Winner();
     s += std::string("game over: ") + ColorWord(w) + " (" +

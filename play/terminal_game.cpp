@@ -57,7 +57,7 @@ class TerminalGame {
          << "; you are the " << PlayerWord(s_.human) << " player ("
          << (s_.human == 0 ? "Black" : "White") << " unless the pie rule swaps), the engine is "
          << s_.engine_description << ". Type help for the commands.\n";
-    Show();
+    Show(/*legend=*/true);
     for (;;) {
       const rules::Position pos = game_.Current();
       if (pos.IsTerminal()) return Finished(pos);
@@ -70,9 +70,18 @@ class TerminalGame {
   }
 
  private:
-  void Show() {
+  // The board, with the last turn above it and, when `legend`, what the symbols mean.
+  void Show(bool legend = false) {
     const rules::Position& pos = game_.Current();
-    out_ << "\n" << rules::Diagram(pos) << StatusLines(pos);
+    out_ << "\n";
+    if (game_.Turns() > 0) {
+      const int last = game_.Turns() - 1;
+      const rules::Position& before = game_.Before(last);
+      out_ << "last move: " << ColorWord(before.ToMove()) << " "
+           << rules::TurnToString(before, game_.TurnAt(last)) << "\n";
+    }
+    out_ << rules::Diagram(pos) << StatusLines(pos);
+    if (legend) out_ << rules::DiagramLegend() << "\n";
   }
 
   bool Save(const std::string& path) {
@@ -143,7 +152,7 @@ class TerminalGame {
     if (word == "help" || word == "?") {
       PrintHelp(pos, out_);
     } else if (word == "board") {
-      Show();
+      Show(/*legend=*/true);
     } else if (word == "record") {
       out_ << "record: " << game_.Record() << "\n";
     } else if (word == "save") {
@@ -188,6 +197,18 @@ class TerminalGame {
 
   void Move(const rules::Position& pos, const std::string& input) {
     auto turn = rules::ParseTurn(pos, input);
+    const bool setup = pos.Pending() == rules::Decision::kSetupShooter ||
+                       pos.Pending() == rules::Decision::kSetupStone;
+    if (!turn && setup && input.find('-') != std::string::npos) {
+      out_ << "\"" << input
+           << "\" moves a shooter, but this is the setup phase: " << ColorWord(pos.ToMove())
+           << " places "
+           << (pos.Rules() == rules::RuleSet::kStandard ? "shooters, '/', then the setup stone "
+                                                          "(e.g. c3/a1)"
+                                                        : "shooters (e.g. b2,d4)")
+           << " (type help for the notation)\n";
+      return;
+    }
     if (!turn) {
       out_ << "illegal move \"" << input << "\": " << turn.error()
            << " (type help for the notation)\n";

@@ -1,7 +1,7 @@
 #include "play/turn_search.h"
 
 #include <algorithm>
-#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -135,10 +135,40 @@ TurnAnalysis TurnSearcher::Search(const rules::Position& pos, const SearchBudget
   }
 }
 
+TurnAnalysis TurnSearcher::Grow(const rules::Position& pos, int simulations, int max_candidates) {
+  Abandon();
+  const double start = now_();
+  mcts_.SetPosition(pos);  // keeps the tree grown by earlier calls for `pos`
+  mcts_.StartSearch(simulations);
+  std::vector<rules::Position> positions;
+  std::vector<search::EvalOutput> outputs;
+  while (!mcts_.Finished()) {
+    positions.clear();
+    const int k = mcts_.CollectLeaves(mcts_.Config().leaves_per_batch, positions);
+    outputs.assign(static_cast<size_t>(k), search::EvalOutput{});
+    if (k > 0) evaluator_->Evaluate(positions, outputs);
+    mcts_.ProvideEvaluations(outputs);  // k == 0: the round's end, as in Mcts::Run
+  }
+  const search::SearchResult r = mcts_.Result();
+  max_candidates_ = max_candidates;
+  alternatives_.clear();
+  ReadCandidates(r);
+  TurnAnalysis out;
+  out.candidates = std::move(alternatives_);
+  alternatives_.clear();
+  if (!out.candidates.empty()) out.best = out.candidates.front();
+  out.simulations = r.simulations;
+  out.node_limit = r.node_limit;
+  const int64_t configured = mcts_.Config().max_nodes;
+  out.max_nodes = configured > 0 ? configured : search::DefaultMaxNodes();
+  out.seconds = now_() - start;
+  return out;
+}
+
 void TurnSearcher::Begin(const rules::Position& pos, const SearchBudget& budget,
                          int max_candidates) {
   if (active_) Abandon();
-  start_ = util::SteadyClock::now();
+  start_ = now_();
   budget_ = budget;
   max_candidates_ = max_candidates;
   simulations_ = 0;
@@ -169,8 +199,7 @@ void TurnSearcher::StartSubDecision() {
   if (forced && (budget_.time_ms > 0 || IsUct())) {
     visits = budget_.time_ms > 0 ? 0 : 1;
   } else if (budget_.time_ms > 0) {
-    const auto deadline = start_ + std::chrono::milliseconds(budget_.time_ms);
-    const double left = std::chrono::duration<double>(deadline - util::SteadyClock::now()).count();
+    const double left = start_ + budget_.time_ms / 1000.0 - now_();
     seconds = std::max(0.0, last ? left : left / 2);
   } else if (IsUct()) {
     visits = last ? playouts_left_ : std::max(1, playouts_left_ / 2);
@@ -182,8 +211,7 @@ void TurnSearcher::StartSubDecision() {
   timed_ = visits <= 0;
   if (timed_) {
     // Chunks until the sub-decision's share of the time is spent (at least one chunk).
-    deadline_ = util::SteadyClock::now() + std::chrono::duration_cast<util::SteadyClock::duration>(
-                                               std::chrono::duration<double>(seconds));
+    deadline_ = now_() + seconds;
     mcts_.StartSearch(std::max(16, 2 * mcts_.Config().leaves_per_batch));
   } else {
     mcts_.StartSearch(visits);
@@ -216,7 +244,7 @@ void TurnSearcher::FinishSearch() {
   const search::SearchResult r = mcts_.Result();
   simulations_ += r.simulations;
   analysis_.node_limit = analysis_.node_limit || r.node_limit;
-  if (timed_ && util::SteadyClock::now() < deadline_ && r.proven == 0 && !r.node_limit) {
+  if (timed_ && now_() < deadline_ && r.proven == 0 && !r.node_limit) {
     mcts_.StartSearch(std::max(16, 2 * mcts_.Config().leaves_per_batch));
     return;
   }
@@ -228,6 +256,8 @@ void TurnSearcher::FinishSearch() {
     analysis_.best.visits = c.visits;
     analysis_.best.proven = c.proven;
     analysis_.best.win_rate = WinRateOf(c.proven, c.visits > 0 ? c.q : r.value);
+    analysis_.best.lcb =
+        c.proven != 0 ? analysis_.best.win_rate : WinRateLcb(analysis_.best.win_rate, c.visits);
   }
   mcts_.Advance(r.action);
   const rules::Position& now = mcts_.RootPosition();
@@ -250,6 +280,7 @@ void TurnSearcher::ReadCandidates(const search::SearchResult& r) {
     cand.visits = end.node->n;
     cand.proven = static_cast<int8_t>(end.flipped ? -end.node->proven : end.node->proven);
     cand.win_rate = WinRateOf(cand.proven, end.flipped ? -end.node->q : end.node->q);
+    cand.lcb = cand.proven != 0 ? cand.win_rate : WinRateLcb(cand.win_rate, cand.visits);
     alternatives_.push_back(std::move(cand));
   }
 }
@@ -269,9 +300,20 @@ void TurnSearcher::FinishTurn() {
   analysis_.simulations = simulations_;
   const int64_t configured = mcts_.Config().max_nodes;
   analysis_.max_nodes = configured > 0 ? configured : search::DefaultMaxNodes();
-  analysis_.seconds = util::SecondsSince(start_);
+  analysis_.seconds = now_() - start_;
   active_ = false;
   done_ = true;
+}
+
+float WinRateLcb(float win_rate, uint32_t visits) {
+  if (visits == 0) return 0.0f;
+  constexpr double kZ = 1.96;
+  const double n = visits;
+  const double p = std::clamp(static_cast<double>(win_rate), 0.0, 1.0);
+  const double z2 = kZ * kZ;
+  const double centre = p + z2 / (2 * n);
+  const double spread = kZ * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+  return static_cast<float>(std::max(0.0, (centre - spread) / (1 + z2 / n)));
 }
 
 std::vector<std::string> PvMoves(const rules::Position& pos, const std::vector<rules::Turn>& pv) {

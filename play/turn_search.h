@@ -19,8 +19,8 @@
 // give the same turn for the same evaluations.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -49,7 +49,10 @@ struct TurnCandidate {
   // solver proved it.
   float win_rate = 0.5f;
   uint32_t visits = 0;  // visits of the tree node where the turn ends
-  int8_t proven = 0;    // +1 proven win, -1 proven loss for the player making the turn
+  // A lower confidence bound of win_rate: the Wilson score interval's lower end at 95%
+  // (z = 1.96) over `visits`; win_rate itself when proven, 0 without visits.
+  float lcb = 0.0f;
+  int8_t proven = 0;  // +1 proven win, -1 proven loss for the player making the turn
   // The expected continuation in full turns, starting with `turn` (most visited path);
   // may stop early where the tree is thin.
   std::vector<rules::Turn> pv;
@@ -83,6 +86,14 @@ class TurnSearcher {
   // (at least the chosen one). Preconditions: !pos.IsTerminal(); a budget with visits > 0
   // or time_ms > 0; max_candidates >= 1.
   TurnAnalysis Search(const rules::Position& pos, const SearchBudget& budget, int max_candidates);
+
+  // Streaming analysis: adds `simulations` simulations to the tree of `pos`'s first
+  // sub-decision (keeping what earlier calls for the same position grew) and returns its
+  // candidates as far as the tree completes their turns, most visited first (at most
+  // `max_candidates`; possibly none while the tree is thin). `best` is the first candidate;
+  // `simulations` counts this call's. Nothing is played. Preconditions: those of Search,
+  // simulations >= 1.
+  TurnAnalysis Grow(const rules::Position& pos, int simulations, int max_candidates);
 
   // Starts the search of Search(pos, budget, max_candidates) without running it; a search
   // still in progress is abandoned (Abandon). Preconditions: those of Search.
@@ -120,6 +131,9 @@ class TurnSearcher {
   void SetMaxNodes(int64_t max_nodes);
   // Restarts the random generators.
   void Seed(uint64_t seed);
+  // Replaces the clock of time budgets (seconds on any monotonic scale; default
+  // util::SteadySeconds), e.g. a fake clock in tests.
+  void SetClock(std::function<double()> now) { now_ = std::move(now); }
   // e.g. "puct", "gumbel" or "uct".
   std::string AlgorithmName() const;
 
@@ -150,11 +164,16 @@ class TurnSearcher {
   bool timed_ = false;   // the current sub-decision searches in chunks until deadline_
   bool active_ = false;  // begun and not done
   bool done_ = false;
-  util::SteadyClock::time_point start_;  // when the turn's search began
-  util::SteadyClock::time_point deadline_;
+  std::function<double()> now_ = util::SteadySeconds;
+  double start_ = 0.0;  // when the turn's search began (now_())
+  double deadline_ = 0.0;
   TurnAnalysis analysis_;
   std::vector<TurnCandidate> alternatives_;
 };
+
+// The lower end of the 95% Wilson score interval of a win rate over `visits` trials (0 for
+// no visits).
+float WinRateLcb(float win_rate, uint32_t visits);
 
 // The turns of `pv` in notation, played from `pos`.
 std::vector<std::string> PvMoves(const rules::Position& pos, const std::vector<rules::Turn>& pv);

@@ -30,14 +30,19 @@ std::string PositionReport(const Position& pos) {
   const std::string n = std::to_string(pos.Size());
   const auto winner = pos.Winner();
   return std::string("rules: ") + RuleSetName(pos.Rules()) + ", " + n + "x" + n + ", " +
-         std::to_string(pos.TurnsPlayed()) + " turns played\n" +
+         std::to_string(pos.TurnsPlayed()) +
+         (pos.TurnsPlayed() == 1 ? " turn played\n" : " turns played\n") +
          "to move: " + ColorWord(pos.ToMove()) + " (" +
          (pos.ToMovePlayer() == 0 ? "first" : "second") + " player)\n" +
          "decision: " + DecisionText(pos.Pending()) + "\n" + "claimed: Black " +
          std::to_string(pos.ClaimCount(Color::kBlack)) + ", White " +
          std::to_string(pos.ClaimCount(Color::kWhite)) + " (" + std::to_string(pos.ClaimsToWin()) +
          " to win)\n" + "winner: " + (winner ? ColorWord(*winner) : "none") + "\n" +
-         "legend: x black stone, o white stone, S shooter, X/O shooter claimed by Black/White\n";
+         DiagramLegend() + "\n";
+}
+
+const char* DiagramLegend() {
+  return "legend: x black stone, o white stone, S shooter, X/O shooter claimed by Black/White";
 }
 
 }  // namespace veletas::rules

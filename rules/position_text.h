@@ -19,4 +19,8 @@ const char* DecisionText(Decision d);
 // to move; the decision; the claims; the winner; the legend of the diagram.
 std::string PositionReport(const Position& pos);
 
+// What the symbols of rules::Diagram mean, one line without its newline: "legend: x black
+// stone, o white stone, S shooter, X/O shooter claimed by Black/White".
+const char* DiagramLegend();
+
 }  // namespace veletas::rules

@@ -1,8 +1,8 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Converts a model exported by `veletas export` (DIR/model.pt + DIR/model.json) to ONNX.
 
-usage: /usr/bin/python3 scripts/export_onnx.py DIR [--out FILE] [--opset N]
-                                               [--reference CASE.json OUT.json]
+usage: scripts/export_onnx.py DIR [--out FILE] [--opset N] [--reference CASE.json OUT.json]
+(or `veletas export --onnx`, which runs it after writing DIR)
 
 Loads the TorchScript module with torch.jit.load (no code of this project needed), exports
 it with torch.onnx.export (input and output names as listed in model.json; the batch axis
@@ -18,15 +18,45 @@ writes its outputs to OUT.json ({"batches": [{"policy_logits": [...], "value": [
 "aux_logits": [...]}]}, flat, in the order of model.json's outputs) for comparison with an
 ONNX runtime (scripts/onnx_check.mjs does that with onnxruntime-node).
 
-Needs Debian's python3-torch (1.13) and python3-onnx (1.12): run with /usr/bin/python3.
-Exit status: 0 on success, 1 on a failed check, 2 on bad input.
+Needs Debian's python3-torch (1.13) and python3-onnx (1.12). Run by a Python without them
+(another python3 first in PATH, a virtual environment), it runs itself again with
+/usr/bin/python3 when that one has them, else says which package is missing.
+Exit status: 0 on success, 1 on a failed check or a missing dependency, 2 on bad input.
 """
 import argparse
+import importlib.util
 import json
 import os
 import sys
 
-import torch
+SYSTEM_PYTHON = "/usr/bin/python3"
+NEEDED = (("torch", "python3-torch"), ("onnx", "python3-onnx"))
+
+
+def missing_modules():
+    return [(m, p) for m, p in NEEDED if importlib.util.find_spec(m) is None]
+
+
+def ensure_dependencies():
+    """Runs the script again with Debian's Python when this one lacks torch or onnx."""
+    missing = missing_modules()
+    if not missing:
+        return
+    here = os.path.realpath(sys.executable or "")
+    if here != os.path.realpath(SYSTEM_PYTHON) and os.access(SYSTEM_PYTHON, os.X_OK) and \
+            os.environ.get("VELETAS_EXPORT_ONNX_REEXEC") != "1":
+        os.environ["VELETAS_EXPORT_ONNX_REEXEC"] = "1"
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, os.path.abspath(__file__)] + sys.argv[1:])
+    names = ", ".join("%s (Debian: %s)" % (m, p) for m, p in missing)
+    sys.stderr.write("export_onnx: %s has no %s: install with apt-get install %s\n" %
+                     (sys.executable, names, " ".join(p for _, p in missing)))
+    sys.exit(1)
+
+
+if __name__ == "__main__":  # (tests/model/check_export.py imports the functions)
+    ensure_dependencies()
+
+import torch  # noqa: E402  (after the dependency check)
 
 
 def load_description(export_dir):

@@ -1,5 +1,7 @@
 #include "util/text.h"
 
+#include <algorithm>
+
 #include <cstdio>
 
 namespace veletas::util {
@@ -35,6 +37,32 @@ std::string HexString(std::span<const uint8_t> bytes) {
     s += kHex[b & 15];
   }
   return s;
+}
+
+std::string ClosestName(const std::string& word, const std::vector<std::string>& names) {
+  std::string best;
+  // Close enough: one edit for words of up to 3 characters, else 2 or a third of the word.
+  size_t best_distance = (word.size() <= 3 ? 1 : std::max<size_t>(2, word.size() / 3)) + 1;
+  for (const std::string& n : names) {
+    // Levenshtein distance, one row at a time.
+    std::vector<size_t> row(n.size() + 1);
+    for (size_t j = 0; j <= n.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= word.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= n.size(); ++j) {
+        const size_t up = row[j];
+        row[j] =
+            std::min({row[j] + 1, row[j - 1] + 1, diagonal + (word[i - 1] != n[j - 1] ? 1 : 0)});
+        diagonal = up;
+      }
+    }
+    if (row[n.size()] < best_distance) {
+      best_distance = row[n.size()];
+      best = n;
+    }
+  }
+  return best;
 }
 
 }  // namespace veletas::util

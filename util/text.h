@@ -1,10 +1,11 @@
 // Small text formats shared by every layer (no fmt: the WebAssembly build compiles util):
-// percentages, durations and hex.
+// percentages, durations and hex; the closest name for suggestions.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace veletas::util {
 
@@ -21,5 +22,11 @@ std::string FormatDuration(double seconds);
 // `bytes` as lower-case hex, two digits a byte, in order: {0x0f, 0xa0} -> "0fa0". The one
 // byte-to-hex format of the project (SHA-256 digests, game ids).
 std::string HexString(std::span<const uint8_t> bytes);
+
+// The name among `names` closest to `word` by edit distance (Levenshtein), when at most 1
+// edit apart for words of up to 3 characters, else at most max(2, a third of the word);
+// "" when none is that close. For "did you
+// mean" suggestions.
+std::string ClosestName(const std::string& word, const std::vector<std::string>& names);
 
 }  // namespace veletas::util

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,18 +15,22 @@
 namespace veletas::cli_test {
 namespace {
 
-// The commands listed by `veletas --help` (the lines under "Subcommands:").
+// The commands listed by `veletas --help` (the lines under its groups' headings, before
+// "Parts of commands"), or by a command's --help (under CLI11's "Subcommands:").
 std::vector<std::string> ListedCommands(const std::string& help) {
   std::vector<std::string> names;
   std::istringstream in(help);
   bool in_list = false;
   for (std::string line; std::getline(in, line);) {
-    if (line == "Subcommands:") {
+    if (line.rfind("Parts of commands", 0) == 0) break;
+    if (!line.empty() && line.back() == ':' && line[0] != ' ' && line != "Options:" &&
+        line != "Positionals:") {
       in_list = true;
-    } else if (in_list && line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ' ') {
+    } else if (in_list && line.rfind("  ", 0) == 0 && line.size() > 2 && line[2] != ' ' &&
+               line[2] != '-') {
       names.push_back(line.substr(2, line.find(' ', 2) - 2));
-    } else if (in_list && line.empty()) {
-      break;
+    } else if (line.empty()) {
+      in_list = false;
     }
   }
   return names;
@@ -72,7 +77,7 @@ TEST(Help, EveryCommandAnswersHelp) {
 // bench --help` list them with a summary each, every one answers --help, and none of the old
 // `bench-PART` commands is left.
 TEST(Help, BenchPartsAreListedAndAnswerHelp) {
-  const std::vector<std::string> parts = {"cluster",  "nn",         "search",
+  const std::vector<std::string> parts = {"clock",    "cluster",    "nn",   "search",
                                           "selfplay", "spot-check", "train"};  // sorted
   const Output top = RunVeletas({"--help"});
   ASSERT_EQ(top.code, 0) << top.err;
@@ -90,6 +95,52 @@ TEST(Help, BenchPartsAreListedAndAnswerHelp) {
     EXPECT_EQ(RunVeletas({"help", "bench", part}).out, help.out) << part;
     EXPECT_EQ(RunVeletas({"bench-" + part, "--help"}).code, 2) << part;
   }
+}
+
+// `veletas help` groups the commands (play and analyse first); every command is in a group.
+TEST(Help, CommandsAreGroupedAndPlayComesFirst) {
+  const Output top = RunVeletas({"help"});
+  ASSERT_EQ(top.code, 0) << top.err;
+  EXPECT_EQ(top.out, RunVeletas({"--help"}).out);
+  size_t last = 0;
+  for (const char* group :
+       {"Play and analyse:", "Train:", "Evaluate:", "Cluster:", "Tools:", "Benchmarks:"}) {
+    const size_t at = top.out.find(std::string("\n") + group + "\n");
+    ASSERT_NE(at, std::string::npos) << group << " in:\n" << top.out;
+    EXPECT_GT(at, last) << group;
+    last = at;
+  }
+  const std::vector<std::string> commands = ListedCommands(top.out);
+  ASSERT_FALSE(commands.empty());
+  EXPECT_EQ(commands.front(), "play");
+  // 21 commands, each once (a command missing from the groups would be missing here).
+  EXPECT_EQ(commands.size(), 21u) << top.out;
+  std::vector<std::string> sorted = commands;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
+}
+
+// Unknown commands and options get a suggestion.
+TEST(Help, DidYouMean) {
+  const Output command = RunVeletas({"plya"});
+  EXPECT_EQ(command.code, 2);
+  EXPECT_NE(command.err.find("unknown command \"plya\" (did you mean play?)"), std::string::npos)
+      << command.err;
+  const Output option = RunVeletas({"moves", "--sizee", "7"});
+  EXPECT_EQ(option.code, 2);
+  EXPECT_NE(option.err.find("did you mean --size for --sizee?"), std::string::npos) << option.err;
+  // Option errors say what was expected.
+  const Output size = RunVeletas({"moves", "--size", "7x7"});
+  EXPECT_EQ(size.code, 2);
+  EXPECT_NE(size.err.find("expected 7, 9 or 10 (the side of the board: 7 for 7x7), got \"7x7\""),
+            std::string::npos)
+      << size.err;
+  // No default outside an option's own range (analyse --time had "=0" for [1, ...]).
+  const Output analyse = RunVeletas({"analyse", "--help"});
+  EXPECT_EQ(OptionLine(analyse.out, "--time").find("=0"), std::string::npos) << analyse.out;
+  const Output far = RunVeletas({"moves", "--frobnicate"});
+  EXPECT_EQ(far.code, 2);
+  EXPECT_EQ(far.err.find("did you mean"), std::string::npos) << far.err;
 }
 
 TEST(Help, ShowsTypesRangesChoicesDefaultsAndRequiredOptions) {
@@ -221,6 +272,31 @@ TEST(Usage, CommandsAndTheTopLevel) {
   const Output version = RunVeletas({"--version"});
   EXPECT_EQ(version.code, 0);
   EXPECT_FALSE(version.out.empty());
+}
+
+}  // namespace
+}  // namespace veletas::cli_test
+
+namespace veletas::cli_test {
+namespace {
+
+// The front `veletas` never loads LibTorch, oneDNN or OpenMP: the commands without a network
+// start without them (the others run in veletas-full beside it).
+TEST(FastStart, TheFrontLinksNoTorch) {
+  const std::string command = std::string("ldd ") + VELETAS_BINARY + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string libs;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) libs += buffer;
+  ASSERT_EQ(::pclose(pipe), 0) << libs;
+  for (const char* heavy : {"libtorch", "libc10", "libdnnl", "libgomp", "libhiredis"}) {
+    EXPECT_EQ(libs.find(heavy), std::string::npos) << heavy << " in:\n" << libs;
+  }
+  // The commands of veletas-full still answer through the front.
+  const Output engine = RunVeletas({"engine", "--help"});
+  EXPECT_EQ(engine.code, 0) << engine.err;
+  EXPECT_NE(engine.out.find("Usage: veletas engine"), std::string::npos) << engine.out;
 }
 
 }  // namespace

@@ -6,12 +6,14 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
 #include "rules/notation.h"
+#include "rules/position_text.h"
 #include "tests/play/test_util.h"
 
 #ifndef VELETAS_BINARY
@@ -101,9 +103,18 @@ TEST(PlayCli, IllegalMoveHintUndoAndSave) {
   std::string out = c.ReadUntil(kPrompt);
   EXPECT_NE(out.find(rules::Diagram(start)), std::string::npos) << out;
 
+  EXPECT_NE(out.find(rules::DiagramLegend()), std::string::npos) << out;
+
+  // A shooter move during the setup is answered as such; another bad move with the rules'
+  // error.
   c.Send("c3-c9/c1\n");
   out = c.ReadUntil(kPrompt);
-  EXPECT_NE(out.find("illegal move \"c3-c9/c1\": " + rules::ParseTurn(start, "c3-c9/c1").error()),
+  EXPECT_NE(out.find("\"c3-c9/c1\" moves a shooter, but this is the setup phase: Black places"),
+            std::string::npos)
+      << out;
+  c.Send("q9/a1\n");
+  out = c.ReadUntil(kPrompt);
+  EXPECT_NE(out.find("illegal move \"q9/a1\": " + rules::ParseTurn(start, "q9/a1").error()),
             std::string::npos)
       << out;
 
@@ -132,6 +143,9 @@ TEST(PlayCli, IllegalMoveHintUndoAndSave) {
   ApplyEngineMoves(out, pos, record);
   ASSERT_EQ(EngineMoves(out).size(), 1u) << out;
   EXPECT_NE(out.find("its win rate"), std::string::npos) << out;
+  // The last move above each board.
+  EXPECT_NE(out.find("last move: Black c3/a1\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("last move: White " + EngineMoves(out)[0] + "\n"), std::string::npos) << out;
   EXPECT_EQ(pos.TurnsPlayed(), 2);
 
   // undo takes back the engine's reply and the human's move.
@@ -208,7 +222,7 @@ std::string Ask(Child& c, const std::string& command) {
 TEST(EngineCli, EveryCommandThroughAPipe) {
   TempDir dir;
   Child c(Argv({"engine", "--uct", "200", "--size", "7", "--seed", "1"}), dir.File("err"));
-  EXPECT_EQ(Ask(c, "protocol_version"), "= 1\n\n");
+  EXPECT_EQ(Ask(c, "protocol_version"), "= 2\n\n");
   EXPECT_EQ(Ask(c, "1 name"), "=1 veletas-zero\n\n");
   EXPECT_NE(Ask(c, "version").find("uct(200)"), std::string::npos);
   const std::string commands = Ask(c, "list_commands");
@@ -302,7 +316,12 @@ TEST(EngineCli, ANetworkEngine) {
   const std::string ckpt = FreshModel(dir);
   Child c(Argv({"engine", "--model", ckpt, "--simulations", "32", "--threads", "1", "--seed", "1"}),
           dir.File("err"));
-  EXPECT_NE(Ask(c, "version").find("generation 0"), std::string::npos);
+  const std::string version = Ask(c, "version");
+  EXPECT_NE(version.find("generation 0"), std::string::npos);
+  // No path of this machine in the answer (only the file name).
+  EXPECT_EQ(version.find(dir.Str()), std::string::npos) << version;
+  EXPECT_NE(version.find(std::filesystem::path(ckpt).filename().string()), std::string::npos)
+      << version;
   EXPECT_EQ(Ask(c, "newgame standard 9").substr(0, 2), "? ");
   EXPECT_EQ(Ask(c, "setoption threads 2"), "=\n\n");
   const Position start = Position::Initial(RuleSet::kStandard, 7);  // the checkpoint's game

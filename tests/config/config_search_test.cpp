@@ -134,5 +134,31 @@ TEST(ConfigSearch, WholeConfigHasTheSections) {
   EXPECT_NE(bad.error().find("run.yaml:3: unknown key \"search.bogus\""), std::string::npos);
 }
 
+// Every unknown key of a file at once, each with the closest known key, and with a value
+// error found after them.
+TEST(ConfigSearch, EveryUnknownKeyIsReportedWithASuggestion) {
+  auto bad = LoadConfigFromString(
+      "search:\n  simulatons: 32\nselfplay:\n  threds: 2\nserach:\n  x: 1\n", "run.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("run.yaml:2: unknown key \"search.simulatons\" (did you mean "
+                             "\"search.simulations\"?)"),
+            std::string::npos)
+      << bad.error();
+  EXPECT_NE(bad.error().find(
+                "run.yaml:4: unknown key \"selfplay.threds\" (did you mean \"selfplay.threads\"?)"),
+            std::string::npos)
+      << bad.error();
+  EXPECT_NE(bad.error().find("run.yaml:5: unknown key \"serach\" (did you mean \"search\"?)"),
+            std::string::npos)
+      << bad.error();
+  auto both =
+      LoadConfigFromString("search:\n  simulatons: 32\ntraining:\n  batch_size: 0\n", "run.yaml");
+  ASSERT_FALSE(both.ok());
+  EXPECT_NE(both.error().find("unknown key \"search.simulatons\""), std::string::npos)
+      << both.error();
+  EXPECT_NE(both.error().find("run.yaml:4: training.batch_size"), std::string::npos)
+      << both.error();
+}
+
 }  // namespace
 }  // namespace veletas::config

@@ -148,9 +148,11 @@ with open(os.path.join(folder, "card.json")) as f:
 
 # The commands use it by default.
 env = dict(os.environ, VELETAS_NETWORKS=networks)
-named = "plays the shipped network standard-7x7 (" + folder
+# Named by the card's name only: no path of this machine in what a GUI logs (issue 47).
+named = "plays the shipped network standard-7x7 (its CARD.md has its results)"
 r = run([VELETAS, "engine", "--size", "7", "--simulations", "4"], env=env, stdin="name\nquit\n")
 check(r.returncode == 0 and named in r.stderr, "engine: " + r.stderr)
+check(folder not in r.stderr, "engine names the folder's path: " + r.stderr)
 check("shipped network standard-7x7" in r.stderr.splitlines()[-1], "engine line: " + r.stderr)
 r = run([VELETAS, "play", "--size", "7", "--simulations", "4", "--seed", "1"], env=env,
         stdin="quit\n")

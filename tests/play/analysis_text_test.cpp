@@ -56,5 +56,23 @@ TEST(AnalysisText, TheHeadSaysWhatTheMarksMean) {
       << head;
 }
 
+// The columns say what they hold (not "best best"); the JSON's fractions are rounded.
+TEST(AnalysisText, ColumnsAreNamedAndJsonNumbersRounded) {
+  AnalysisOptions o;
+  const std::string head =
+      AnalysisTableHead(rules::RuleSet::kStandard, 7, 12, "uct:1000", "1000 playouts", o);
+  EXPECT_NE(head.find("drop %"), std::string::npos) << head;
+  EXPECT_NE(head.find("best move"), std::string::npos) << head;
+  EXPECT_EQ(head.find("best  best"), std::string::npos) << head;
+  MoveAnalysis m;
+  m.before = 0.61234567f;
+  m.drop = 0.1f;
+  const std::string json =
+      AnalysisJson(rules::RuleSet::kStandard, 7, "uct:1000", "1000 playouts", o, {m});
+  EXPECT_NE(json.find("\"blunder_drop\": 0.2,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"win_rate_before\": 0.6123"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"drop\": 0.1,"), std::string::npos) << json;
+}
+
 }  // namespace
 }  // namespace veletas::play

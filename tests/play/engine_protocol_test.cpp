@@ -26,7 +26,11 @@ class Engine : public ::testing::Test {
     search::SearchConfig c = search::ForPlay(search::SearchConfig{});
     c.simulations = 32;
     searcher_ = TurnSearcher::Neural(eval_, c, 1);
+    // A fake clock: every reading is a millisecond after the last.
+    auto now = [this] { return fake_seconds_ += 0.001; };
+    searcher_->SetClock(now);
     EngineSetup s;
+    s.now = now;
     s.version = "9.9.9";
     s.description = "test";
     s.rules = RuleSet::kStandard;
@@ -66,10 +70,11 @@ class Engine : public ::testing::Test {
   std::unique_ptr<TurnSearcher> searcher_;
   std::unique_ptr<EngineProtocol> engine_;
   int threads_ = 0;
+  double fake_seconds_ = 0;  // the fake clock's time
 };
 
 TEST_F(Engine, Identification) {
-  EXPECT_EQ(Ok("protocol_version"), "1");
+  EXPECT_EQ(Ok("protocol_version"), "2");
   EXPECT_EQ(Ok("name"), "veletas-zero");
   EXPECT_EQ(Ok("version"), "9.9.9 test");
   std::istringstream list(Ok("list_commands"));
@@ -105,6 +110,17 @@ TEST_F(Engine, MalformedCommandsAreErrorsAndChangeNothing) {
                           "genmove speed 5",
                           "genmove time -3",
                           "analyse visits 1 time 2",
+                          "genmove btime 1000",  // White is to move: wtime is expected
+                          "genmove wtime 1000 visits 5",
+                          "genmove wtime 1000 time 5",
+                          "genmove wtime -1",
+                          "genmove wtime 1000 wtime 2000",
+                          "genmove time 10 movetime 10",
+                          "genmove wtime 1000 movestogo 0",
+                          "genmove interval 100",
+                          "analyse interval 0",
+                          "analyse interval 100 btime 1000",
+                          "analyse interval",
                           "setoption simulations",
                           "setoption simulations 0",
                           "setoption simulations many",
@@ -172,13 +188,15 @@ TEST_F(Engine, AnalyseListsLegalCandidatesWithoutPlaying) {
   std::string first_move;
   while (std::getline(lines, line)) {
     std::istringstream in(line);
-    std::string kw_move, move, kw_rate, kw_visits, kw_pv;
-    double rate = -1;
+    std::string kw_move, move, kw_rate, kw_lcb, kw_visits, kw_pv;
+    double rate = -1, lcb = -1;
     long visits = -1;
-    in >> kw_move >> move >> kw_rate >> rate >> kw_visits >> visits >> kw_pv;
-    EXPECT_EQ(kw_move + kw_rate + kw_visits + kw_pv, "movewinratevisitspv") << line;
+    in >> kw_move >> move >> kw_rate >> rate >> kw_lcb >> lcb >> kw_visits >> visits >> kw_pv;
+    EXPECT_EQ(kw_move + kw_rate + kw_lcb + kw_visits + kw_pv, "movewinratelcbvisitspv") << line;
     EXPECT_GE(rate, 0.0);
     EXPECT_LE(rate, 1.0);
+    EXPECT_GE(lcb, 0.0);
+    EXPECT_LE(lcb, rate);
     EXPECT_GT(visits, 0);
     EXPECT_TRUE(rules::ParseTurn(pos, move).ok()) << line;
     // The principal variation starts with the move and replays legally.
@@ -269,13 +287,13 @@ TEST_F(Engine, Options) {
   EXPECT_EQ(threads_, 3);
   EXPECT_EQ(Err("setoption threads 13"), "setoption threads: thirteen is unlucky");
   ASSERT_EQ(Ok("setoption seed 7"), "");
-  // A time setting replaces the visits as the default budget.
+  // A time setting replaces the visits as the default budget (on the fake clock: the
+  // search reads it until the turn's 150 ms are spent, and a few times more to finish).
   ASSERT_EQ(Ok("setoption time 150"), "");
-  const auto start = std::chrono::steady_clock::now();
+  const double start = fake_seconds_;
   Ok("genmove");
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_GE(s, 0.12);
-  EXPECT_LE(s, 2.0);
+  EXPECT_GE(fake_seconds_ - start, 0.150);
+  EXPECT_LE(fake_seconds_ - start, 0.170);
 }
 
 TEST_F(Engine, ANetworkEnginePlaysOnlyItsGame) {
@@ -325,6 +343,146 @@ TEST_F(Engine, ServeAnswersLinesAndRefusesOverlongOnes) {
   ServeEngine(*engine_, in, out);
   EXPECT_EQ(out.str(), "=1 veletas-zero\n\n? line longer than " + std::to_string(kMaxEngineLine) +
                            " bytes\n\n=2\n\n");
+}
+
+}  // namespace
+}  // namespace veletas::play
+
+namespace veletas::play {
+namespace {
+
+// The fields of one streaming update line ("info simulations S time_ms T move ...").
+struct Update {
+  int simulations = -1;
+  std::vector<std::string> moves;
+  std::vector<double> winrates, lcbs;
+};
+Update ParseUpdate(const std::string& line) {
+  Update u;
+  std::istringstream in(line);
+  std::string info, kw_sims, kw_ms, word;
+  long long ms = -1;
+  in >> info >> kw_sims >> u.simulations >> kw_ms >> ms;
+  EXPECT_EQ(info + kw_sims + kw_ms, "infosimulationstime_ms") << line;
+  EXPECT_GE(ms, 0) << line;
+  while (in >> word) {
+    if (word == "move") {
+      std::string move;
+      in >> move;
+      u.moves.push_back(move);
+    } else if (word == "winrate" || word == "lcb") {
+      double v = -1;
+      in >> v;
+      (word == "winrate" ? u.winrates : u.lcbs).push_back(v);
+    }
+  }
+  EXPECT_EQ(u.moves.size(), u.winrates.size()) << line;
+  EXPECT_EQ(u.moves.size(), u.lcbs.size()) << line;
+  for (size_t i = 0; i < u.lcbs.size(); ++i) {
+    EXPECT_GE(u.lcbs[i], 0.0) << line;
+    EXPECT_LE(u.lcbs[i], u.winrates[i]) << line;
+  }
+  return u;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// Streaming analysis: "=id", then one update line per interval (on the fake clock), each
+// with more simulations, until `stop` ends it with a final update and the empty line.
+TEST_F(Engine, StreamingAnalysisUpdatesUntilStop) {
+  ASSERT_EQ(Ok("play c3/a1"), "");
+  const Position pos = Current();
+  EXPECT_EQ(engine_->Handle("7 analyse interval 5"), "=7\n");
+  ASSERT_TRUE(engine_->Streaming());
+  std::string updates;
+  for (int i = 0; i < 40; ++i) updates += engine_->StreamStep();
+  ASSERT_TRUE(engine_->Streaming());
+  const std::string stop = engine_->Handle("8 stop");
+  EXPECT_FALSE(engine_->Streaming());
+  // The stream's final update and its empty line, then stop's own response.
+  ASSERT_GE(stop.size(), 6u);
+  EXPECT_EQ(stop.substr(stop.size() - 6), "\n\n=8\n\n") << stop;
+  const auto lines = Lines(updates + stop.substr(0, stop.size() - 6));
+  ASSERT_GE(lines.size(), 3u) << updates;
+  int last = 0;
+  for (const std::string& line : lines) {
+    const Update u = ParseUpdate(line);
+    EXPECT_GT(u.simulations, last) << line;
+    last = u.simulations;
+    for (const std::string& m : u.moves) EXPECT_TRUE(rules::ParseTurn(pos, m).ok()) << line;
+  }
+  EXPECT_FALSE(ParseUpdate(lines.back()).moves.empty()) << lines.back();
+  EXPECT_EQ(Current(), pos);                       // nothing was played
+  EXPECT_EQ(engine_->Handle("9 stop"), "=9\n\n");  // stop without a stream
+}
+
+TEST_F(Engine, AStreamEndsAtItsVisitLimitOrAtAnyCommand) {
+  ASSERT_EQ(Ok("play c3/a1"), "");
+  EXPECT_EQ(engine_->Handle("analyse interval 100000 visits 200"), "=\n");
+  std::string text;
+  for (int i = 0; i < 1000 && engine_->Streaming(); ++i) text += engine_->StreamStep();
+  EXPECT_FALSE(engine_->Streaming());
+  ASSERT_GE(text.size(), 2u);
+  EXPECT_EQ(text.substr(text.size() - 2), "\n\n");
+  const auto lines = Lines(text.substr(0, text.size() - 1));
+  ASSERT_EQ(lines.size(), 1u) << text;  // the interval never came: only the final update
+  EXPECT_EQ(ParseUpdate(lines[0]).simulations, 200);
+  // Any other command ends a stream before its own response.
+  EXPECT_EQ(engine_->Handle("analyse interval 10"), "=\n");
+  const std::string name = engine_->Handle("3 name");
+  EXPECT_EQ(name.substr(0, 5), "info ") << name;
+  EXPECT_NE(name.find("\n\n=3 veletas-zero\n\n"), std::string::npos) << name;
+  EXPECT_FALSE(engine_->Streaming());
+}
+
+// The clock: the move's time comes from the time manager, and the search (on the fake
+// clock) never takes more than the mover's remaining time.
+TEST_F(Engine, GenmoveSpendsTheClockWithinItsTime) {
+  for (int i = 0; i < 6 && !Current().IsTerminal(); ++i) {
+    const bool black = Current().ToMove() == rules::Color::kBlack;
+    const int64_t remaining = 2000 + 700 * i;
+    const std::string clock = "wtime " + std::to_string(black ? 1 : remaining) + " btime " +
+                              std::to_string(black ? remaining : 1) + " winc 100 binc 100";
+    const Position before = Current();
+    const double start = fake_seconds_;
+    const std::string move = Ok("genmove " + clock);
+    const double spent_ms = (fake_seconds_ - start) * 1000.0;
+    EXPECT_TRUE(rules::ParseTurn(before, move).ok()) << move;
+    EXPECT_LT(spent_ms, static_cast<double>(remaining)) << clock;
+    EXPECT_GE(spent_ms, static_cast<double>(MoveTimeMs({remaining, 100, 0})) * 0.9) << clock;
+  }
+  // movetime is time; movestogo 1 spends all but the reserve.
+  ASSERT_FALSE(Current().IsTerminal());
+  const double start = fake_seconds_;
+  Ok("analyse movetime 40");
+  EXPECT_GE(fake_seconds_ - start, 0.040);
+}
+
+// ServeEngine: a stream runs while the next line is awaited; the next line ends it.
+TEST_F(Engine, ServeStreamsUntilTheNextLine) {
+  std::istringstream in("1 play c3/a1\n2 analyse interval 1\n3 stop\n4 quit\n");
+  std::ostringstream out;
+  ServeEngine(*engine_, in, out);
+  const std::string text = out.str();
+  ASSERT_EQ(text.substr(0, 7), "=1\n\n=2\n") << text;
+  const size_t end = text.find("\n\n", 7);
+  ASSERT_NE(end, std::string::npos) << text;
+  EXPECT_EQ(text.substr(end), "\n\n=3\n\n=4\n\n");
+  const auto lines = Lines(text.substr(7, end - 7));
+  ASSERT_GE(lines.size(), 1u);
+  for (const std::string& line : lines) ParseUpdate(line);
+  // The end of the input ends a stream with its final update.
+  Make(false);
+  std::istringstream eof("analyse interval 1\n");
+  std::ostringstream eof_out;
+  ServeEngine(*engine_, eof, eof_out);
+  EXPECT_EQ(eof_out.str().substr(0, 7), "=\ninfo ") << eof_out.str();
+  EXPECT_EQ(eof_out.str().substr(eof_out.str().size() - 2), "\n\n");
 }
 
 }  // namespace

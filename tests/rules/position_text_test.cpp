@@ -31,5 +31,15 @@ TEST(PositionText, TheReportOfTheFirstPosition) {
                 "Black/White\n");
 }
 
+// "1 turn played", "2 turns played".
+TEST(PositionText, TurnsPlayedAgreesInNumber) {
+  const auto one = PlayRecord(RuleSet::kStandard, 7, "c3/a1");
+  ASSERT_TRUE(one.ok()) << one.error();
+  EXPECT_NE(PositionReport(one.value().final).find(", 1 turn played\n"), std::string::npos);
+  const auto two = PlayRecord(RuleSet::kStandard, 7, "c3/a1 b5,c4/g6");
+  ASSERT_TRUE(two.ok()) << two.error();
+  EXPECT_NE(PositionReport(two.value().final).find(", 2 turns played\n"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace veletas::rules

@@ -42,5 +42,17 @@ TEST(HexString, TwoLowerCaseDigitsPerByteInOrder) {
   EXPECT_EQ(HexString({}), "");
 }
 
+TEST(Text, ClosestNameSuggestsOnlyNearNames) {
+  const std::vector<std::string> names = {"--size", "--rules", "--simulations", "--seed"};
+  EXPECT_EQ(ClosestName("--sizee", names), "--size");
+  EXPECT_EQ(ClosestName("--rule", names), "--rules");
+  EXPECT_EQ(ClosestName("--simulation", names), "--simulations");
+  EXPECT_EQ(ClosestName("--frobnicate", names), "");
+  EXPECT_EQ(ClosestName("x", {"y"}), "y");  // one edit is always near enough
+  EXPECT_EQ(ClosestName("ab", {"xy"}), "");
+  EXPECT_EQ(ClosestName("plya", {"play", "pool"}), "play");  // a swap is two edits
+  EXPECT_EQ(ClosestName("anything", {}), "");
+}
+
 }  // namespace
 }  // namespace veletas::util

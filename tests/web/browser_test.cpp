@@ -382,6 +382,11 @@ TEST_F(Browser, PersonClicksAGameAgainstTheNetwork) {
   EXPECT_NE(k["bad_record"].get<std::string>().find("move 2 \"zz9\""), std::string::npos)
       << k["bad_record"];
   EXPECT_GT(k["clicks"].get<int>(), 20);
+  // "You play" names the colour each seat has: swapped by the pie rule, the first is White.
+  EXPECT_EQ(k["seats_after_swap"], json({"first (White)", "second (Black)"})) << k;
+  EXPECT_EQ(k["seats_before_swap"], json({"first (Black)", "second (White)"})) << k;
+  EXPECT_LE(k["narrow"]["page"].get<int>(), 400) << k["narrow"];
+  EXPECT_LE(k["narrow"]["menu"].get<int>(), 400) << k["narrow"];
   ExpectScreenshots(r, 3);
 }
 

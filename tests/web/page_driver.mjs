@@ -274,6 +274,23 @@ const scenarios = {
     await page.$eval('#record', (e) => { e.value = 'e3/e4 zz9'; });
     await page.click('#load-record');
     checks.bad_record = await page.$eval('#play-error', (e) => e.textContent);
+    // The seats' labels after a pie-rule swap (the state's black_player, whoever swapped)
+    // and before one.
+    const seats = () => page.$$eval('#human option', (os) => os.slice(0, 2).map((o) => o.textContent));
+    await waitFor(page, idle);
+    await setSelect(page, 'human', 'both');
+    await page.$eval('#record', (e) => { e.value = 'c3/a1 swap'; });
+    await page.click('#load-record');
+    checks.seats_after_swap = await seats();
+    await page.$eval('#record', (e) => { e.value = 'c3/a1'; });
+    await page.click('#load-record');
+    checks.seats_before_swap = await seats();
+    // On a 400-pixel-wide screen nothing is wider than the screen (the Network menu was).
+    await page.setViewport({ width: 400, height: 800 });
+    checks.narrow = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      menu: Math.ceil(document.getElementById('network-menu').getBoundingClientRect().right),
+    }));
     return { moves: s.moves, winner: s.winner, checks, screenshots: shots };
   },
 

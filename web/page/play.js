@@ -109,6 +109,13 @@ export class PlayMode {
     const clickable = !this.thinking && !s.terminal && this.humanToMove(s);
     drawBoard($('board'), s, (sq) => this.choose(sq), clickable);
     $('status').textContent = s.status;
+    // The seats' colours follow the pie rule: after a swap (by the person or by the engine)
+    // the first player plays White.
+    const black = s.black_player === 1 ? 1 : 0;
+    for (const [value, player] of [['first', 0], ['second', 1]]) {
+      $('human').querySelector(`option[value="${value}"]`).textContent =
+        `${value} (${player === black ? 'Black' : 'White'})`;
+    }
     const pass = $('pass-button');
     pass.hidden = !(clickable && s.choice && s.choice.pass);
     pass.textContent = s.choice && s.choice.decision === 'pie' ? 'Swap colours' : 'Shoot without moving';
