@@ -93,10 +93,10 @@ struct TrainingConfig {
   // (ChooseTrainPrecision). ---
   TrainPrecision precision = TrainPrecision::kFp32;
   // kTorch: LibTorch's ops (the reference; the GPU path). kOnednn: the trunk (stem and
-  // residual blocks) through oneDNN's training primitives (model/torch/onednn_trunk.h) at
-  // `precision`, the heads, losses and optimiser in LibTorch; batches of one board size on the
-  // CPU (a batch with boards smaller than its canvas takes LibTorch's ops). kAuto: kOnednn
-  // where the CPU has AVX-512, else kTorch; stderr says what it chose and why
+  // residual blocks) through oneDNN's training primitives (model/torch/onednn_trunk.h) in fp32
+  // (bf16 asked: fp32 with a note), the heads, losses and optimiser in LibTorch; batches of one
+  // board size on the CPU (a batch with boards smaller than its canvas takes LibTorch's ops).
+  // kAuto: kOnednn where the CPU has AVX-512, else kTorch; stderr says what it chose and why
   // (ChooseTrainEngine). ---
   TrainEngine engine = TrainEngine::kAuto;
 
