@@ -1,7 +1,8 @@
 // `veletas bench train`: the speed of the real training loop against the raw forward +
 // backward rate of the same network and batch size, in one run of a few rounds
-// (training/train_bench.h RunTrainBench); with `--precisions fp32 bf16` each round measures
-// both precisions in turn and the ratio is printed.
+// (training/train_bench.h RunTrainBench), every training path in turn in each round (by
+// default LibTorch fp32 and the oneDNN trunk at each precision the CPU has; `--engines` and
+// `--precisions` choose), with an `x torch` column against LibTorch fp32 in the same round.
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -20,7 +21,8 @@ struct BenchTrainArgs {
   std::string config;
   std::optional<int> threads;
   std::optional<std::string> work;
-  std::vector<std::string> precisions;  // empty: the config's training.precision
+  std::vector<std::string> precisions;
+  std::vector<std::string> engines;
   training::TrainBenchRun run;
 };
 
@@ -31,8 +33,12 @@ int RunBenchTrain(const BenchTrainArgs& args) {
   c.training.threads = args.threads.value_or(c.training.threads);
   training::TrainBenchRun run = args.run;
   for (const std::string& p : args.precisions) {
-    run.precisions.push_back(p == "bf16" ? training::TrainPrecision::kBf16
-                                         : training::TrainPrecision::kFp32);
+    run.precisions.push_back(
+        *util::ChoiceValue<training::TrainPrecision>(training::kTrainPrecisionChoices, p));
+  }
+  for (const std::string& e : args.engines) {
+    run.engines.push_back(
+        *util::ChoiceValue<training::TrainEngine>(training::kTrainEngineChoices, e));
   }
   if (args.work) run.work = *args.work;
   const training::TrainBenchSetup setup{c.training, {c.game.rules, c.game.size, c.model}};
@@ -51,11 +57,23 @@ CommandRun SetupBenchTrain(CLI::App& cmd) {
       ->check(CLI::Range(1, 100));
   cmd.add_option("--threads", o->threads, "training threads, 0 = all cores (default: the config's)")
       ->check(CLI::Range(0, 256));
+  cmd.add_option("--engines", o->engines,
+                 "training engines measured in turn in every round, each at every precision "
+                 "of --precisions, e.g. torch onednn (default: torch fp32, then onednn at "
+                 "each precision this CPU runs fast; torch fp32 is always measured first, for "
+                 "the x torch column)")
+      ->check(
+          CLI::IsMember(util::ChoiceNames<training::TrainEngine>(training::kTrainEngineChoices)));
   cmd.add_option("--precisions", o->precisions,
-                 "training precisions measured in turn in every round, e.g. fp32 bf16 (the "
-                 "ratio of the second to the first is printed; default: the config's "
-                 "training.precision)")
-      ->check(CLI::IsMember({"fp32", "bf16"}));
+                 "training precisions measured with every engine, e.g. fp32 bf16 (default: see "
+                 "--engines; with --engines alone, the config's training.precision)")
+      ->check(CLI::IsMember(
+          util::ChoiceNames<training::TrainPrecision>(training::kTrainPrecisionChoices)));
+  cmd.add_option("--profile", o->run.profile_steps,
+                 "first print, per training path, where the milliseconds of this many raw "
+                 "steps go (batch, forward, losses, backward, optimiser; the oneDNN trunk's "
+                 "primitives)")
+      ->check(CLI::Range(1, 10000));
   cmd.add_option("--work", o->work,
                  "directory for the synthetic samples, kept (default: a "
                  "temporary one, removed)")

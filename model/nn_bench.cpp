@@ -1,5 +1,7 @@
 #include "model/nn_bench.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include "model/torch/autocast.h"
 #include "model/torch/losses.h"
 #include "model/torch/network.h"
+#include "model/torch/onednn_trunk.h"
 #include "util/random.h"
 
 namespace veletas::model {
@@ -148,43 +151,148 @@ double NnBench::EvalRate(int batch) {
   return impl_->Rate(batch, [&] { impl_->evaluator->Evaluate(impl_->Take(batch), out); });
 }
 
-double NnBench::TrainRate(int batch, bool bf16_autocast) {
-  Impl& im = *impl_;
-  im.net->train();
-  torch::optim::SGD optimizer(
-      im.net->parameters(),
-      torch::optim::SGDOptions(0.01).momentum(0.9).weight_decay(1e-4).nesterov(true));
-  util::Rng rng(im.options.seed + 17);
+namespace {
+
+// Seconds since `lap`, which moves to now.
+double Lap(std::chrono::steady_clock::time_point& lap) {
+  const auto now = std::chrono::steady_clock::now();
+  const double s = std::chrono::duration<double>(now - lap).count();
+  lap = now;
+  return s;
+}
+
+// The profile's table: milliseconds per step and share of the step per phase; with `trunk`,
+// the oneDNN trunk's primitives inside the forward and backward phases.
+std::string FormatTrainProfile(const NnBenchStepTimes& t, const TrunkProfile* trunk, double total,
+                               int steps, int batch) {
+  std::string out;
+  const auto row = [&](const std::string& name, double seconds) {
+    out += fmt::format("  {:<50} {:9.3f} ms {:6.1f}%\n", name, 1000.0 * seconds / steps,
+                       100.0 * seconds / total);
+  };
+  row("batch: encoding, targets, tensors", t.data);
+  row("forward", t.forward);
+  if (trunk != nullptr) {
+    const TrunkProfile& p = *trunk;
+    row("  trunk (oneDNN), of which:", p.forward);
+    row("    convolutions", p.conv_forward);
+    row("    batch norm (+ ReLU)", p.bn_forward);
+    row("    residual add + ReLU", p.residual_forward);
+    row("    reorders (planes, weights, output)", p.reorders_forward);
+    row("    running statistics", p.running_stats);
+    row("  heads (LibTorch)", t.forward - p.forward);
+  }
+  row("losses", t.losses);
+  row("backward", t.backward);
+  if (trunk != nullptr) {
+    const TrunkProfile& p = *trunk;
+    row("  trunk (oneDNN), of which:", p.backward);
+    row("    convolutions backward data", p.conv_backward_data);
+    row("    convolutions backward weights", p.conv_backward_weights);
+    row("    batch norm (+ ReLU) backward", p.bn_backward);
+    row("    residual ReLU backward + gradient sum", p.residual_backward);
+    row("    reorders (gradient, weights, weight gradients)", p.reorders_backward);
+    row("  heads and autograd (LibTorch)", t.backward - p.backward);
+  }
+  row("optimiser step (SGD) and zero_grad", t.optimiser);
+  out += fmt::format("  {:<50} {:9.3f} ms ({:.0f} samples/s while timed)\n", "step",
+                     1000.0 * total / steps, batch * steps / total);
+  return out;
+}
+
+}  // namespace
+
+// One training step's state: the optimiser, the targets' random stream, the trunk.
+struct NnBench::Training {
+  torch::optim::SGD optimizer;
+  util::Rng rng;
   EncodedBatch encoded;
-  const double rate = im.Rate(batch, [&] {
-    const auto positions = im.Take(batch);
-    EncodeBatch(positions, 0, encoded);
-    const int m = encoded.canvas;
-    // Targets: uniform over the legal actions, random results, random claimants.
-    Targets t;
-    t.legal = LegalTensor(encoded, im.device);
-    const torch::Tensor legal_f = t.legal.to(torch::kFloat);
-    t.policy = legal_f / legal_f.sum(1, true);
-    std::vector<float> values(batch);
-    std::vector<int64_t> aux(static_cast<size_t>(batch) * m * m, -1);
-    for (int i = 0; i < batch; ++i) {
-      values[i] = rng.Below(2) ? 1.0f : -1.0f;
-      const rules::Position& p = positions[i];
-      for (int sq : p.AllShooters()) {
-        aux[static_cast<size_t>(i) * m * m + (sq / p.Size()) * m + sq % p.Size()] =
-            static_cast<int64_t>(rng.Below(3));
-      }
+  bool bf16_autocast = false;
+  std::shared_ptr<OnednnTrunk> trunk;
+
+  Training(VeletasNet& net, uint64_t seed)
+      : optimizer(net->parameters(),
+                  torch::optim::SGDOptions(0.01).momentum(0.9).weight_decay(1e-4).nesterov(true)),
+        rng(seed) {}
+};
+
+util::Result<std::unique_ptr<NnBench::Training>> NnBench::StartTraining(const TrainPath& path) {
+  Impl& im = *impl_;
+  auto t = std::make_unique<Training>(im.net, im.options.seed + 17);
+  t->bf16_autocast = path.bf16 && !path.onednn;
+  if (path.onednn) {
+    auto trunk = OnednnTrunk::Create(
+        im.net->arch(), path.bf16 ? TrunkPrecision::kBf16 : TrunkPrecision::kFp32, nullptr);
+    if (!trunk) return util::Error{trunk.error(), util::ErrorKind::kFailure};
+    t->trunk = trunk.value();
+  }
+  im.net->SetTrainingTrunk(t->trunk);
+  im.net->train();
+  return t;
+}
+
+void NnBench::StopTraining() {
+  impl_->net->eval();
+  impl_->net->SetTrainingTrunk(nullptr);
+}
+
+void NnBench::TrainStep(int batch, Training& tr, NnBenchStepTimes* times) {
+  Impl& im = *impl_;
+  auto lap = std::chrono::steady_clock::now();
+  const auto positions = im.Take(batch);
+  EncodeBatch(positions, 0, tr.encoded);
+  const int m = tr.encoded.canvas;
+  // Targets: uniform over the legal actions, random results, random claimants.
+  Targets t;
+  t.legal = LegalTensor(tr.encoded, im.device);
+  const torch::Tensor legal_f = t.legal.to(torch::kFloat);
+  t.policy = legal_f / legal_f.sum(1, true);
+  std::vector<float> values(batch);
+  std::vector<int64_t> aux(static_cast<size_t>(batch) * m * m, -1);
+  for (int i = 0; i < batch; ++i) {
+    values[i] = tr.rng.Below(2) ? 1.0f : -1.0f;
+    const rules::Position& p = positions[i];
+    for (int sq : p.AllShooters()) {
+      aux[static_cast<size_t>(i) * m * m + (sq / p.Size()) * m + sq % p.Size()] =
+          static_cast<int64_t>(tr.rng.Below(3));
     }
-    t.value = torch::tensor(values).to(im.device);
-    t.aux = torch::from_blob(aux.data(), {batch, m, m}, torch::kLong).to(im.device);
-    const NetOutput out = TrainingForward(im.net, PlanesTensor(encoded, im.device), bf16_autocast);
-    const Losses losses = ComputeLosses(out, t, LossWeights{});
-    optimizer.zero_grad();
-    losses.total.backward();
-    optimizer.step();
-  });
-  im.net->eval();
+  }
+  t.value = torch::tensor(values).to(im.device);
+  t.aux = torch::from_blob(aux.data(), {batch, m, m}, torch::kLong).to(im.device);
+  const torch::Tensor planes = PlanesTensor(tr.encoded, im.device);
+  if (times) times->data += Lap(lap);
+  const NetOutput out = TrainingForward(im.net, planes, tr.bf16_autocast);
+  if (times) times->forward += Lap(lap);
+  const Losses losses = ComputeLosses(out, t, LossWeights{});
+  if (times) times->losses += Lap(lap);
+  tr.optimizer.zero_grad();
+  losses.total.backward();
+  if (times) times->backward += Lap(lap);
+  tr.optimizer.step();
+  if (times) times->optimiser += Lap(lap);
+}
+
+util::Result<double> NnBench::TrainRate(int batch, const TrainPath& path) {
+  auto training = StartTraining(path);
+  if (!training) return training.error_value();
+  const double rate = impl_->Rate(batch, [&] { TrainStep(batch, *training.value(), nullptr); });
+  StopTraining();
   return rate;
+}
+
+util::Result<std::string> NnBench::ProfileTrainSteps(int batch, const TrainPath& path, int steps) {
+  auto training = StartTraining(path);
+  if (!training) return training.error_value();
+  Training& tr = *training.value();
+  for (int i = 0; i < 2; ++i) TrainStep(batch, tr, nullptr);  // warm-up: primitives, caches
+  NnBenchStepTimes times;
+  TrunkProfile trunk;
+  if (tr.trunk) tr.trunk->SetProfile(&trunk);
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < steps; ++i) TrainStep(batch, tr, &times);
+  const double total = Seconds(start);
+  StopTraining();
+  return FormatTrainProfile(times, tr.trunk ? &trunk : nullptr, total, steps, batch);
 }
 
 }  // namespace veletas::model

@@ -29,6 +29,20 @@ struct NnBenchOptions {
 // kTorch and kAuto count as fp32.
 double PeakGflops(InferencePrecision precision, int cores);
 
+// How a training step runs (TrainRate): LibTorch's ops, with the forward pass under its
+// autocast to bf16 or not (model/torch/autocast.h TrainingForward: convolutions and matrix
+// products in bf16; weights, optimiser and losses in fp32), or the trunk through oneDNN's
+// training primitives at fp32 or bf16 (model/torch/onednn_trunk.h), the heads in LibTorch.
+struct TrainPath {
+  bool onednn = false;
+  bool bf16 = false;
+};
+
+// Seconds of the phases of training steps, summed (NnBench::ProfileTrainSteps).
+struct NnBenchStepTimes {
+  double data = 0, forward = 0, losses = 0, backward = 0, optimiser = 0;
+};
+
 // Builds a freshly initialised network and a pool of positions from seeded random games
 // (every kind of sub-decision, setup included). Not thread-safe; one measurement at a time.
 class NnBench {
@@ -43,12 +57,15 @@ class NnBench {
   // forward pass, softmax over legal actions) with `batch` positions per call.
   double EvalRate(int batch);
   // Training samples per second: encoding, forward, the losses of model/torch/losses.h,
-  // backward and an SGD (momentum) step, `batch` samples per step.
-  // With `bf16_autocast`, the forward pass runs under LibTorch's autocast to bf16 on the
-  // network's device, CPU or CUDA (convolutions and matrix products in bf16, weights,
-  // optimiser and losses in fp32), as the trainer's (model/torch/autocast.h TrainingForward). On
-  // CUDA the rate includes the queued kernels (synchronised).
-  double TrainRate(int batch, bool bf16_autocast = false);
+  // backward and an SGD (momentum) step, `batch` samples per step, through `path`. On CUDA
+  // the rate includes the queued kernels (synchronised). Errors (failures): the oneDNN trunk
+  // cannot be built on this CPU.
+  util::Result<double> TrainRate(int batch, const TrainPath& path = {});
+  // Where the milliseconds of `steps` training steps as TrainRate's go (after 2 untimed
+  // steps), as a table: the batch, forward, losses, backward, optimiser and, through the
+  // oneDNN trunk, its primitives inside forward and backward. Timed with steady clocks (the
+  // trunk waits on each primitive while timed). Errors: as TrainRate.
+  util::Result<std::string> ProfileTrainSteps(int batch, const TrainPath& path, int steps);
   // Rebuilds the evaluator at inference precision `setting` (NetConfig::inference_precision)
   // and returns the precision it runs at ("fp32", "bf16", "int8", "torch"), which differs
   // from `setting` where the CPU lacks it. Errors: the evaluator cannot be built.
@@ -64,6 +81,12 @@ class NnBench {
   explicit NnBench(std::unique_ptr<Impl> impl);
 
  private:
+  struct Training;  // an optimiser, a target stream and the trunk of TrainPath
+  util::Result<std::unique_ptr<Training>> StartTraining(const TrainPath& path);
+  void StopTraining();
+  // One step as TrainRate's; its phases added to `times` when not null.
+  void TrainStep(int batch, Training& training, NnBenchStepTimes* times);
+
   std::unique_ptr<Impl> impl_;
 };
 

@@ -11,7 +11,6 @@
 #include "model/torch/model_files.h"
 #include "rules/notation.h"
 #include "training/synthetic_data.h"
-#include "training/train_precision.h"
 #include "training/trainer.h"
 
 namespace veletas::training {
@@ -63,12 +62,19 @@ util::Status PrepareTrainBench(const TrainBenchSetup& setup, const fs::path& wor
 
 namespace {
 
-// The sums of one precision's measurements over the rounds.
-struct PrecisionSums {
-  TrainPrecision used = TrainPrecision::kFp32;  // after ChooseTrainPrecision
+// The sums of one variant's measurements over the rounds.
+struct VariantSums {
+  EngineChoice used;  // after ChooseTrainEngine
   double raw = 0, loop = 0;
   std::vector<double> ratios;  // loop / raw of each round
   std::vector<double> loops;   // loop samples/s of each round
+  std::vector<double> raws;    // raw samples/s of each round
+  std::string Name() const {
+    return fmt::format("{} {}", TrainEngineName(used.engine), TrainPrecisionName(used.precision));
+  }
+  bool Reference() const {
+    return used.engine == TrainEngine::kTorch && used.precision == TrainPrecision::kFp32;
+  }
 };
 
 double Median(std::vector<double> v) {
@@ -76,70 +82,142 @@ double Median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-}  // namespace
-
-util::Status MeasureTrainRounds(const TrainBenchSetup& setup, model::NnBench& bench,
-                                const fs::path& work, int rounds, double seconds,
-                                const std::vector<TrainPrecision>& precisions, std::ostream& out) {
-  const bool cuda = bench.DeviceName().rfind("cuda", 0) == 0;
-  std::vector<PrecisionSums> sums(precisions.size());
-  for (size_t i = 0; i < precisions.size(); ++i) {
-    const PrecisionChoice choice = ChooseTrainPrecision(precisions[i], cuda, ThisCpu());
-    if (!choice.note.empty()) out << choice.note << "\n";
-    sums[i].used = choice.precision;
+// The summary lines: per variant its means and GFLOP/s, its ratio to the raw rate and,
+// against the LibTorch fp32 variant when one was measured, the `x torch` ratios.
+void PrintSummary(const std::vector<VariantSums>& sums, int rounds, double flops_per_sample,
+                  std::ostream& out) {
+  const VariantSums* reference = nullptr;
+  for (const VariantSums& v : sums) {
+    if (v.Reference() && reference == nullptr) reference = &v;
   }
-  out << fmt::format("{:>6} {:>9} {:>14} {:>14} {:>8} {:>14} {:>10}\n", "round", "precision",
-                     "raw samples/s", "loop samples/s", "ratio", "loader wait s", "loop steps");
-  for (int round = 0; round < rounds; ++round) {
-    for (PrecisionSums& p : sums) {
-      const bool bf16 = p.used == TrainPrecision::kBf16;
-      const double raw = bench.TrainRate(setup.training.batch_size, bf16);
-      TrainBenchSetup measured = setup;
-      measured.training.precision = p.used;
-      const TrainResult result = TrainRound(
-          measured, work, fmt::format("{}_{}", round, TrainPrecisionName(p.used)), raw, seconds);
-      if (!result.ok()) return util::Status::Failure(result.error);
-      const TrainStats& s = result.stats;
-      const double ratio = s.loop_samples_per_second / raw;
-      out << fmt::format("{:6} {:>9} {:14.1f} {:14.1f} {:8.3f} {:14.3f} {:10}\n", round + 1,
-                         s.precision, raw, s.loop_samples_per_second, ratio, s.loader_wait_seconds,
-                         s.steps - 2);
-      out << std::flush;
-      p.raw += raw;
-      p.loop += s.loop_samples_per_second;
-      p.ratios.push_back(ratio);
-      p.loops.push_back(s.loop_samples_per_second);
-    }
-  }
-  for (const PrecisionSums& p : sums) {
-    const char* name = TrainPrecisionName(p.used);
+  for (const VariantSums& v : sums) {
     out << fmt::format(
-        "{}: raw forward+backward (model::NnBench::TrainRate) {:.1f} samples/s, training loop "
-        "(window sampling, augmentation, encoding in the loader thread, forward+backward, "
-        "optimiser step, metrics, checkpoints) {:.1f} samples/s (means)\n",
-        name, p.raw / rounds, p.loop / rounds);
+        "{}: raw forward+backward (model::NnBench::TrainRate) {:.1f} samples/s ({:.0f} GFLOP/s), "
+        "training loop (window sampling, augmentation, encoding in the loader thread, "
+        "forward+backward, optimiser step, metrics, checkpoints) {:.1f} samples/s ({:.0f} "
+        "GFLOP/s) (means)\n",
+        v.Name(), v.raw / rounds, v.raw / rounds * flops_per_sample / 1e9, v.loop / rounds,
+        v.loop / rounds * flops_per_sample / 1e9);
     out << fmt::format(
-        "{}: ratio loop / raw: {:.3f} (means), median of rounds {:.3f} (goal >= 0.9)\n", name,
-        p.loop / p.raw, Median(p.ratios));
-  }
-  if (sums.size() == 2) {
-    std::vector<double> per_round;
+        "{}: ratio loop / raw: {:.3f} (means), median of rounds {:.3f} (goal >= 0.9)\n", v.Name(),
+        v.loop / v.raw, Median(v.ratios));
+    if (reference == nullptr || &v == reference) continue;
+    std::vector<double> loop_ratio, raw_ratio;
     for (int round = 0; round < rounds; ++round) {
-      per_round.push_back(sums[1].loops[round] / sums[0].loops[round]);
+      loop_ratio.push_back(v.loops[round] / reference->loops[round]);
+      raw_ratio.push_back(v.raws[round] / reference->raws[round]);
     }
     out << fmt::format(
-        "loop samples/s {} / {}: {:.3f} (means), median of rounds {:.3f}; raw {:.3f} (means)\n",
-        TrainPrecisionName(sums[1].used), TrainPrecisionName(sums[0].used),
-        sums[1].loop / sums[0].loop, Median(per_round), sums[1].raw / sums[0].raw);
+        "{}: x torch (against torch fp32 in the same rounds): loop {:.3f} (means), median of "
+        "rounds {:.3f}; raw {:.3f} (means), median of rounds {:.3f}\n",
+        v.Name(), v.loop / reference->loop, Median(loop_ratio), v.raw / reference->raw,
+        Median(raw_ratio));
   }
+}
+
+// One round of one variant: the raw rate, then the loop; its line, and the sums.
+util::Status MeasureVariant(const TrainBenchSetup& setup, model::NnBench& bench,
+                            const fs::path& work, int round, double seconds, double reference_loop,
+                            VariantSums& v, std::ostream& out) {
+  const bool onednn = v.used.engine == TrainEngine::kOnednn;
+  const auto raw = bench.TrainRate(setup.training.batch_size,
+                                   {onednn, v.used.precision == TrainPrecision::kBf16});
+  if (!raw) return util::Status::Failure(raw.error());
+  TrainBenchSetup measured = setup;
+  measured.training.precision = v.used.precision;
+  measured.training.engine = v.used.engine;
+  const std::string name = fmt::format("{}_{}_{}", round, TrainEngineName(v.used.engine),
+                                       TrainPrecisionName(v.used.precision));
+  const TrainResult result = TrainRound(measured, work, name, raw.value(), seconds);
+  if (!result.ok()) return util::Status::Failure(result.error);
+  const TrainStats& s = result.stats;
+  if (s.engine != TrainEngineName(v.used.engine)) {
+    return util::Status::Failure("the " + v.Name() + " training loop ran on " + s.engine);
+  }
+  const double ratio = s.loop_samples_per_second / raw.value();
+  const double reference = v.Reference() ? s.loop_samples_per_second : reference_loop;
+  const std::string x_torch =
+      reference > 0 ? fmt::format("{:.3f}", s.loop_samples_per_second / reference) : "-";
+  out << fmt::format("{:6} {:>12} {:14.1f} {:14.1f} {:8.3f} {:>8} {:14.3f} {:10}\n", round + 1,
+                     v.Name(), raw.value(), s.loop_samples_per_second, ratio, x_torch,
+                     s.loader_wait_seconds, s.steps - 2);
+  out << std::flush;
+  v.raw += raw.value();
+  v.loop += s.loop_samples_per_second;
+  v.ratios.push_back(ratio);
+  v.loops.push_back(s.loop_samples_per_second);
+  v.raws.push_back(raw.value());
   return util::Ok();
 }
 
+}  // namespace
+
+std::vector<TrainVariant> DefaultTrainVariants(bool on_cuda, const CpuFeatures& cpu) {
+  std::vector<TrainVariant> v{{TrainEngine::kTorch, TrainPrecision::kFp32}};
+  if (on_cuda) return v;
+  if (cpu.avx512) v.push_back({TrainEngine::kOnednn, TrainPrecision::kFp32});
+  return v;
+}
+
+util::Status MeasureTrainRounds(const TrainBenchSetup& setup, model::NnBench& bench,
+                                const fs::path& work, int rounds, double seconds,
+                                const std::vector<TrainVariant>& variants, std::ostream& out) {
+  const bool cuda = bench.DeviceName().rfind("cuda", 0) == 0;
+  std::vector<VariantSums> sums(variants.size());
+  for (size_t i = 0; i < variants.size(); ++i) {
+    sums[i].used = ChooseTrainEngine(variants[i].engine, variants[i].precision, cuda, ThisCpu());
+    if (!sums[i].used.note.empty()) out << sums[i].used.note << "\n";
+  }
+  // Training costs about 3 forward passes per sample (forward, backward data and weights).
+  const double flops_per_sample = 3.0 * bench.FlopsPerEvaluation();
+  out << fmt::format("{:>6} {:>12} {:>14} {:>14} {:>8} {:>8} {:>14} {:>10}\n", "round", "engine",
+                     "raw samples/s", "loop samples/s", "ratio", "x torch", "loader wait s",
+                     "loop steps");
+  for (int round = 0; round < rounds; ++round) {
+    double reference_loop = 0;
+    for (VariantSums& v : sums) {
+      if (util::Status s =
+              MeasureVariant(setup, bench, work, round, seconds, reference_loop, v, out);
+          !s.ok()) {
+        return s;
+      }
+      if (v.Reference() && reference_loop == 0) reference_loop = v.loops.back();
+    }
+  }
+  PrintSummary(sums, rounds, flops_per_sample, out);
+  return util::Ok();
+}
+
+namespace {
+
+// The variants of `run` (TrainBenchRun::engines, ::precisions) for `config`.
+std::vector<TrainVariant> Variants(const TrainBenchRun& run, const TrainingConfig& config,
+                                   bool on_cuda) {
+  if (run.engines.empty() && run.precisions.empty()) {
+    return DefaultTrainVariants(on_cuda, ThisCpu());
+  }
+  const std::vector<TrainEngine> engines =
+      run.engines.empty() ? std::vector<TrainEngine>{config.engine} : run.engines;
+  const std::vector<TrainPrecision> precisions =
+      run.precisions.empty() ? std::vector<TrainPrecision>{config.precision} : run.precisions;
+  std::vector<TrainVariant> v;
+  for (const TrainEngine e : engines) {
+    for (const TrainPrecision p : precisions) v.push_back({e, p});
+  }
+  const TrainVariant reference{TrainEngine::kTorch, TrainPrecision::kFp32};
+  if (v.front().engine != reference.engine || v.front().precision != reference.precision) {
+    v.insert(v.begin(), reference);
+  }
+  return v;
+}
+
+}  // namespace
+
 util::Status RunTrainBench(const TrainBenchSetup& setup, const TrainBenchRun& run,
                            std::ostream& out) {
-  std::vector<TrainPrecision> precisions = run.precisions;
-  if (precisions.empty()) precisions.push_back(setup.training.precision);
-  const double chunk = run.seconds / (2.0 * run.rounds * static_cast<double>(precisions.size()));
+  const bool cuda = setup.spec.arch.device == model::Device::kCuda;
+  const std::vector<TrainVariant> variants = Variants(run, setup.training, cuda);
+  const double chunk = run.seconds / (2.0 * run.rounds * static_cast<double>(variants.size()));
   auto bench = RawTrainBench(setup, chunk);
   if (!bench) return util::Status::Failure(bench.error());
   const model::NetConfig& net = setup.spec.arch;
@@ -151,11 +229,24 @@ util::Status RunTrainBench(const TrainBenchSetup& setup, const TrainBenchRun& ru
       setup.training.batch_size, setup.training.optimizer == Optimizer::kAdamW ? "adamw" : "sgd",
       bench.value()->DeviceName(), bench.value()->Threads());
   out.flush();
+  for (int i = 0; run.profile_steps > 0 && i < static_cast<int>(variants.size()); ++i) {
+    const EngineChoice used =
+        ChooseTrainEngine(variants[i].engine, variants[i].precision, cuda, ThisCpu());
+    auto profile = bench.value()->ProfileTrainSteps(
+        setup.training.batch_size,
+        {used.engine == TrainEngine::kOnednn, used.precision == TrainPrecision::kBf16},
+        run.profile_steps);
+    if (!profile) return util::Status::Failure(profile.error());
+    out << fmt::format("profile of {} raw steps, {} {}:\n{}", run.profile_steps,
+                       TrainEngineName(used.engine), TrainPrecisionName(used.precision),
+                       profile.value());
+    out.flush();
+  }
   const fs::path work = run.work.value_or(fs::temp_directory_path() /
                                           ("veletas_bench_train_" + std::to_string(::getpid())));
   util::Status measured = PrepareTrainBench(setup, work);
   if (measured.ok()) {
-    measured = MeasureTrainRounds(setup, *bench.value(), work, run.rounds, chunk, precisions, out);
+    measured = MeasureTrainRounds(setup, *bench.value(), work, run.rounds, chunk, variants, out);
   }
   std::error_code ec;
   if (!run.work || !measured.ok()) fs::remove_all(work, ec);

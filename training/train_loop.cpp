@@ -5,11 +5,14 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <set>
 
 #include "model/torch/autocast.h"
 #include "model/torch/checkpoint.h"
 #include "model/torch/losses.h"
 #include "model/torch/network.h"
+#include "model/torch/onednn_trunk.h"
 #include "training/batch_loader.h"
 #include "training/lr_schedule.h"
 #include "training/metrics.h"
@@ -174,6 +177,16 @@ class Loop {
   void Note(const std::string& message) const {
     if (r_.log) r_.log(message);
   }
+  // Note, once per process (the engine's choice, not once per generation).
+  void NoteOnce(const std::string& message) const {
+    static std::mutex mutex;
+    static std::set<std::string> said;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (said.insert(message).second) Note(message);
+  }
+  // The engine and precision of the steps (ChooseTrainEngine), with their notes; a oneDNN
+  // trunk on net_ where it runs.
+  void ChooseEngine();
   // The device, the network and the optimiser, loaded from setup.load_from; a fresh call
   // records its plan at once in the training-state file.
   TrainResult Prepare();
@@ -199,7 +212,7 @@ class Loop {
   TrainStats& stats_;
   torch::Device device_{torch::kCPU};
   model::VeletasNet net_{nullptr};
-  bool bf16_ = false;  // the forward pass under autocast to bf16 (ChooseTrainPrecision)
+  bool bf16_ = false;  // the forward pass under autocast to bf16 (torch engine, bf16)
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   Accumulator window_acc_, report_acc_;
   int64_t first_step_ = 0;  // plan.steps_done moves at checkpoints
@@ -225,13 +238,9 @@ TrainResult Loop::Prepare() {
   if (!device) return Failure(TrainStatus::kBadInput, device.error());
   device_ = device.value();
   model::ApplyThreadSetting(c_.threads);
-  const PrecisionChoice precision =
-      ChooseTrainPrecision(c_.precision, device_.is_cuda(), ThisCpu());
-  if (!precision.note.empty()) Note(precision.note);
-  bf16_ = precision.precision == TrainPrecision::kBf16;
-  stats_.precision = TrainPrecisionName(precision.precision);
   net_ = model::MakeNet(r_.spec.arch);
   net_->to(device_);
+  ChooseEngine();
   optimizer_ = MakeOptimizer(c_, net_);
   const model::CheckpointFile& from = *s_.load_from;
   const bool same_run = s_.resuming || r_.restore_input_optimizer;
@@ -255,6 +264,28 @@ TrainResult Loop::Prepare() {
     }
   }
   return TrainResult{};
+}
+
+void Loop::ChooseEngine() {
+  const EngineChoice choice =
+      ChooseTrainEngine(c_.engine, c_.precision, device_.is_cuda(), ThisCpu());
+  if (!choice.note.empty()) NoteOnce(choice.note);
+  stats_.engine = TrainEngineName(choice.engine);
+  stats_.precision = TrainPrecisionName(choice.precision);
+  bf16_ = choice.engine == TrainEngine::kTorch && choice.precision == TrainPrecision::kBf16;
+  if (choice.engine != TrainEngine::kOnednn) return;
+  auto trunk = model::OnednnTrunk::Create(
+      r_.spec.arch,
+      choice.precision == TrainPrecision::kBf16 ? model::TrunkPrecision::kBf16
+                                                : model::TrunkPrecision::kFp32,
+      [this](const std::string& m) { NoteOnce("training.engine onednn: " + m); });
+  if (trunk) {
+    net_->SetTrainingTrunk(trunk.value());
+    return;
+  }
+  NoteOnce(trunk.error() + "; training with LibTorch's ops in fp32");
+  stats_.engine = TrainEngineName(TrainEngine::kTorch);
+  stats_.precision = TrainPrecisionName(TrainPrecision::kFp32);
 }
 
 void Loop::Step(TrainingBatch& batch, double lr) {

@@ -1,5 +1,6 @@
-// The training precision setting (TrainingConfig::precision): its names and the choice of
-// the precision a run actually uses on this machine. Torch-free.
+// The training precision and engine settings (TrainingConfig::precision, ::engine): their
+// names and the choice of what a run actually uses on this machine, a pure function of the
+// settings, the device and the CPU's features. Torch-free.
 #pragma once
 
 #include <string>
@@ -14,6 +15,7 @@ const char* TrainPrecisionName(TrainPrecision p);
 // The CPU features the choice looks at (ThisCpu() here; tests inject their own).
 struct CpuFeatures {
   bool avx512_bf16 = false;  // the AVX-512 BF16 instructions (avx512_bf16 in /proc/cpuinfo)
+  bool avx512 = false;       // AVX-512 F, BW, VL and DQ (oneDNN's avx512_core)
 };
 
 // The features of the CPU this process runs on.
@@ -28,5 +30,26 @@ struct PrecisionChoice {
 // CUDA device and on a CPU with AVX-512 BF16; on a CPU without it, fp32 with a note (oneDNN
 // would otherwise emulate bf16, slower than fp32).
 PrecisionChoice ChooseTrainPrecision(TrainPrecision setting, bool on_cuda, const CpuFeatures& cpu);
+
+// "auto", "onednn" or "torch", as in the config.
+const char* TrainEngineName(TrainEngine e);
+
+// What a training run uses: the engine (kOnednn or kTorch, never kAuto) and its precision.
+struct EngineChoice {
+  TrainEngine engine = TrainEngine::kTorch;
+  TrainPrecision precision = TrainPrecision::kFp32;
+  // The lines to print once: what kAuto chose and why, and why a setting is not honoured
+  // (an engine or precision this device or CPU lacks); empty when the settings run as set.
+  std::string note;
+};
+
+// The engine and precision a training run uses for the settings `engine` and `precision`:
+// kTorch is LibTorch at ChooseTrainPrecision's precision. kOnednn runs on the CPU (on a CUDA
+// device: kTorch with a note) in fp32 (bf16 asked: fp32 with a note; its bf16 path does not
+// yet learn as LibTorch does). kAuto: kOnednn on a CPU with AVX-512 (where it was measured
+// faster, docs/RESULTS.md), else kTorch; its note says which and why. Whether oneDNN then builds
+// the primitives (not only reference code) is checked when the run starts (OnednnTrunk::Create).
+EngineChoice ChooseTrainEngine(TrainEngine engine, TrainPrecision precision, bool on_cuda,
+                               const CpuFeatures& cpu);
 
 }  // namespace veletas::training

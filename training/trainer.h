@@ -110,6 +110,9 @@ struct TrainStats {
   // The arithmetic the steps used, "fp32" or "bf16" (training/train_precision.h: bf16
   // falls back to fp32 on a CPU without AVX-512 BF16).
   std::string precision = "fp32";
+  // The implementation of the steps, "onednn" or "torch" (training/train_precision.h
+  // ChooseTrainEngine).
+  std::string engine = "torch";
 };
 
 enum class TrainStatus {

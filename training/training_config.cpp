@@ -67,6 +67,8 @@ const util::Field<S> kFields[] = {
                    "steps between training-state files"),
     util::IntField("metrics_every", &S::metrics_every, 1, kMaxSteps, "steps per metrics line"),
     util::EnumField<&S::precision, kTrainPrecisionChoices>("precision", "fp32 or bf16"),
+    util::EnumField<&S::engine, kTrainEngineChoices>("engine",
+                                                     "training step: auto, onednn or torch"),
     util::IntField("threads", &S::threads, 0, 256, "Torch threads; 0 = all cores"),
     util::IntField("prefetch_batches", &S::prefetch_batches, 1, 64, "batches prepared ahead"),
     util::SeedField("seed", &S::seed, "sampling and augmentation seed"),

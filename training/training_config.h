@@ -16,7 +16,10 @@ enum class Optimizer { kSgd, kAdamW };
 enum class LrSchedule { kConstant, kStep, kCosine };
 // The arithmetic of the forward and backward pass (training/train_precision.h).
 enum class TrainPrecision { kFp32, kBf16 };
-// Their names in config files: "sgd", "adamw"; "constant", "step", "cosine"; "fp32", "bf16".
+// The implementation of the training step (training/train_precision.h ChooseTrainEngine).
+enum class TrainEngine { kAuto, kOnednn, kTorch };
+// Their names in config files: "sgd", "adamw"; "constant", "step", "cosine"; "fp32", "bf16";
+// "auto", "onednn", "torch".
 inline constexpr util::Choice<Optimizer> kOptimizerChoices[] = {{Optimizer::kSgd, "sgd"},
                                                                 {Optimizer::kAdamW, "adamw"}};
 inline constexpr util::Choice<LrSchedule> kLrScheduleChoices[] = {
@@ -25,6 +28,8 @@ inline constexpr util::Choice<LrSchedule> kLrScheduleChoices[] = {
     {LrSchedule::kCosine, "cosine"}};
 inline constexpr util::Choice<TrainPrecision> kTrainPrecisionChoices[] = {
     {TrainPrecision::kFp32, "fp32"}, {TrainPrecision::kBf16, "bf16"}};
+inline constexpr util::Choice<TrainEngine> kTrainEngineChoices[] = {
+    {TrainEngine::kAuto, "auto"}, {TrainEngine::kOnednn, "onednn"}, {TrainEngine::kTorch, "torch"}};
 
 struct TrainingConfig {
   // --- Optimisation. ---
@@ -87,6 +92,13 @@ struct TrainingConfig {
   // the losses stay fp32. Falls back to fp32 with a message on a CPU without AVX-512 BF16
   // (ChooseTrainPrecision). ---
   TrainPrecision precision = TrainPrecision::kFp32;
+  // kTorch: LibTorch's ops (the reference; the GPU path). kOnednn: the trunk (stem and
+  // residual blocks) through oneDNN's training primitives (model/torch/onednn_trunk.h) in fp32
+  // (bf16 asked: fp32 with a note), the heads, losses and optimiser in LibTorch; batches of one
+  // board size on the CPU (a batch with boards smaller than its canvas takes LibTorch's ops).
+  // kAuto: kOnednn where the CPU has AVX-512, else kTorch; stderr says what it chose and why
+  // (ChooseTrainEngine). ---
+  TrainEngine engine = TrainEngine::kAuto;
 
   // --- Bookkeeping. ---
   int64_t checkpoint_every = 500;  // steps between resumable training-state files

@@ -1,9 +1,11 @@
 #include "model/torch/network.h"
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 #include "model/base/features.h"
+#include "model/torch/onednn_trunk.h"
 
 namespace veletas::model {
 
@@ -95,11 +97,19 @@ VeletasNetImpl::VeletasNetImpl(const NetConfig& arch) : arch_(arch) {
   aux_out = register_module("aux_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(h, 3, 1)));
 }
 
+torch::Tensor VeletasNetImpl::TorchTrunk(const torch::Tensor& x, const torch::Tensor& mask,
+                                         const torch::Tensor& count) {
+  torch::Tensor t = torch::relu(stem(x, mask, count)) * mask;
+  for (ResidualBlock& block : blocks) t = block(t, mask, count);
+  return t;
+}
+
 NetOutput VeletasNetImpl::forward(const torch::Tensor& x) {
   const torch::Tensor mask = x.narrow(1, kPlaneMask, 1);
   const torch::Tensor count = mask.sum();
-  torch::Tensor t = torch::relu(stem(x, mask, count)) * mask;
-  for (ResidualBlock& block : blocks) t = block(t, mask, count);
+  std::optional<torch::Tensor> fast;
+  if (trunk_ && is_training()) fast = trunk_->Forward(*this, x);
+  const torch::Tensor t = fast ? *fast : TorchTrunk(x, mask, count);
 
   NetOutput out;
   const torch::Tensor p = torch::relu(policy_conv(t, mask, count)) * mask;

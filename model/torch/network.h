@@ -5,6 +5,7 @@
 // and in training mode (batch norm statistics are taken over board squares only).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include <torch/torch.h>
@@ -14,6 +15,8 @@
 #include "util/result.h"
 
 namespace veletas::model {
+
+class OnednnTrunk;
 
 // Outputs of one forward pass over a batch of B positions on a canvas of side M.
 struct NetOutput {
@@ -84,6 +87,10 @@ class VeletasNetImpl : public torch::nn::Module {
   // x [B, kNumPlanes, M, M] float on the module's device.
   NetOutput forward(const torch::Tensor& x);
   const NetConfig& arch() const { return arch_; }
+  // Trains the trunk through `trunk` (model/torch/onednn_trunk.h) in training mode, on the
+  // batches it takes (one board size, float, CPU); null (the default): LibTorch's ops
+  // everywhere. Not copied by CloneNet.
+  void SetTrainingTrunk(std::shared_ptr<OnednnTrunk> trunk) { trunk_ = std::move(trunk); }
 
   ConvBn stem{nullptr};
   std::vector<ResidualBlock> blocks;  // registered as "block0", "block1", ...
@@ -92,7 +99,12 @@ class VeletasNetImpl : public torch::nn::Module {
   torch::nn::Linear pass_fc{nullptr}, value_fc1{nullptr}, value_fc2{nullptr};
 
  private:
+  // The trunk through LibTorch's ops (stem and residual blocks, masked).
+  torch::Tensor TorchTrunk(const torch::Tensor& x, const torch::Tensor& mask,
+                           const torch::Tensor& count);
+
   NetConfig arch_;
+  std::shared_ptr<OnednnTrunk> trunk_;
 };
 TORCH_MODULE(VeletasNet);
 

@@ -43,6 +43,7 @@ TEST(ConfigTraining, EmptySectionKeepsTheDefaults) {
   EXPECT_EQ(c.threads, d.threads);
   EXPECT_EQ(c.seed, d.seed);
   EXPECT_EQ(c.precision, training::TrainPrecision::kFp32);
+  EXPECT_EQ(c.engine, training::TrainEngine::kAuto);
 }
 
 TEST(ConfigTraining, ReadsEveryKey) {
@@ -56,7 +57,8 @@ TEST(ConfigTraining, ReadsEveryKey) {
       "  window_min: 1000\n  window_max: 9000\n"
       "  window_exponent: 0.6\n  window_growth: 0.5\n  max_sample_reuse: 3\n"
       "  max_steps_per_generation: 123\n  checkpoint_every: 40\n  metrics_every: 20\n"
-      "  threads: 3\n  prefetch_batches: 4\n  seed: 99\n  precision: bf16\n";
+      "  threads: 3\n  prefetch_batches: 4\n  seed: 99\n  precision: bf16\n"
+      "  engine: torch\n";
   ASSERT_EQ(TrainingError(yaml, c), "");
   EXPECT_EQ(c.batch_size, 64);
   EXPECT_EQ(c.optimizer, training::Optimizer::kAdamW);
@@ -87,6 +89,7 @@ TEST(ConfigTraining, ReadsEveryKey) {
   EXPECT_EQ(c.prefetch_batches, 4);
   EXPECT_EQ(c.seed, 99u);
   EXPECT_EQ(c.precision, training::TrainPrecision::kBf16);
+  EXPECT_EQ(c.engine, training::TrainEngine::kTorch);
 
   training::TrainingConfig cosine;
   ASSERT_EQ(TrainingError("  lr_schedule: cosine\n", cosine), "");
@@ -131,6 +134,7 @@ TEST(ConfigTraining, RejectsBadValuesNamingLineAndKey) {
       {"  batchsize: 5\n", "batchsize"},
       {"  precision: fp16\n", "test.yaml:2: training.precision:"},
       {"  precision: 16\n", "test.yaml:2: training.precision:"},
+      {"  engine: fast\n", "test.yaml:2: training.engine:"},
   };
   for (const Case& k : cases) {
     training::TrainingConfig c;

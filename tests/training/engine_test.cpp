@@ -1,0 +1,135 @@
+// training.engine (training/train_precision.h ChooseTrainEngine): the choice as a pure function
+// of the settings, the device and the CPU's features, with its fallbacks and notes (CPUs
+// without AVX-512 or AVX-512 BF16, CUDA); and TrainGeneration on the oneDNN trunk: it reports
+// the engine and learns what LibTorch's ops learn from the same start on the same batches.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "model/torch/checkpoint.h"
+#include "model/torch/network.h"
+#include "tests/training/test_util.h"
+#include "training/metrics.h"
+#include "training/train_precision.h"
+
+namespace veletas::training {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::QuickRequest;
+using testing::TempDir;
+using testing::WriteGames;
+
+constexpr CpuFeatures kFull{.avx512_bf16 = true, .avx512 = true};
+constexpr CpuFeatures kNoBf16{.avx512_bf16 = false, .avx512 = true};
+constexpr CpuFeatures kNoAvx512{.avx512_bf16 = false, .avx512 = false};
+
+bool Mentions(const std::string& note, const std::string& what) {
+  return note.find(what) != std::string::npos;
+}
+
+TEST(TrainEngine, AutoTakesOnednnOnACpuWithAvx512AndSaysSo) {
+  const EngineChoice c = ChooseTrainEngine(TrainEngine::kAuto, TrainPrecision::kFp32, false, kFull);
+  EXPECT_EQ(c.engine, TrainEngine::kOnednn);
+  EXPECT_EQ(c.precision, TrainPrecision::kFp32);
+  EXPECT_TRUE(Mentions(c.note, "training.engine auto: onednn")) << c.note;
+}
+
+TEST(TrainEngine, AutoFallsBackToTorchWithoutAvx512) {
+  const EngineChoice c =
+      ChooseTrainEngine(TrainEngine::kAuto, TrainPrecision::kFp32, false, kNoAvx512);
+  EXPECT_EQ(c.engine, TrainEngine::kTorch);
+  EXPECT_EQ(c.precision, TrainPrecision::kFp32);
+  EXPECT_TRUE(Mentions(c.note, "lacks AVX-512")) << c.note;
+  // bf16 asked too: LibTorch's own fallback to fp32 is said as well.
+  const EngineChoice b =
+      ChooseTrainEngine(TrainEngine::kAuto, TrainPrecision::kBf16, false, kNoAvx512);
+  EXPECT_EQ(b.engine, TrainEngine::kTorch);
+  EXPECT_EQ(b.precision, TrainPrecision::kFp32);
+  EXPECT_TRUE(Mentions(b.note, "lacks AVX-512")) << b.note;
+  EXPECT_TRUE(Mentions(b.note, "avx512_bf16")) << b.note;
+}
+
+// The oneDNN trunk trains in fp32 only (its bf16 gradients do not agree yet), with a note.
+TEST(TrainEngine, OnednnRunsBf16AsFp32WithANote) {
+  for (const TrainEngine e : {TrainEngine::kAuto, TrainEngine::kOnednn}) {
+    for (const CpuFeatures& cpu : {kFull, kNoBf16}) {
+      const EngineChoice c = ChooseTrainEngine(e, TrainPrecision::kBf16, false, cpu);
+      EXPECT_EQ(c.engine, TrainEngine::kOnednn);
+      EXPECT_EQ(c.precision, TrainPrecision::kFp32);
+      EXPECT_TRUE(Mentions(c.note, "trains in fp32")) << c.note;
+    }
+  }
+}
+
+TEST(TrainEngine, CudaTakesTorch) {
+  for (const TrainEngine e : {TrainEngine::kAuto, TrainEngine::kOnednn}) {
+    const EngineChoice c = ChooseTrainEngine(e, TrainPrecision::kBf16, true, kNoAvx512);
+    EXPECT_EQ(c.engine, TrainEngine::kTorch);
+    EXPECT_EQ(c.precision, TrainPrecision::kBf16);  // autocast on CUDA
+    EXPECT_TRUE(Mentions(c.note, "CUDA")) << c.note;
+  }
+}
+
+TEST(TrainEngine, ExplicitSettingsRunAsSetWithoutNotes) {
+  const EngineChoice torch =
+      ChooseTrainEngine(TrainEngine::kTorch, TrainPrecision::kFp32, false, kFull);
+  EXPECT_EQ(torch.engine, TrainEngine::kTorch);
+  EXPECT_EQ(torch.note, "");
+  const EngineChoice onednn =
+      ChooseTrainEngine(TrainEngine::kOnednn, TrainPrecision::kFp32, false, kFull);
+  EXPECT_EQ(onednn.engine, TrainEngine::kOnednn);
+  EXPECT_EQ(onednn.precision, TrainPrecision::kFp32);
+  EXPECT_EQ(onednn.note, "");
+  const EngineChoice bf16 =
+      ChooseTrainEngine(TrainEngine::kTorch, TrainPrecision::kBf16, false, kFull);
+  EXPECT_EQ(bf16.engine, TrainEngine::kTorch);
+  EXPECT_EQ(bf16.precision, TrainPrecision::kBf16);
+  EXPECT_EQ(bf16.note, "");
+  // onednn is honoured on a CPU without AVX-512 (auto would not pick it there).
+  EXPECT_EQ(ChooseTrainEngine(TrainEngine::kOnednn, TrainPrecision::kFp32, false, kNoAvx512).engine,
+            TrainEngine::kOnednn);
+}
+
+// Four steps of TrainGeneration from the same checkpoint on the same batches with each engine:
+// the metrics' losses and the output weights agree (fp32 rounding), and the stats name the
+// engine.
+TEST(TrainEngine, OnednnTrainsAsLibTorchDoes) {
+  TempDir dir;
+  fs::create_directories(dir.File("data"));
+  WriteGames(dir.File("data/a.vzs"), 6, 31);
+  model::VeletasNet nets[2] = {nullptr, nullptr};
+  MetricsLine lines[2];
+  const TrainEngine engines[2] = {TrainEngine::kTorch, TrainEngine::kOnednn};
+  for (int i = 0; i < 2; ++i) {
+    TrainRequest r = QuickRequest(dir);
+    r.config.engine = engines[i];
+    r.config.metrics_every = 4;
+    r.steps = 4;
+    const std::string name = TrainEngineName(engines[i]);
+    r.output_checkpoint = dir.File("out_" + name + "/gen1.ckpt");
+    const TrainResult result = TrainGeneration(r);
+    ASSERT_TRUE(result.ok()) << result.error;
+    EXPECT_EQ(result.stats.engine, name);
+    auto metrics = ReadMetrics(dir.File("out_" + name + "/metrics.jsonl"));
+    ASSERT_TRUE(metrics.ok()) << metrics.error();
+    ASSERT_EQ(metrics.value().size(), 1u);
+    lines[i] = metrics.value().front();
+    auto loaded = model::LoadCheckpoint(r.output_checkpoint, &r.spec);
+    ASSERT_TRUE(loaded.ok()) << loaded.error();
+    nets[i] = loaded.value().net;
+  }
+  EXPECT_NEAR(lines[1].loss_policy, lines[0].loss_policy, 1e-4 * lines[0].loss_policy);
+  EXPECT_NEAR(lines[1].loss_value, lines[0].loss_value, 1e-4 * lines[0].loss_value);
+  EXPECT_NEAR(lines[1].loss_aux, lines[0].loss_aux, 1e-4 * lines[0].loss_aux);
+  const auto a = model::NamedTensors(nets[0]);
+  const auto b = model::NamedTensors(nets[1]);
+  for (size_t k = 0; k < a.size(); ++k) {
+    const double diff = (b[k].second - a[k].second).norm().item<double>();
+    EXPECT_LE(diff, 1e-4 * a[k].second.norm().item<double>() + 1e-6) << a[k].first;
+  }
+}
+
+}  // namespace
+}  // namespace veletas::training
