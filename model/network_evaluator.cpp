@@ -25,13 +25,16 @@ struct NetworkEvaluator::Impl {
 
 namespace {
 
-// Says on stderr which precision a network runs at, once per different line.
+// Says on stderr which precision a network runs at, once per different choice: the line up
+// to its first comma (precision and implementation), so that the agreement figures of each
+// network loaded (the best and the candidate of every generation) do not repeat it.
 void Announce(const std::string& line) {
   static std::mutex mutex;
   static std::string last;
   std::lock_guard<std::mutex> lock(mutex);
-  if (line.empty() || line == last) return;
-  last = line;
+  const std::string choice = line.substr(0, line.find(','));
+  if (line.empty() || choice == last) return;
+  last = choice;
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
