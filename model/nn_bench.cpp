@@ -162,7 +162,7 @@ double Lap(std::chrono::steady_clock::time_point& lap) {
 }
 
 // The profile's table: milliseconds per step and share of the step per phase; with `trunk`,
-// the oneDNN trunk's primitives inside the forward and backward phases.
+// the oneDNN path's primitives and C++ heads inside the forward and backward phases.
 std::string FormatTrainProfile(const NnBenchStepTimes& t, const TrunkProfile* trunk, double total,
                                int steps, int batch) {
   std::string out;
@@ -174,25 +174,27 @@ std::string FormatTrainProfile(const NnBenchStepTimes& t, const TrunkProfile* tr
   row("forward", t.forward);
   if (trunk != nullptr) {
     const TrunkProfile& p = *trunk;
-    row("  trunk (oneDNN), of which:", p.forward);
+    row("  trunk + heads' 1x1 layers (oneDNN), of which:", p.forward);
     row("    convolutions", p.conv_forward);
     row("    batch norm (+ ReLU)", p.bn_forward);
     row("    residual add + ReLU", p.residual_forward);
     row("    reorders (planes, weights, output)", p.reorders_forward);
     row("    running statistics", p.running_stats);
-    row("  heads (LibTorch)", t.forward - p.forward);
+    row("  heads past their 1x1 layers (C++)", p.heads_forward);
+    row("  value tanh, autograd (LibTorch)", t.forward - p.forward - p.heads_forward);
   }
   row("losses", t.losses);
   row("backward", t.backward);
   if (trunk != nullptr) {
     const TrunkProfile& p = *trunk;
-    row("  trunk (oneDNN), of which:", p.backward);
+    row("  trunk + heads' 1x1 layers (oneDNN), of which:", p.backward);
     row("    convolutions backward data", p.conv_backward_data);
     row("    convolutions backward weights", p.conv_backward_weights);
     row("    batch norm (+ ReLU) backward", p.bn_backward);
     row("    residual ReLU backward + gradient sum", p.residual_backward);
     row("    reorders (gradient, weights, weight gradients)", p.reorders_backward);
-    row("  heads and autograd (LibTorch)", t.backward - p.backward);
+    row("  heads past their 1x1 layers (C++)", p.heads_backward);
+    row("  losses' backward, autograd (LibTorch)", t.backward - p.backward - p.heads_backward);
   }
   row("optimiser step (SGD) and zero_grad", t.optimiser);
   out += fmt::format("  {:<50} {:9.3f} ms ({:.0f} samples/s while timed)\n", "step",

@@ -83,24 +83,40 @@ void PrintEvaluationTable(NnBench& b, const std::vector<std::string>& precisions
 
 void PrintTrainingTable(NnBench& b, int max_batch) {
   std::printf(
-      "\ntraining (encode + forward + losses + backward + SGD step)\n%8s %14s %12s "
-      "%16s %12s\n",
-      "batch", "samples/s", "ms/step", "bf16 autocast/s", "x fp32");
-  // On a CPU without bf16 instructions oneDNN would emulate bf16: not measured.
-  std::string no_bf16;
-  if (b.DeviceName().rfind("cuda", 0) != 0) {
-    const util::Status bf16 = CpuSupports(Precision::kBf16);
-    if (!bf16.ok()) no_bf16 = bf16.error();
+      "\ntraining, raw step (encode + forward + losses + backward + SGD step); the training "
+      "loop: veletas bench train\n%8s %-22s %12s %10s %9s\n",
+      "batch", "path", "samples/s", "ms/step", "x torch");
+  // The paths of `veletas bench train`: LibTorch fp32 (the reference), LibTorch under bf16
+  // autocast, the oneDNN path (training.engine onednn) in fp32. On a CPU without bf16
+  // instructions oneDNN would emulate bf16: not measured.
+  struct Path {
+    const char* name;
+    TrainPath path;
+  };
+  std::vector<Path> paths = {{"torch fp32", {false, false}}};
+  const bool cuda = b.DeviceName().rfind("cuda", 0) == 0;
+  if (!cuda) {
+    if (const util::Status bf16 = CpuSupports(Precision::kBf16); bf16.ok()) {
+      paths.push_back({"torch bf16 autocast", {false, true}});
+    } else {
+      std::printf("torch bf16 autocast not measured: %s\n", bf16.error().c_str());
+    }
+    paths.push_back({"onednn fp32", {true, false}});
   }
-  if (!no_bf16.empty()) std::printf("bf16 autocast not measured: %s\n", no_bf16.c_str());
   for (int batch : {32, 128, 256}) {
     if (batch > max_batch) break;
-    // LibTorch's ops cannot fail to build here (only the oneDNN trunk can).
-    const double rate = b.TrainRate(batch).value();
-    const double bf16 = no_bf16.empty() ? b.TrainRate(batch, {false, true}).value() : 0.0;
-    std::printf("%8d %14.0f %12.3f %16.0f %12.2f\n", batch, rate, 1000.0 * batch / rate, bf16,
-                bf16 / rate);
-    std::fflush(stdout);
+    double torch_rate = 0.0;
+    for (const Path& p : paths) {
+      const util::Result<double> rate = b.TrainRate(batch, p.path);
+      if (!rate) {
+        std::printf("%8d %-22s not measured: %s\n", batch, p.name, rate.error().c_str());
+        continue;
+      }
+      if (torch_rate == 0.0) torch_rate = rate.value();
+      std::printf("%8d %-22s %12.0f %10.3f %9.2f\n", batch, p.name, rate.value(),
+                  1000.0 * batch / rate.value(), rate.value() / torch_rate);
+      std::fflush(stdout);
+    }
   }
 }
 

@@ -13,8 +13,10 @@ namespace veletas::model {
 // the device, then for batch sizes 1, 2, 4, ... up to `max_batch` the evaluations per second
 // of each of `precisions` (each batch size measured for every precision in turn, so that
 // ratios compare like with like) with the ratio to fp32 (the inference engine) and to
-// "torch" (the LibTorch path), GFLOP/s and the fraction of the peak; then training samples
-// per second at batch 32, 128 and 256 (up to `max_batch`), with and without bf16 autocast.
+// "torch" (the LibTorch path), GFLOP/s and the fraction of the peak; then the raw training
+// step's samples per second at batch 32, 128 and 256 (up to `max_batch`) on the paths `veletas
+// bench train` measures (LibTorch fp32, LibTorch bf16 autocast, the oneDNN path in fp32) with
+// the ratio to LibTorch fp32.
 // A precision this machine cannot run is named, not measured.
 void PrintNnBench(NnBench& b, const NnBenchOptions& o, const std::vector<std::string>& precisions,
                   int max_batch);

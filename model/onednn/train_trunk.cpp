@@ -27,7 +27,7 @@ util::Status NotReference(const std::string& what, const std::string& impl) {
 
 // One convolution + batch norm of the trunk, with what its forward pass keeps.
 struct Layer {
-  int in = 0;
+  int in = 0, out = 0, kernel = 3;
   bool relu = false;          // the batch norm's ReLU fused (stem, the first of each block)
   bool has_bwd_data = false;  // the stem's input needs no gradient
   dnnl::convolution_forward fwd;
@@ -41,6 +41,7 @@ struct Layer {
   dnnl::batch_normalization_forward bn_fwd;
   dnnl::batch_normalization_backward bn_bwd;
   memory conv_out, mean, var, ws;       // ws: the fused ReLU's workspace
+  memory d_conv;                        // the gradient of conv_out (shared by same-shape layers)
   memory scale, shift, dscale, dshift;  // f32 [out] over the caller's arrays
 };
 
@@ -59,13 +60,15 @@ struct TrainTrunk::Impl {
   dnnl::stream stream{engine};
   std::string implementation;
   memory::desc act_md, x_md;
+  memory::desc head_md;  // the heads' features: 3 * head_channels
   memory planes_user, x, out_user, grad_user;
   dnnl::reorder to_x, to_out, from_grad;
   std::vector<Layer> layers;
   std::vector<memory> t;  // block inputs/outputs: t[0] the stem's output, t[i + 1] block i's
   std::vector<memory> h;  // h[i]: block i's middle activation
   memory y;               // scratch: the second batch norm's output before the residual add
-  memory d_t, d_pre, d_conv, d_h, d_t_a;  // gradients (blocked)
+  memory features;        // the heads' features (blocked)
+  memory d_t, d_pre, d_conv, d_h, d_t_a, d_features;  // gradients (blocked)
   dnnl::binary add_relu, add;
   dnnl::eltwise_backward relu_bwd;
   TrunkProfile* profile = nullptr;
@@ -88,7 +91,7 @@ struct TrainTrunk::Impl {
   memory::desc Desc(int channels) const {
     return memory::desc({batch, channels, size, size}, Act(), Tag::nChw16c);
   }
-  util::Status MakeLayer(int in, bool relu, bool has_bwd_data, Layer& l);
+  util::Status MakeLayer(int in, int out, int kernel, bool relu, bool has_bwd_data, Layer& l);
   util::Status MakeConv(Layer& l, const memory::desc& src_md);
   util::Status MakeBatchNorm(Layer& l);
   util::Status MakeElementwise();
@@ -104,18 +107,19 @@ struct TrainTrunk::Impl {
 };
 
 util::Status TrainTrunk::Impl::MakeConv(Layer& l, const memory::desc& src_md) {
-  const int c = arch.channels;
-  const memory::dims strides{1, 1}, pad{1, 1};
-  const memory::desc w_any({c, l.in, 3, 3}, Act(), Tag::any);
-  const memory::desc w_user_md({c, l.in, 3, 3}, Dt::f32, Tag::oihw);
+  const int c = l.out, k = l.kernel;
+  const memory::dims strides{1, 1}, pad{k / 2, k / 2};
+  const memory::desc w_any({c, l.in, k, k}, Act(), Tag::any);
+  const memory::desc w_user_md({c, l.in, k, k}, Dt::f32, Tag::oihw);
   const memory::desc dst_md = Desc(c);
   const dnnl::convolution_forward::primitive_desc fwd_pd(
       {dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, src_md, w_any,
        dst_md, strides, pad, pad},
       engine);
-  const std::string shape = std::to_string(l.in) + "->" + std::to_string(c) + " convolution";
+  const std::string shape = std::to_string(l.in) + "->" + std::to_string(c) + " " +
+                            std::to_string(k) + "x" + std::to_string(k) + " convolution";
   if (util::Status ok = NotReference(shape, fwd_pd.impl_info_str()); !ok.ok()) return ok;
-  if (implementation.empty() && l.in == c) implementation = fwd_pd.impl_info_str();
+  if (implementation.empty() && l.in == c && k == 3) implementation = fwd_pd.impl_info_str();
   l.fwd = dnnl::convolution_forward(fwd_pd);
   l.w_user = memory(w_user_md, engine, nullptr);
   l.w_fwd = memory(fwd_pd.weights_desc(), engine);
@@ -126,7 +130,7 @@ util::Status TrainTrunk::Impl::MakeConv(Layer& l, const memory::desc& src_md) {
   for (const Dt dw_type : {Dt::f32, Act()}) {
     bww_pd = dnnl::convolution_backward_weights::primitive_desc(
         {dnnl::algorithm::convolution_direct, src_md,
-         memory::desc({c, l.in, 3, 3}, dw_type, Tag::any), dst_md, strides, pad, pad},
+         memory::desc({c, l.in, k, k}, dw_type, Tag::any), dst_md, strides, pad, pad},
         engine, fwd_pd);
     impl = bww_pd.impl_info_str();
     if (impl.find("ref") == std::string::npos) break;
@@ -152,7 +156,7 @@ util::Status TrainTrunk::Impl::MakeConv(Layer& l, const memory::desc& src_md) {
 }
 
 util::Status TrainTrunk::Impl::MakeBatchNorm(Layer& l) {
-  const memory::desc md = Desc(arch.channels);
+  const memory::desc md = Desc(l.out);
   const auto eps = static_cast<float>(bn.eps);
   const Flags flags =
       Flags::use_scale | Flags::use_shift | (l.relu ? Flags::fuse_norm_relu : Flags::none);
@@ -170,7 +174,7 @@ util::Status TrainTrunk::Impl::MakeBatchNorm(Layer& l) {
   l.mean = memory(fwd_pd.mean_desc(), engine);
   l.var = memory(fwd_pd.variance_desc(), engine);
   if (l.relu) l.ws = memory(fwd_pd.workspace_desc(), engine);
-  const memory::desc vec({arch.channels}, Dt::f32, Tag::x);
+  const memory::desc vec({l.out}, Dt::f32, Tag::x);
   l.scale = memory(vec, engine, nullptr);
   l.shift = memory(vec, engine, nullptr);
   l.dscale = memory(vec, engine, nullptr);
@@ -178,8 +182,11 @@ util::Status TrainTrunk::Impl::MakeBatchNorm(Layer& l) {
   return util::Ok();
 }
 
-util::Status TrainTrunk::Impl::MakeLayer(int in, bool relu, bool has_bwd_data, Layer& l) {
+util::Status TrainTrunk::Impl::MakeLayer(int in, int out, int kernel, bool relu, bool has_bwd_data,
+                                         Layer& l) {
   l.in = in;
+  l.out = out;
+  l.kernel = kernel;
   l.relu = relu;
   l.has_bwd_data = has_bwd_data;
   if (util::Status ok = MakeConv(l, in == kNumPlanes ? x_md : act_md); !ok.ok()) return ok;
@@ -214,23 +221,25 @@ util::Result<std::unique_ptr<TrainTrunk>> TrainTrunk::Create(const NetConfig& ar
   im->size = size;
   try {
     const int c = arch.channels;
+    const int features = 3 * arch.head_channels;
     im->act_md = im->Desc(c);
     im->x_md = im->Desc(kNumPlanes);
+    im->head_md = im->Desc(features);
     const memory::desc planes_md({batch, kNumPlanes, size, size}, Dt::f32, Tag::nchw);
-    const memory::desc out_md({batch, c, size, size}, Dt::f32, Tag::nchw);
+    const memory::desc out_md({batch, features, size, size}, Dt::f32, Tag::nchw);
     im->planes_user = memory(planes_md, im->engine, nullptr);
     im->x = memory(im->x_md, im->engine);
     im->to_x = dnnl::reorder(im->planes_user, im->x);
     im->out_user = memory(out_md, im->engine, nullptr);
     im->grad_user = memory(out_md, im->engine, nullptr);
-    im->layers.resize(1 + 2 * static_cast<size_t>(arch.blocks));
+    im->layers.resize(2 + 2 * static_cast<size_t>(arch.blocks));
     for (size_t i = 0; i < im->layers.size(); ++i) {
       const bool stem = i == 0;
-      if (util::Status ok =
-              im->MakeLayer(stem ? kNumPlanes : c, stem || i % 2 == 1, !stem, im->layers[i]);
-          !ok.ok()) {
-        return R::Failure(ok.error());
-      }
+      const bool head = i + 1 == im->layers.size();
+      const util::Status ok = head ? im->MakeLayer(c, features, 1, true, true, im->layers[i])
+                                   : im->MakeLayer(stem ? kNumPlanes : c, c, 3, stem || i % 2 == 1,
+                                                   !stem, im->layers[i]);
+      if (!ok.ok()) return R::Failure(ok.error());
     }
     if (util::Status ok = im->MakeElementwise(); !ok.ok()) return R::Failure(ok.error());
     for (int i = 0; i <= arch.blocks; ++i) im->t.emplace_back(im->act_md, im->engine);
@@ -238,8 +247,13 @@ util::Result<std::unique_ptr<TrainTrunk>> TrainTrunk::Create(const NetConfig& ar
     for (memory* m : {&im->y, &im->d_t, &im->d_pre, &im->d_conv, &im->d_h, &im->d_t_a}) {
       *m = memory(im->act_md, im->engine);
     }
-    im->to_out = dnnl::reorder(im->t.back(), im->out_user);
-    im->from_grad = dnnl::reorder(im->grad_user, im->d_t);
+    im->features = memory(im->head_md, im->engine);
+    im->d_features = memory(im->head_md, im->engine);
+    for (Layer& l : im->layers) {
+      l.d_conv = l.out == c ? im->d_conv : memory(im->head_md, im->engine);
+    }
+    im->to_out = dnnl::reorder(im->features, im->out_user);
+    im->from_grad = dnnl::reorder(im->grad_user, im->d_features);
   } catch (const dnnl::error& e) {
     return R::Failure(std::string("oneDNN cannot build the trunk's ") +
                       TrunkPrecisionName(precision) + " training primitives for batch " +
@@ -280,7 +294,7 @@ void TrainTrunk::Impl::UpdateRunning(const Layer& l, const TrunkLayerTensors& w)
   const auto unbias = static_cast<float>(count / std::max(count - 1.0, 1.0));
   const auto keep = static_cast<float>(1.0 - bn.momentum);
   const auto take = static_cast<float>(bn.momentum);
-  for (int c = 0; c < arch.channels; ++c) {
+  for (int c = 0; c < l.out; ++c) {
     w.running_mean[c] = w.running_mean[c] * keep + mean[c] * take;
     w.running_var[c] = w.running_var[c] * keep + (var[c] * unbias) * take;
   }
@@ -311,9 +325,10 @@ void TrainTrunk::Impl::Forward(const float* planes, std::span<const TrunkLayerTe
           s, {{DNNL_ARG_SRC_0, im.t[i]}, {DNNL_ARG_SRC_1, im.y}, {DNNL_ARG_DST, im.t[i + 1]}});
     });
   }
+  im.RunLayerForward(im.layers.back(), w.back(), im.t.back(), im.features);
   im.out_user.set_data_handle(out);
   im.Timed(&TrunkProfile::reorders_forward,
-           [&] { im.to_out.execute(s, im.t.back(), im.out_user); });
+           [&] { im.to_out.execute(s, im.features, im.out_user); });
   s.wait();
   im.Timed(&TrunkProfile::running_stats, [&] {
     for (size_t l = 0; l < im.layers.size(); ++l) im.UpdateRunning(im.layers[l], w[l]);
@@ -330,7 +345,7 @@ void TrainTrunk::Impl::RunLayerBackward(Layer& l, const TrunkLayerTensors& w,
   Args args{{DNNL_ARG_SRC, l.conv_out},     {DNNL_ARG_MEAN, l.mean},
             {DNNL_ARG_VARIANCE, l.var},     {DNNL_ARG_DIFF_DST, d_bn},
             {DNNL_ARG_SCALE, l.scale},      {DNNL_ARG_SHIFT, l.shift},
-            {DNNL_ARG_DIFF_SRC, d_conv},    {DNNL_ARG_DIFF_SCALE, l.dscale},
+            {DNNL_ARG_DIFF_SRC, l.d_conv},  {DNNL_ARG_DIFF_SCALE, l.dscale},
             {DNNL_ARG_DIFF_SHIFT, l.dshift}};
   if (l.relu) args[DNNL_ARG_WORKSPACE] = l.ws;
   Timed(&TrunkProfile::bn_backward, [&] { l.bn_bwd.execute(stream, args); });
@@ -338,7 +353,7 @@ void TrainTrunk::Impl::RunLayerBackward(Layer& l, const TrunkLayerTensors& w,
   const memory& dw = l.dw_reorder ? l.dw : l.dw_user;
   Timed(&TrunkProfile::conv_backward_weights, [&] {
     l.bwd_weights.execute(
-        stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, d_conv}, {DNNL_ARG_DIFF_WEIGHTS, dw}});
+        stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, l.d_conv}, {DNNL_ARG_DIFF_WEIGHTS, dw}});
   });
   if (l.dw_reorder) {
     Timed(&TrunkProfile::reorders_backward, [&] { l.from_dw.execute(stream, l.dw, l.dw_user); });
@@ -351,7 +366,7 @@ void TrainTrunk::Impl::RunLayerBackward(Layer& l, const TrunkLayerTensors& w,
   Timed(&TrunkProfile::conv_backward_data, [&] {
     l.bwd_data.execute(
         stream,
-        {{DNNL_ARG_DIFF_DST, d_conv}, {DNNL_ARG_WEIGHTS, l.w_bwd}, {DNNL_ARG_DIFF_SRC, *d_src}});
+        {{DNNL_ARG_DIFF_DST, l.d_conv}, {DNNL_ARG_WEIGHTS, l.w_bwd}, {DNNL_ARG_DIFF_SRC, *d_src}});
   });
 }
 
@@ -361,7 +376,8 @@ void TrainTrunk::Impl::Backward(const float* grad_out, std::span<const TrunkLaye
   dnnl::stream& s = im.stream;
   im.grad_user.set_data_handle(const_cast<float*>(grad_out));
   im.Timed(&TrunkProfile::reorders_backward,
-           [&] { im.from_grad.execute(s, im.grad_user, im.d_t); });
+           [&] { im.from_grad.execute(s, im.grad_user, im.d_features); });
+  im.RunLayerBackward(im.layers.back(), w.back(), g.back(), im.t.back(), im.d_features, &im.d_t);
   for (int i = im.arch.blocks - 1; i >= 0; --i) {
     const size_t a = 1 + 2 * static_cast<size_t>(i);
     // t[i + 1] = relu(t[i] + bn_b(conv_b(h[i]))): d_pre reaches both the skip and bn_b.

@@ -1,10 +1,14 @@
-// The training step of the network's trunk (the stem ConvBn and the residual blocks) through
-// oneDNN's training primitives, for one (batch, board size): convolution forward_training,
+// The training step of the network's trunk (the stem ConvBn and the residual blocks) and of the
+// heads' first layer (the policy, value and aux 1x1 ConvBn + ReLU, run as one 1x1 convolution
+// to 3 * head_channels and one batch norm over them: a batch norm is per channel, so this is
+// the three heads' own) through oneDNN's training primitives, for one (batch, board size):
+// convolution forward_training,
 // backward_data and backward_weights; batch normalization forward_training and backward (the
 // statistics of the batch, the ReLU fused where one follows); the residual add + ReLU as a
 // binary primitive with a ReLU post-op, its backward as an eltwise ReLU backward on the
 // block's output. Activations stay in the blocked layout nChw16c from the stem to the
-// trunk's output and are reordered from/to plain NCHW f32 only at its ends. No mask: every
+// heads' features and are reordered from/to plain NCHW f32 only at the ends (the rest of the
+// heads: model/onednn/train_heads.h). No mask: every
 // position fills the canvas, so each batch norm normalises over all B*M*M squares. Torch-free:
 // weights, gradients and running statistics are plain f32 arrays (model/torch/onednn_trunk.h
 // passes the LibTorch parameters' storage).
@@ -30,7 +34,7 @@ enum class TrunkPrecision { kFp32, kBf16 };
 const char* TrunkPrecisionName(TrunkPrecision p);
 
 // One convolution + batch norm of the trunk: the f32 storage of its parameters and running
-// statistics (contiguous: conv weight [out][in][3][3], the rest [out]).
+// statistics (contiguous: conv weight [out][in][k][k], the rest [out]).
 struct TrunkLayerTensors {
   const float* conv_weight = nullptr;
   const float* bn_weight = nullptr;
@@ -52,8 +56,8 @@ struct TrunkBatchNorm {
   double momentum = 0.1;  // running = (1 - momentum) * running + momentum * batch statistic
 };
 
-// Where a trunk's time goes: seconds per kind of primitive, summed over the calls while
-// attached (TrainTrunk::SetProfile).
+// Where a trunk's time goes: seconds per kind of primitive (the heads' 1x1 layer counted
+// with the trunk's), summed over the calls while attached (TrainTrunk::SetProfile).
 struct TrunkProfile {
   double forward = 0, backward = 0;  // TrainTrunk::Forward and ::Backward in all
   // Their parts.
@@ -67,11 +71,15 @@ struct TrunkProfile {
   double reorders_forward = 0;   // planes in, weights, output out
   double reorders_backward = 0;  // gradient in, weights, weight gradients out
   double running_stats = 0;
+  // The heads past their first layer (TrainHeads, timed by OnednnTrunk).
+  double heads_forward = 0, heads_backward = 0;
 };
 
 // The primitives and buffers of the trunk for one (batch, board size). Layers are in the
-// order stem, block0.a, block0.b, block1.a, ... (1 + 2 * arch.blocks of them). Thread
-// safety: one thread at a time.
+// order stem, block0.a, block0.b, block1.a, ..., then the heads' layer (2 + 2 * arch.blocks
+// of them): a 1x1 convolution channels -> 3 * head_channels whose output channels are the
+// policy head's, the value head's, then the aux head's (their weights concatenated), its
+// batch norm over those channels, ReLU fused. Thread safety: one thread at a time.
 class TrainTrunk {
  public:
   // Errors (failures): oneDNN refuses a primitive, or would run a convolution or batch norm
@@ -83,8 +91,9 @@ class TrainTrunk {
   TrainTrunk(const TrainTrunk&) = delete;
   TrainTrunk& operator=(const TrainTrunk&) = delete;
 
-  // The forward pass in training mode: planes [batch][kNumPlanes][size][size] f32 to
-  // out [batch][channels][size][size] f32; keeps what the backward pass needs and updates
+  // The forward pass in training mode: planes [batch][kNumPlanes][size][size] f32 to the
+  // heads' features out [batch][3 * head_channels][size][size] f32 (after their ReLU); keeps
+  // what the backward pass needs and updates
   // every layer's running statistics (unbiased variance, as MaskedBatchNorm).
   // Precondition: layers.size() == Layers().
   void Forward(const float* planes, std::span<const TrunkLayerTensors> layers, float* out);

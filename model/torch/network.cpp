@@ -105,11 +105,12 @@ torch::Tensor VeletasNetImpl::TorchTrunk(const torch::Tensor& x, const torch::Te
 }
 
 NetOutput VeletasNetImpl::forward(const torch::Tensor& x) {
+  if (trunk_ && is_training()) {
+    if (std::optional<NetOutput> fast = trunk_->Forward(*this, x)) return *fast;
+  }
   const torch::Tensor mask = x.narrow(1, kPlaneMask, 1);
   const torch::Tensor count = mask.sum();
-  std::optional<torch::Tensor> fast;
-  if (trunk_ && is_training()) fast = trunk_->Forward(*this, x);
-  const torch::Tensor t = fast ? *fast : TorchTrunk(x, mask, count);
+  const torch::Tensor t = TorchTrunk(x, mask, count);
 
   NetOutput out;
   const torch::Tensor p = torch::relu(policy_conv(t, mask, count)) * mask;

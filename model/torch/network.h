@@ -87,9 +87,9 @@ class VeletasNetImpl : public torch::nn::Module {
   // x [B, kNumPlanes, M, M] float on the module's device.
   NetOutput forward(const torch::Tensor& x);
   const NetConfig& arch() const { return arch_; }
-  // Trains the trunk through `trunk` (model/torch/onednn_trunk.h) in training mode, on the
-  // batches it takes (one board size, float, CPU); null (the default): LibTorch's ops
-  // everywhere. Not copied by CloneNet.
+  // Runs the forward pass (trunk and heads) through `trunk` (model/torch/onednn_trunk.h) in
+  // training mode, on the batches it takes (one board size, float, CPU); null (the default):
+  // LibTorch's ops everywhere. Not copied by CloneNet.
   void SetTrainingTrunk(std::shared_ptr<OnednnTrunk> trunk) { trunk_ = std::move(trunk); }
 
   ConvBn stem{nullptr};

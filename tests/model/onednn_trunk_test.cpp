@@ -1,8 +1,11 @@
-// The oneDNN training trunk (model/torch/onednn_trunk.h): the same losses, parameter gradients
-// and running statistics as LibTorch's ops, for boards 7, 9 and 10, on a fresh network and on
-// the shipped (trained) networks, in fp32 and bf16; the same weights after several SGD steps; a
-// checkpoint trained on it loads in LibTorch with the same outputs; batches it does not take
-// (boards smaller than the canvas) go through LibTorch's ops unchanged.
+// The oneDNN training path (model/torch/onednn_trunk.h: the trunk and the heads' 1x1 layers on
+// oneDNN, the rest of the heads in plain C++): the same outputs, losses (each term), gradients
+// of every parameter (trunk and heads) and running statistics as LibTorch's ops, for boards 7,
+// 9 and 10, on a fresh network and on the shipped (trained) networks, in fp32 and bf16; the
+// heads alone against LibTorch's on features with ties and all-zero channels; the same weights
+// after several SGD steps; a checkpoint trained on it loads in LibTorch with the same outputs;
+// batches it does not take (boards smaller than the canvas) go through LibTorch's ops
+// unchanged.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -11,6 +14,7 @@
 
 #include "model/base/features.h"
 #include "model/base/shipped_networks.h"
+#include "model/onednn/train_heads.h"
 #include "model/torch/autocast.h"
 #include "model/torch/checkpoint.h"
 #include "model/torch/losses.h"
@@ -167,6 +171,17 @@ void ExpectSameStep(const VeletasNet& net, const Batch& b, TrunkPrecision precis
       EXPECT_LT(RelativeDiff(fast_buffers[i].value(), ref_buffers[i].value()), tol.stats)
           << ref_buffers[i].key();
     }
+    // The outputs themselves.
+    const NetOutput ro = reference->forward(b.planes);
+    const NetOutput fo = fast->forward(b.planes);
+    const std::pair<const char*, std::array<torch::Tensor, 2>> outputs[] = {
+        {"policy", {fo.policy, ro.policy}},
+        {"value", {fo.value, ro.value}},
+        {"value_logit", {fo.value_logit, ro.value_logit}},
+        {"aux", {fo.aux, ro.aux}}};
+    for (const auto& [name, t] : outputs) {
+      EXPECT_LT(RelativeDiff(t[0], t[1]), tol.grad) << name << " output";
+    }
   }
 }
 
@@ -209,6 +224,108 @@ TEST_P(OnednnTrunkSizes, DISABLED_FreshAndShippedNetworkBf16) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Boards, OnednnTrunkSizes, ::testing::Values(7, 9, 10));
+
+// The heads past their first layer (TrainHeads) against the network's own LibTorch heads on
+// the same features, chosen to hold what pooling makes delicate: a channel all zero (its
+// maximum on every square), a maximum on three squares, a constant channel; random gradients
+// of the three outputs. The maximum's gradient is shared between equal maxima, as amax's.
+TEST(OnednnHeads, SameAsLibTorchHeadsWithTiedMaxima) {
+  torch::manual_seed(9);
+  const NetConfig arch = FreshArch();
+  VeletasNet net = MakeNet(arch);
+  const int64_t h = arch.head_channels, n = 5, m = 7;
+  torch::Tensor f = torch::relu(torch::randn({n, 3 * h, m, m}));
+  {
+    torch::NoGradGuard no_grad;
+    f[0][0].zero_();
+    f[1][1].view(-1).narrow(0, 0, 3).fill_(5.0f);
+    f[2][h + 2].fill_(0.7f);
+    f[3][h].zero_();
+  }
+  f.requires_grad_(true);
+  const torch::Tensor mask = torch::ones({n, 1, m, m});
+  const torch::Tensor p = f.narrow(1, 0, h), v = f.narrow(1, h, h), a = f.narrow(1, 2 * h, h);
+  const torch::Tensor policy =
+      torch::cat({Conv(p, net->policy_out).flatten(1), net->pass_fc(MaskedPool(p, mask))}, 1);
+  const torch::Tensor value_logit =
+      net->value_fc2(torch::relu(net->value_fc1(MaskedPool(v, mask)))).squeeze(1);
+  const torch::Tensor aux = Conv(a, net->aux_out);
+  const torch::Tensor d_policy = torch::randn_like(policy);
+  const torch::Tensor d_value = torch::randn({n});
+  const torch::Tensor d_aux = torch::randn_like(aux);
+  torch::autograd::backward({policy, value_logit, aux}, {d_policy, d_value, d_aux});
+
+  std::vector<torch::Tensor> params = TrunkParameters(*net);
+  params.erase(params.begin(), params.end() - 10);  // the heads past their first layers
+  std::vector<torch::Tensor> grads;
+  for (const torch::Tensor& t : params) grads.push_back(torch::empty_like(t));
+  HeadTensors w;
+  HeadGrads g;
+  const float* HeadTensors::*in[] = {&HeadTensors::policy_out_w, &HeadTensors::policy_out_b,
+                                     &HeadTensors::pass_w,       &HeadTensors::pass_b,
+                                     &HeadTensors::value_fc1_w,  &HeadTensors::value_fc1_b,
+                                     &HeadTensors::value_fc2_w,  &HeadTensors::value_fc2_b,
+                                     &HeadTensors::aux_out_w,    &HeadTensors::aux_out_b};
+  float* HeadGrads::*out[] = {&HeadGrads::policy_out_w, &HeadGrads::policy_out_b,
+                              &HeadGrads::pass_w,       &HeadGrads::pass_b,
+                              &HeadGrads::value_fc1_w,  &HeadGrads::value_fc1_b,
+                              &HeadGrads::value_fc2_w,  &HeadGrads::value_fc2_b,
+                              &HeadGrads::aux_out_w,    &HeadGrads::aux_out_b};
+  for (size_t i = 0; i < params.size(); ++i) {
+    w.*in[i] = params[i].data_ptr<float>();
+    g.*out[i] = grads[i].data_ptr<float>();
+  }
+  TrainHeads heads(arch, static_cast<int>(n), static_cast<int>(m));
+  const torch::Tensor features = f.detach().contiguous();
+  torch::Tensor fast_policy = torch::empty_like(policy), fast_value = torch::empty({n});
+  torch::Tensor fast_aux = torch::empty_like(aux), d_features = torch::empty_like(features);
+  heads.Forward(
+      features.data_ptr<float>(), w,
+      {fast_policy.data_ptr<float>(), fast_value.data_ptr<float>(), fast_aux.data_ptr<float>()});
+  heads.Backward(features.data_ptr<float>(), w,
+                 {d_policy.data_ptr<float>(), d_value.data_ptr<float>(), d_aux.data_ptr<float>()},
+                 g, d_features.data_ptr<float>());
+  EXPECT_LT(RelativeDiff(fast_policy, policy), 1e-6);
+  EXPECT_LT(RelativeDiff(fast_value, value_logit), 1e-6);
+  EXPECT_LT(RelativeDiff(fast_aux, aux), 1e-6);
+  EXPECT_LT(RelativeDiff(d_features, f.grad()), 1e-6);
+  // The all-zero channel's maximum shares its gradient over all 49 squares, as amax's.
+  EXPECT_LT(RelativeDiff(d_features[0][0], f.grad()[0][0]), 1e-6);
+  EXPECT_LT(RelativeDiff(d_features[1][1], f.grad()[1][1]), 1e-6);
+  for (size_t i = 0; i < params.size(); ++i) {
+    EXPECT_LT(RelativeDiff(grads[i], params[i].grad()), 1e-5) << "parameter " << i;
+  }
+  // A null output gradient counts as zero.
+  heads.Backward(features.data_ptr<float>(), w, {d_policy.data_ptr<float>(), nullptr, nullptr}, g,
+                 d_features.data_ptr<float>());
+  EXPECT_EQ(grads[4].abs().sum().item<float>(), 0.0f);  // value_fc1.weight
+  EXPECT_EQ(d_features.narrow(1, h, 2 * h).abs().sum().item<float>(), 0.0f);
+}
+
+// Only the policy used (the value and aux outputs get no gradient): the same gradients as
+// LibTorch's, every other parameter's gradient zero on both.
+TEST(OnednnTrunk, UnusedOutputsGetNoGradient) {
+  torch::manual_seed(10);
+  const VeletasNet start = MakeNet(FreshArch());
+  VeletasNet reference = CloneNet(start, kCpu);
+  VeletasNet fast = CloneNet(start, kCpu);
+  fast->SetTrainingTrunk(MakeTrunk(start->arch(), TrunkPrecision::kFp32));
+  const Batch b = MakeBatch({10}, 8, 600);
+  std::vector<std::vector<torch::Tensor>> grads;
+  for (VeletasNet* net : {&reference, &fast}) {
+    (*net)->train();
+    (*net)->zero_grad();
+    PolicyLoss((*net)->forward(b.planes).policy, b.targets.policy, b.targets.legal).backward();
+    grads.emplace_back();
+    for (const torch::Tensor& p : (*net)->parameters()) {
+      grads.back().push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+    }
+  }
+  const auto names = reference->named_parameters();
+  for (size_t i = 0; i < grads[0].size(); ++i) {
+    EXPECT_LT(RelativeDiff(grads[1][i], grads[0][i]), kFp32.grad) << names[i].key();
+  }
+}
 
 // Several SGD steps on each path from the same start: the same weights and statistics.
 TEST(OnednnTrunk, SameWeightsAfterSgdSteps) {
