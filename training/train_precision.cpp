@@ -36,9 +36,9 @@ const char* TrainEngineName(TrainEngine e) {
 
 namespace {
 
-// kOnednn, in fp32: its bf16 path's gradients do not agree with LibTorch's yet (10-30%
-// relative against autocast's 0.2-0.6%, tests/model/onednn_trunk_test.cpp), so bf16 is
-// refused with a note.
+// kOnednn, in fp32: its bf16 path's gradients do not agree with LibTorch's yet (the aux head's
+// first layer on 10x10 differs 7-13% where LibTorch's own bf16 autocast differs 1-2%,
+// tests/model/onednn_trunk_test.cpp), so bf16 is refused with a note.
 EngineChoice Onednn(TrainPrecision precision, std::string note) {
   EngineChoice c;
   c.engine = TrainEngine::kOnednn;

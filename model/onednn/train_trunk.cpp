@@ -28,6 +28,7 @@ util::Status NotReference(const std::string& what, const std::string& impl) {
 // One convolution + batch norm of the trunk, with what its forward pass keeps.
 struct Layer {
   int in = 0, out = 0, kernel = 3;
+  memory::data_type type = memory::data_type::f32;  // the convolution's arithmetic
   bool relu = false;          // the batch norm's ReLU fused (stem, the first of each block)
   bool has_bwd_data = false;  // the stem's input needs no gradient
   dnnl::convolution_forward fwd;
@@ -40,8 +41,10 @@ struct Layer {
   bool dw_reorder = false;     // bwd_weights' layout differs from f32 oihw
   dnnl::batch_normalization_forward bn_fwd;
   dnnl::batch_normalization_backward bn_bwd;
-  memory conv_out, mean, var, ws;       // ws: the fused ReLU's workspace
-  memory d_conv;                        // the gradient of conv_out (shared by same-shape layers)
+  memory conv_out, mean, var, ws;  // ws: the fused ReLU's workspace
+  memory d_conv;                   // the gradient of conv_out, f32 (shared by same-shape layers)
+  memory d_conv_in;            // d_conv as the convolution's backward passes take it (bf16: a copy)
+  dnnl::reorder to_d_conv_in;  // bf16 only
   memory scale, shift, dscale, dshift;  // f32 [out] over the caller's arrays
 };
 
@@ -59,15 +62,19 @@ struct TrainTrunk::Impl {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
   std::string implementation;
-  memory::desc act_md, x_md;
+  // act_md: f32 activations (batch norms, the residual stream); in_md: the same as the
+  // convolutions take them (bf16 at kBf16); x_md: the planes as the stem takes them.
+  memory::desc act_md, in_md, x_md;
   memory::desc head_md;  // the heads' features: 3 * head_channels
   memory planes_user, x, out_user, grad_user;
   dnnl::reorder to_x, to_out, from_grad;
   std::vector<Layer> layers;
   std::vector<memory> t;  // block inputs/outputs: t[0] the stem's output, t[i + 1] block i's
   std::vector<memory> h;  // h[i]: block i's middle activation
-  memory y;               // scratch: the second batch norm's output before the residual add
-  memory features;        // the heads' features (blocked)
+  std::vector<memory> t_in, h_in;  // t and h as the convolutions take them (bf16: copies)
+  dnnl::reorder to_in;             // f32 activations to bf16 (bf16 only)
+  memory y;         // scratch: the second batch norm's output before the residual add
+  memory features;  // the heads' features (blocked)
   memory d_t, d_pre, d_conv, d_h, d_t_a, d_features;  // gradients (blocked)
   dnnl::binary add_relu, add;
   dnnl::eltwise_backward relu_bwd;
@@ -87,9 +94,21 @@ struct TrainTrunk::Impl {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
-  Dt Act() const { return precision == TrunkPrecision::kBf16 ? Dt::bf16 : Dt::f32; }
-  memory::desc Desc(int channels) const {
-    return memory::desc({batch, channels, size, size}, Act(), Tag::nChw16c);
+  bool Mixed() const { return precision == TrunkPrecision::kBf16; }
+  // The convolutions' arithmetic: their inputs, weights and output gradients.
+  Dt Act() const { return Mixed() ? Dt::bf16 : Dt::f32; }
+  memory::desc Desc(int channels, Dt type = Dt::f32) const {
+    return memory::desc({batch, channels, size, size}, type, Tag::nChw16c);
+  }
+  // `f32` as the convolutions take it: itself, or (bf16) a new copy.
+  memory InCopy(const memory& f32) const {
+    return Mixed() ? memory(Desc(static_cast<int>(f32.get_desc().dims()[1]), Dt::bf16), engine)
+                   : f32;
+  }
+  // Rounds the f32 activation `from` into its bf16 copy `to` (bf16 only).
+  void ToIn(memory from, memory to) {  // handles: copies share the buffers
+    if (!Mixed()) return;
+    Timed(&TrunkProfile::reorders_forward, [&] { to_in.execute(stream, from, to); });
   }
   util::Status MakeLayer(int in, int out, int kernel, bool relu, bool has_bwd_data, Layer& l);
   util::Status MakeConv(Layer& l, const memory::desc& src_md);
@@ -109,9 +128,13 @@ struct TrainTrunk::Impl {
 util::Status TrainTrunk::Impl::MakeConv(Layer& l, const memory::desc& src_md) {
   const int c = l.out, k = l.kernel;
   const memory::dims strides{1, 1}, pad{k / 2, k / 2};
-  const memory::desc w_any({c, l.in, k, k}, Act(), Tag::any);
+  const memory::desc w_any({c, l.in, k, k}, l.type, Tag::any);
   const memory::desc w_user_md({c, l.in, k, k}, Dt::f32, Tag::oihw);
+  // The output and its input's gradient in f32 (for the batch norm and the residual stream);
+  // the output's gradient as the convolution's arithmetic.
   const memory::desc dst_md = Desc(c);
+  const memory::desc diff_dst_md = Desc(c, l.type);
+  const memory::desc diff_src_md = Desc(l.in);
   const dnnl::convolution_forward::primitive_desc fwd_pd(
       {dnnl::prop_kind::forward_training, dnnl::algorithm::convolution_direct, src_md, w_any,
        dst_md, strides, pad, pad},
@@ -127,10 +150,10 @@ util::Status TrainTrunk::Impl::MakeConv(Layer& l, const memory::desc& src_md) {
   // f32 weight gradients where oneDNN offers them in bf16 too (no rounding of the gradient).
   dnnl::convolution_backward_weights::primitive_desc bww_pd;
   std::string impl;
-  for (const Dt dw_type : {Dt::f32, Act()}) {
+  for (const Dt dw_type : {Dt::f32, l.type}) {
     bww_pd = dnnl::convolution_backward_weights::primitive_desc(
         {dnnl::algorithm::convolution_direct, src_md,
-         memory::desc({c, l.in, k, k}, dw_type, Tag::any), dst_md, strides, pad, pad},
+         memory::desc({c, l.in, k, k}, dw_type, Tag::any), diff_dst_md, strides, pad, pad},
         engine, fwd_pd);
     impl = bww_pd.impl_info_str();
     if (impl.find("ref") == std::string::npos) break;
@@ -143,8 +166,8 @@ util::Status TrainTrunk::Impl::MakeConv(Layer& l, const memory::desc& src_md) {
   if (l.dw_reorder) l.from_dw = dnnl::reorder(l.dw, l.dw_user);
   if (!l.has_bwd_data) return util::Ok();
   const dnnl::convolution_backward_data::primitive_desc bwd_pd(
-      {dnnl::algorithm::convolution_direct, src_md, w_any, dst_md, strides, pad, pad}, engine,
-      fwd_pd);
+      {dnnl::algorithm::convolution_direct, diff_src_md, w_any, diff_dst_md, strides, pad, pad},
+      engine, fwd_pd);
   if (util::Status ok = NotReference(shape + " backward_data", bwd_pd.impl_info_str()); !ok.ok()) {
     return ok;
   }
@@ -189,7 +212,8 @@ util::Status TrainTrunk::Impl::MakeLayer(int in, int out, int kernel, bool relu,
   l.kernel = kernel;
   l.relu = relu;
   l.has_bwd_data = has_bwd_data;
-  if (util::Status ok = MakeConv(l, in == kNumPlanes ? x_md : act_md); !ok.ok()) return ok;
+  const memory::desc& src_md = in == kNumPlanes ? x_md : l.type == Dt::bf16 ? in_md : act_md;
+  if (util::Status ok = MakeConv(l, src_md); !ok.ok()) return ok;
   return MakeBatchNorm(l);
 }
 
@@ -223,7 +247,8 @@ util::Result<std::unique_ptr<TrainTrunk>> TrainTrunk::Create(const NetConfig& ar
     const int c = arch.channels;
     const int features = 3 * arch.head_channels;
     im->act_md = im->Desc(c);
-    im->x_md = im->Desc(kNumPlanes);
+    im->in_md = im->Desc(c, im->Act());
+    im->x_md = im->Desc(kNumPlanes, im->Act());
     im->head_md = im->Desc(features);
     const memory::desc planes_md({batch, kNumPlanes, size, size}, Dt::f32, Tag::nchw);
     const memory::desc out_md({batch, features, size, size}, Dt::f32, Tag::nchw);
@@ -236,6 +261,9 @@ util::Result<std::unique_ptr<TrainTrunk>> TrainTrunk::Create(const NetConfig& ar
     for (size_t i = 0; i < im->layers.size(); ++i) {
       const bool stem = i == 0;
       const bool head = i + 1 == im->layers.size();
+      // The heads' 1x1 layer stays f32 at kBf16 too (a few % of the arithmetic): in bf16 it
+      // moved the aux head's gradient beyond what autocast's bf16 does (docs/RESULTS.md).
+      im->layers[i].type = head ? Dt::f32 : im->Act();
       const util::Status ok = head ? im->MakeLayer(c, features, 1, true, true, im->layers[i])
                                    : im->MakeLayer(stem ? kNumPlanes : c, c, 3, stem || i % 2 == 1,
                                                    !stem, im->layers[i]);
@@ -244,6 +272,9 @@ util::Result<std::unique_ptr<TrainTrunk>> TrainTrunk::Create(const NetConfig& ar
     if (util::Status ok = im->MakeElementwise(); !ok.ok()) return R::Failure(ok.error());
     for (int i = 0; i <= arch.blocks; ++i) im->t.emplace_back(im->act_md, im->engine);
     for (int i = 0; i < arch.blocks; ++i) im->h.emplace_back(im->act_md, im->engine);
+    for (const memory& m : im->t) im->t_in.push_back(im->InCopy(m));
+    for (const memory& m : im->h) im->h_in.push_back(im->InCopy(m));
+    if (im->Mixed()) im->to_in = dnnl::reorder(im->t[0], im->t_in[0]);
     for (memory* m : {&im->y, &im->d_t, &im->d_pre, &im->d_conv, &im->d_h, &im->d_t_a}) {
       *m = memory(im->act_md, im->engine);
     }
@@ -251,6 +282,12 @@ util::Result<std::unique_ptr<TrainTrunk>> TrainTrunk::Create(const NetConfig& ar
     im->d_features = memory(im->head_md, im->engine);
     for (Layer& l : im->layers) {
       l.d_conv = l.out == c ? im->d_conv : memory(im->head_md, im->engine);
+      if (l.type == Dt::bf16) {
+        l.d_conv_in = im->InCopy(l.d_conv);
+        l.to_d_conv_in = dnnl::reorder(l.d_conv, l.d_conv_in);
+      } else {
+        l.d_conv_in = l.d_conv;
+      }
     }
     im->to_out = dnnl::reorder(im->features, im->out_user);
     im->from_grad = dnnl::reorder(im->grad_user, im->d_features);
@@ -316,14 +353,17 @@ void TrainTrunk::Impl::Forward(const float* planes, std::span<const TrunkLayerTe
   im.planes_user.set_data_handle(const_cast<float*>(planes));
   im.Timed(&TrunkProfile::reorders_forward, [&] { im.to_x.execute(s, im.planes_user, im.x); });
   im.RunLayerForward(im.layers[0], w[0], im.x, im.t[0]);
+  im.ToIn(im.t[0], im.t_in[0]);
   for (int i = 0; i < im.arch.blocks; ++i) {
     const size_t a = 1 + 2 * static_cast<size_t>(i);
-    im.RunLayerForward(im.layers[a], w[a], im.t[i], im.h[i]);
-    im.RunLayerForward(im.layers[a + 1], w[a + 1], im.h[i], im.y);
+    im.RunLayerForward(im.layers[a], w[a], im.t_in[i], im.h[i]);
+    im.ToIn(im.h[i], im.h_in[i]);
+    im.RunLayerForward(im.layers[a + 1], w[a + 1], im.h_in[i], im.y);
     im.Timed(&TrunkProfile::residual_forward, [&] {
       im.add_relu.execute(
           s, {{DNNL_ARG_SRC_0, im.t[i]}, {DNNL_ARG_SRC_1, im.y}, {DNNL_ARG_DST, im.t[i + 1]}});
     });
+    im.ToIn(im.t[i + 1], im.t_in[i + 1]);
   }
   im.RunLayerForward(im.layers.back(), w.back(), im.t.back(), im.features);
   im.out_user.set_data_handle(out);
@@ -349,11 +389,16 @@ void TrainTrunk::Impl::RunLayerBackward(Layer& l, const TrunkLayerTensors& w,
             {DNNL_ARG_DIFF_SHIFT, l.dshift}};
   if (l.relu) args[DNNL_ARG_WORKSPACE] = l.ws;
   Timed(&TrunkProfile::bn_backward, [&] { l.bn_bwd.execute(stream, args); });
+  if (l.type == Dt::bf16) {
+    Timed(&TrunkProfile::reorders_backward,
+          [&] { l.to_d_conv_in.execute(stream, l.d_conv, l.d_conv_in); });
+  }
   l.dw_user.set_data_handle(g.conv_weight);
   const memory& dw = l.dw_reorder ? l.dw : l.dw_user;
   Timed(&TrunkProfile::conv_backward_weights, [&] {
     l.bwd_weights.execute(
-        stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, l.d_conv}, {DNNL_ARG_DIFF_WEIGHTS, dw}});
+        stream,
+        {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, l.d_conv_in}, {DNNL_ARG_DIFF_WEIGHTS, dw}});
   });
   if (l.dw_reorder) {
     Timed(&TrunkProfile::reorders_backward, [&] { l.from_dw.execute(stream, l.dw, l.dw_user); });
@@ -364,9 +409,9 @@ void TrainTrunk::Impl::RunLayerBackward(Layer& l, const TrunkLayerTensors& w,
     Timed(&TrunkProfile::reorders_backward, [&] { l.to_w_bwd.execute(stream, l.w_user, l.w_bwd); });
   }
   Timed(&TrunkProfile::conv_backward_data, [&] {
-    l.bwd_data.execute(
-        stream,
-        {{DNNL_ARG_DIFF_DST, l.d_conv}, {DNNL_ARG_WEIGHTS, l.w_bwd}, {DNNL_ARG_DIFF_SRC, *d_src}});
+    l.bwd_data.execute(stream, {{DNNL_ARG_DIFF_DST, l.d_conv_in},
+                                {DNNL_ARG_WEIGHTS, l.w_bwd},
+                                {DNNL_ARG_DIFF_SRC, *d_src}});
   });
 }
 
@@ -386,8 +431,8 @@ void TrainTrunk::Impl::Backward(const float* grad_out, std::span<const TrunkLaye
                               {DNNL_ARG_DIFF_DST, im.d_t},
                               {DNNL_ARG_DIFF_SRC, im.d_pre}});
     });
-    im.RunLayerBackward(im.layers[a + 1], w[a + 1], g[a + 1], im.h[i], im.d_pre, &im.d_h);
-    im.RunLayerBackward(im.layers[a], w[a], g[a], im.t[i], im.d_h, &im.d_t_a);
+    im.RunLayerBackward(im.layers[a + 1], w[a + 1], g[a + 1], im.h_in[i], im.d_pre, &im.d_h);
+    im.RunLayerBackward(im.layers[a], w[a], g[a], im.t_in[i], im.d_h, &im.d_t_a);
     im.Timed(&TrunkProfile::residual_backward, [&] {
       im.add.execute(
           s, {{DNNL_ARG_SRC_0, im.d_pre}, {DNNL_ARG_SRC_1, im.d_t_a}, {DNNL_ARG_DST, im.d_t}});

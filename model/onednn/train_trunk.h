@@ -23,11 +23,12 @@
 
 namespace veletas::model {
 
-// The arithmetic of the trunk's primitives. kBf16: activations and convolution weights in
-// bf16 (oneDNN's cnn_training_bf16 scheme); the master weights, their gradients, the batch
-// norm's statistics, scale and shift stay f32. kBf16 is not used by training yet: its
-// gradients differ from LibTorch's by far more than bf16 rounding explains
-// (tests/model/onednn_trunk_test.cpp, the disabled bf16 test).
+// The arithmetic of the trunk's primitives. kBf16: the trunk's convolutions in bf16 (their
+// inputs, weights and output gradients; oneDNN's cnn_training_bf16 scheme); the heads' 1x1
+// layer, the batch norms, the residual stream, the convolutions' outputs and input gradients,
+// the master weights and their gradients stay f32 (bf16 copies of the activations feed the
+// convolutions). Its gradients differ from fp32's as LibTorch's own bf16 autocast's do
+// (tests/model/onednn_trunk_test.cpp).
 enum class TrunkPrecision { kFp32, kBf16 };
 
 // "fp32" or "bf16".

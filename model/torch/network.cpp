@@ -1,5 +1,7 @@
 #include "model/torch/network.h"
 
+#include <ATen/autocast_mode.h>
+
 #include <algorithm>
 #include <optional>
 #include <thread>
@@ -13,9 +15,19 @@ torch::Tensor Conv(const torch::Tensor& x, const torch::nn::Conv2d& conv) {
   const int64_t pad = conv->weight.size(-1) / 2;  // every convolution here is "same"
   const c10::optional<torch::Tensor> bias =
       conv->bias.defined() ? c10::optional<torch::Tensor>(conv->bias) : c10::nullopt;
-  if (x.is_cpu() && x.scalar_type() == torch::kFloat && at::hasMKLDNN() &&
-      at::globalContext().userEnabledMkldnn()) {
-    return torch::mkldnn_convolution(x, conv->weight, bias, {pad, pad}, {1, 1}, {1, 1}, 1);
+  if (x.is_cpu() && at::hasMKLDNN() && at::globalContext().userEnabledMkldnn()) {
+    // Under CPU autocast, in its dtype (bf16) as autocast runs torch::conv2d:
+    // mkldnn_convolution is not on autocast's list, so it would stay fp32 otherwise.
+    if (at::autocast::is_cpu_enabled() && x.is_floating_point()) {
+      const auto type = at::autocast::get_autocast_cpu_dtype();
+      const c10::optional<torch::Tensor> low_bias =
+          bias ? c10::optional<torch::Tensor>(bias->to(type)) : c10::nullopt;
+      return torch::mkldnn_convolution(x.to(type), conv->weight.to(type), low_bias, {pad, pad},
+                                       {1, 1}, {1, 1}, 1);
+    }
+    if (x.scalar_type() == torch::kFloat) {
+      return torch::mkldnn_convolution(x, conv->weight, bias, {pad, pad}, {1, 1}, {1, 1}, 1);
+    }
   }
   return torch::conv2d(x, conv->weight, bias, {1, 1}, {pad, pad});
 }

@@ -111,7 +111,8 @@ TORCH_MODULE(VeletasNet);
 // The stride-1 "same" convolution (padding kernel / 2) of conv's weights and bias on x.
 // On the CPU it calls oneDNN (MKL-DNN) directly: LibTorch's own heuristic sends batch-1
 // 3x3 and small-batch 1x1 convolutions to its im2col + BLAS path, which Debian links
-// against the reference BLAS and runs 5-17x slower. Elsewhere torch::conv2d.
+// against the reference BLAS and runs 5-17x slower. Under CPU autocast it runs in autocast's
+// dtype (bf16), as autocast runs torch::conv2d. Elsewhere torch::conv2d.
 torch::Tensor Conv(const torch::Tensor& x, const torch::nn::Conv2d& conv);
 
 // Masked pooling used by the heads (see VeletasNetImpl): [B, C, M, M] -> [B, 3C].

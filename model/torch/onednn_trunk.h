@@ -11,8 +11,8 @@
 //
 // It runs only batches whose positions all fill the canvas (every mask value 1): there the
 // masked batch norm is exactly the plain batch norm over B*M*M squares, so the same learning
-// as the LibTorch ops within float rounding (fp32; bf16 does not agree yet). Other batches, eval
-// mode, autocast and non-CPU tensors take LibTorch's ops (VeletasNetImpl::forward).
+// as the LibTorch ops within float rounding (fp32; bf16 does not fully agree yet). Other batches,
+// eval mode, autocast and non-CPU tensors take LibTorch's ops (VeletasNetImpl::forward).
 #pragma once
 
 #include <functional>

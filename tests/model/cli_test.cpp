@@ -124,11 +124,15 @@ TEST(Cli, BenchNnPrintsARowPerBatchSize) {
                  "--max-batch 32");
   ASSERT_EQ(o.code, 0) << o.err;
   // Evaluation rows for 1, 2, 4, ..., 32 for each precision measured (torch and fp32 run
-  // everywhere; fp32's ratio to itself is 1), and a training row for 32, each rate > 0.
+  // everywhere; fp32's ratio to itself is 1), and training rows for 32: LibTorch fp32 (its
+  // ratio to itself 1) and each other path measured (rate > 0) or named with the reason.
   const std::regex eval(R"(^\s+(\d+)\s+(torch|fp32|bf16|int8)\s+(\d+)\s+[\d.]+\s+(\S+)\s.*$)");
-  const std::regex train(R"(^\s+(\d+)\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+$)");
+  const std::regex train(
+      R"(^\s+(\d+)\s+(torch fp32|torch bf16 autocast|onednn fp32|onednn bf16 \(unused\))\s+(\d+)\s+[\d.]+\s+([\d.]+)$)");
+  const std::regex not_measured(R"(^\s+(\d+)\s+(torch|onednn) .*not measured: .+$)");
   std::istringstream lines(o.out);
   std::vector<int> torch_batches, fp32_batches, train_batches;
+  int onednn_rows = 0;
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
     if (std::regex_match(line, m, eval)) {
@@ -139,14 +143,23 @@ TEST(Cli, BenchNnPrintsARowPerBatchSize) {
         EXPECT_EQ(m[4], "1.00") << line;
       }
     } else if (std::regex_match(line, m, train)) {
-      train_batches.push_back(std::stoi(m[1]));
-      EXPECT_GT(std::stod(m[2]), 0.0) << line;
       EXPECT_GT(std::stod(m[3]), 0.0) << line;
+      if (m[2] == "torch fp32") {
+        train_batches.push_back(std::stoi(m[1]));
+        EXPECT_EQ(m[4], "1.00") << line;
+      }
+      if (std::string(m[2]).rfind("onednn", 0) == 0) ++onednn_rows;
+    } else if (std::regex_match(line, m, not_measured)) {
+      if (m[2] == "onednn") ++onednn_rows;
     }
   }
   EXPECT_EQ(torch_batches, (std::vector<int>{1, 2, 4, 8, 16, 32})) << o.out;
   EXPECT_EQ(fp32_batches, (std::vector<int>{1, 2, 4, 8, 16, 32})) << o.out;
   EXPECT_EQ(train_batches, (std::vector<int>{32})) << o.out;
+  // The oneDNN path, measured or with its reason (on the CPU: a CUDA device has none).
+  if (!torch::cuda::is_available()) {
+    EXPECT_GE(onednn_rows, 1) << o.out;
+  }
   if (!torch::cuda::is_available()) {
     const Output cuda = RunVeletas(dir, "bench nn --device cuda --seconds 0.01 --max-batch 1");
     EXPECT_EQ(cuda.code, 1);
