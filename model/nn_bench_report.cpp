@@ -87,9 +87,8 @@ void PrintTrainingTable(NnBench& b, int max_batch) {
       "loop: veletas bench train\n%8s %-22s %12s %10s %9s\n",
       "batch", "path", "samples/s", "ms/step", "x torch");
   // The paths of `veletas bench train`: LibTorch fp32 (the reference), LibTorch under bf16
-  // autocast, the oneDNN path (training.engine onednn) in fp32; and its bf16 step, which
-  // training does not run yet (ChooseTrainEngine), for its speed. On a CPU without bf16
-  // instructions oneDNN would emulate bf16: not measured.
+  // autocast, the oneDNN path (training.engine onednn) in fp32 and bf16. On a CPU without
+  // bf16 instructions oneDNN would emulate bf16: not measured.
   struct Path {
     const char* name;
     TrainPath path;
@@ -104,7 +103,7 @@ void PrintTrainingTable(NnBench& b, int max_batch) {
       std::printf("bf16 not measured: %s\n", bf16.error().c_str());
     }
     paths.push_back({"onednn fp32", {true, false}});
-    if (bf16.ok()) paths.push_back({"onednn bf16 (unused)", {true, true}});
+    if (bf16.ok()) paths.push_back({"onednn bf16", {true, true}});
   }
   for (int batch : {32, 128, 256}) {
     if (batch > max_batch) break;

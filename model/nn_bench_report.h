@@ -15,8 +15,8 @@ namespace veletas::model {
 // ratios compare like with like) with the ratio to fp32 (the inference engine) and to
 // "torch" (the LibTorch path), GFLOP/s and the fraction of the peak; then the raw training
 // step's samples per second at batch 32, 128 and 256 (up to `max_batch`) on the paths `veletas
-// bench train` measures (LibTorch fp32, LibTorch bf16 autocast, the oneDNN path in fp32; and
-// the oneDNN path's bf16 step, which training does not run yet) with the ratio to LibTorch fp32.
+// bench train` measures (LibTorch fp32, LibTorch bf16 autocast, the oneDNN path in fp32 and
+// bf16) with the ratio to LibTorch fp32.
 // A precision this machine cannot run is named, not measured.
 void PrintNnBench(NnBench& b, const NnBenchOptions& o, const std::vector<std::string>& precisions,
                   int max_batch);

@@ -156,6 +156,7 @@ std::vector<TrainVariant> DefaultTrainVariants(bool on_cuda, const CpuFeatures& 
   std::vector<TrainVariant> v{{TrainEngine::kTorch, TrainPrecision::kFp32}};
   if (on_cuda) return v;
   if (cpu.avx512) v.push_back({TrainEngine::kOnednn, TrainPrecision::kFp32});
+  if (cpu.avx512 && cpu.avx512_bf16) v.push_back({TrainEngine::kOnednn, TrainPrecision::kBf16});
   return v;
 }
 

@@ -43,8 +43,8 @@ struct TrainVariant {
 };
 
 // The variants `veletas bench train` measures by default: LibTorch fp32 (the reference), then
-// the oneDNN trunk in fp32 where ChooseTrainEngine's auto would pick it (a CPU with AVX-512);
-// on a CUDA device LibTorch fp32 alone.
+// the oneDNN path in fp32 where ChooseTrainEngine's auto would pick it (a CPU with AVX-512) and
+// in bf16 where the CPU also has AVX-512 BF16; on a CUDA device LibTorch fp32 alone.
 std::vector<TrainVariant> DefaultTrainVariants(bool on_cuda, const CpuFeatures& cpu);
 
 // `rounds` rounds, each measuring every variant of `variants` in turn (interleaved, so that

@@ -36,20 +36,15 @@ const char* TrainEngineName(TrainEngine e) {
 
 namespace {
 
-// kOnednn, in fp32: its bf16 path's gradients do not agree with LibTorch's yet (the aux head's
-// first layer on 10x10 differs 7-13% where LibTorch's own bf16 autocast differs 1-2%,
-// tests/model/onednn_trunk_test.cpp), so bf16 is refused with a note.
-EngineChoice Onednn(TrainPrecision precision, std::string note) {
+// kOnednn at ChooseTrainPrecision's precision (bf16 on a CPU with AVX-512 BF16, else fp32 with
+// its note), `note` first.
+EngineChoice Onednn(TrainPrecision precision, const CpuFeatures& cpu, std::string note) {
+  const PrecisionChoice p = ChooseTrainPrecision(precision, false, cpu);
   EngineChoice c;
   c.engine = TrainEngine::kOnednn;
+  c.precision = p.precision;
   c.note = std::move(note);
-  if (precision == TrainPrecision::kBf16) {
-    if (!c.note.empty()) c.note += "\n";
-    c.note +=
-        "training.precision bf16: the oneDNN trunk trains in fp32 (its bf16 gradients do not "
-        "yet agree with LibTorch's; docs/RESULTS.md, issue 45); training.engine torch runs "
-        "bf16 autocast";
-  }
+  if (!p.note.empty()) c.note += (c.note.empty() ? "" : "\n") + p.note;
   return c;
 }
 
@@ -75,15 +70,15 @@ EngineChoice ChooseTrainEngine(TrainEngine engine, TrainPrecision precision, boo
                  "training.engine " + name +
                      ": torch (the device is CUDA; the oneDNN trunk runs on the CPU only)");
   }
-  if (engine == TrainEngine::kOnednn) return Onednn(precision, "");
+  if (engine == TrainEngine::kOnednn) return Onednn(precision, cpu, "");
   if (!cpu.avx512) {
     return Torch(precision, on_cuda, cpu,
                  "training.engine auto: torch (this CPU lacks AVX-512, where the oneDNN trunk "
                  "was measured faster; training.engine onednn forces it)");
   }
-  return Onednn(precision,
-                "training.engine auto: onednn (a CPU with AVX-512: the trunk through oneDNN's "
-                "training primitives, fp32)");
+  return Onednn(precision, cpu,
+                "training.engine auto: onednn (a CPU with AVX-512: the network through oneDNN's "
+                "training primitives and C++ heads)");
 }
 
 }  // namespace veletas::training

@@ -45,8 +45,8 @@ struct EngineChoice {
 
 // The engine and precision a training run uses for the settings `engine` and `precision`:
 // kTorch is LibTorch at ChooseTrainPrecision's precision. kOnednn runs on the CPU (on a CUDA
-// device: kTorch with a note) in fp32 (bf16 asked: fp32 with a note; its bf16 path does not
-// yet learn as LibTorch does). kAuto: kOnednn on a CPU with AVX-512 (where it was measured
+// device: kTorch with a note) at ChooseTrainPrecision's precision (bf16 on a CPU with AVX-512
+// BF16, else fp32 with a note). kAuto: kOnednn on a CPU with AVX-512 (where it was measured
 // faster, docs/RESULTS.md), else kTorch; its note says which and why. Whether oneDNN then builds
 // the primitives (not only reference code) is checked when the run starts (OnednnTrunk::Create).
 EngineChoice ChooseTrainEngine(TrainEngine engine, TrainPrecision precision, bool on_cuda,

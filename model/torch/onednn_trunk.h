@@ -11,7 +11,8 @@
 //
 // It runs only batches whose positions all fill the canvas (every mask value 1): there the
 // masked batch norm is exactly the plain batch norm over B*M*M squares, so the same learning
-// as the LibTorch ops within float rounding (fp32; bf16 does not fully agree yet). Other batches,
+// as the LibTorch ops within float rounding (fp32; bf16 within what LibTorch's own bf16
+// autocast moves). Other batches,
 // eval mode, autocast and non-CPU tensors take LibTorch's ops (VeletasNetImpl::forward).
 #pragma once
 

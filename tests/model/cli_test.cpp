@@ -128,7 +128,7 @@ TEST(Cli, BenchNnPrintsARowPerBatchSize) {
   // ratio to itself 1) and each other path measured (rate > 0) or named with the reason.
   const std::regex eval(R"(^\s+(\d+)\s+(torch|fp32|bf16|int8)\s+(\d+)\s+[\d.]+\s+(\S+)\s.*$)");
   const std::regex train(
-      R"(^\s+(\d+)\s+(torch fp32|torch bf16 autocast|onednn fp32|onednn bf16 \(unused\))\s+(\d+)\s+[\d.]+\s+([\d.]+)$)");
+      R"(^\s+(\d+)\s+(torch fp32|torch bf16 autocast|onednn fp32|onednn bf16)\s+(\d+)\s+[\d.]+\s+([\d.]+)$)");
   const std::regex not_measured(R"(^\s+(\d+)\s+(torch|onednn) .*not measured: .+$)");
   std::istringstream lines(o.out);
   std::vector<int> torch_batches, fp32_batches, train_batches;

@@ -65,7 +65,7 @@ void ExpectLossFalls(model::Device device, TrainPrecision precision = TrainPreci
   r.steps = 100;
   r.device = device;
   r.config.precision = precision;
-  // bf16 is LibTorch's autocast (the oneDNN trunk trains in fp32 only).
+  // bf16 here is LibTorch's autocast (engine_test.cpp trains the oneDNN path in bf16).
   if (precision == TrainPrecision::kBf16) r.config.engine = TrainEngine::kTorch;
   r.config.value_cross_entropy = value_cross_entropy;
   const TrainResult result = TrainGeneration(r);
