@@ -61,7 +61,7 @@ CommandRun SetupCluster(CLI::App& cmd) {
 
 VELETAS_CLI_COMMAND(
     cluster, "cluster",
-    "a run served through Redis: setup, add-worker, remove-worker (its users), status "
+    "a run served through Redis: setup, add-worker, remove-worker, upgrade-acl (its users), status "
     "(learner, workers, queues) or audit (every self-play game of a run directory "
     "stored once)",
     SetupCluster);

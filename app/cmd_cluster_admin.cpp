@@ -1,5 +1,6 @@
-// `veletas cluster setup`, `cluster add-worker` and `cluster remove-worker`: the files of a
-// run's Redis and its workers' users (cluster/transport/redis_setup.h, docs/CLUSTER.md).
+// `veletas cluster setup`, `cluster add-worker`, `cluster remove-worker` and `cluster
+// upgrade-acl`: the files of a run's Redis and its workers' users (cluster/transport/redis_setup.h,
+// docs/CLUSTER.md).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -35,6 +36,16 @@ int Setup(const AdminArgs& a) {
 int Change(const AdminArgs& a, bool add, const std::string& command) {
   auto change = cluster::ChangeWorker(a.url, a.setup.dir, a.setup.run, a.worker, add);
   if (!change) return CommandError(command, change.error_value());
+  if (change.value().upgraded > 0) {
+    std::cout << "upgraded " << change.value().upgraded << " users of "
+              << cluster::AclFile(a.setup.dir)
+              << " (and the server) to the current rules, passwords kept\n";
+  }
+  if (a.worker.empty()) {
+    std::cout << "redis " << change.value().endpoint << ": users.acl "
+              << (change.value().upgraded > 0 ? "upgraded\n" : "was current already\n");
+    return 0;
+  }
   if (add) {
     std::cout << "wrote " << change.value().auth_file << " (the worker's --redis-auth FILE)\n";
   }
@@ -69,15 +80,22 @@ CommandRun AddClusterAdmin(CLI::App& cmd) {
       "add-worker", "give worker NAME a Redis user of its own (DIR/NAME.auth) and its streams");
   CLI::App* remove = cmd.add_subcommand(
       "remove-worker", "revoke worker NAME's user and drop its streams and queued games");
-  for (CLI::App* c : {add, remove}) {
-    Required(c->add_option("NAME", a->worker, "the worker's name"))->check(ClusterName());
+  CLI::App* upgrade = cmd.add_subcommand(
+      "upgrade-acl",
+      "give the learner's and every worker's user of an existing setup the current rules "
+      "(users.acl rewritten in place, passwords kept, and applied to the running server)");
+  for (CLI::App* c : {add, remove, upgrade}) {
+    if (c != upgrade) {
+      Required(c->add_option("NAME", a->worker, "the worker's name"))->check(ClusterName());
+    }
     AddSetupDir(*c, *a);
     Required(c->add_option("--redis", a->url,
                            "the run's running Redis (changed as the setup's admin user)"))
         ->type_name("redis://HOST:PORT");
   }
-  return [a, setup, add, remove]() -> int {
+  return [a, setup, add, remove, upgrade]() -> int {
     if (setup->parsed()) return Setup(*a);
+    if (upgrade->parsed()) return Change(*a, true, "cluster upgrade-acl");
     if (add->parsed()) return Change(*a, true, "cluster add-worker");
     if (remove->parsed()) return Change(*a, false, "cluster remove-worker");
     return -1;

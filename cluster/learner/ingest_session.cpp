@@ -38,20 +38,16 @@ std::string BoundedReason(std::string_view message) {
 
 std::string SenderOf(const StreamEntry& entry) { return entry.sender.empty() ? "?" : entry.sender; }
 
-util::Status IngestSession::EnsureTaskGroup() {
-  return EnsureGroup(redis_, keys_.Tasks(), kWorkerGroup);
-}
-
 util::Status IngestSession::Reconnect() {
   for (;;) {
     util::Status s = redis_.Connect();
     if (s.ok()) {
       if (lost_) Print("  cluster: Redis is back");
       lost_ = false;
-      // A Redis restarted from an append-only file that missed the group's last second
-      // has lost it too: make it again (CheckEpoch does when the whole run's data is gone).
+      // A Redis restarted from an append-only file that missed the groups' last second
+      // has lost them too: made again as the streams are read (Repair).
       grouped_.clear();
-      return EnsureTaskGroup();
+      return util::Ok();
     }
     if (s.kind() == util::ErrorKind::kBadInput) return s;
     if (!lost_) Print("  cluster: " + s.error() + "; waiting for Redis");
@@ -97,9 +93,6 @@ util::Status IngestSession::CheckEpoch() {
   }
   grouped_.clear();
   cursor_.clear();
-  // The arena's tasks stream went with its workers group, whichever call (a retried publish,
-  // say) met the new Redis first: without the group no task could be posted or taken.
-  if (util::Status s = EnsureTaskGroup(); !s.ok()) return s;
   if (on_data_lost_) {
     if (util::Status s = on_data_lost_(); !s.ok()) return s;
   }

@@ -96,14 +96,12 @@ class IngestSession {
   void Print(const std::string& line) const {
     if (log_) log_(line);
   }
-  // Makes the arena tasks' workers group unless it exists (the tasks stream with it).
-  util::Status EnsureTaskGroup();
 
  private:
   util::Status Reconnect();
   // Detects a Redis that lost the run's data (no epoch key) and restores what the session
-  // knows: the epoch, the arena tasks' workers group, the registry of the workers it has read
-  // from, then OnDataLost.
+  // knows: the epoch, the registry of the workers it has read from, then OnDataLost (the
+  // arena writes its handed-out tasks again by itself, RemoteArena).
   util::Status CheckEpoch();
   // The registered workers' streams of `kind` (groups made for new ones).
   util::Result<std::vector<std::string>> Streams(EntryKind kind);

@@ -13,6 +13,7 @@
 #include "cluster/learner/remote_arena.h"
 #include "cluster/transport/networks.h"
 #include "cluster/transport/redis_commands.h"
+#include "cluster/transport/redis_setup.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/worker_registry.h"
 #include "data/excluded_games.h"
@@ -76,11 +77,7 @@ util::Result<std::unique_ptr<Learner>> Learner::Start(LearnerOptions options) {
   }
   // A full Redis (or one at its connection limit) is waited for, as an unreachable one is.
   if (util::Status s = l->Retrying([&] { return l->TakeLock(); }); !s.ok()) return s.error_value();
-  if (util::Status s =
-          l->Retrying([&] { return EnsureGroup(l->redis_, l->keys_.Tasks(), kWorkerGroup); });
-      !s.ok()) {
-    return s.error_value();
-  }
+  l->SayMissingRights();
   if (util::Status s = l->Retrying(
           [&] { return SetValue(l->redis_, l->keys_.Config(), l->options_.config_text); });
       !s.ok()) {
@@ -155,6 +152,21 @@ util::Status Learner::TakeLock() {
                              " is served by another learner (" + host + ", pid " +
                              std::to_string(util::JsonValueOr<long long>(h, "pid", 0)) + ", " +
                              holder_dir + "); stop it, or give this run another cluster.run name");
+}
+
+void Learner::SayMissingRights() {
+  auto missing = MissingLearnerRights(redis_);
+  if (!missing || missing.value().empty() || !options_.log) return;
+  std::string rights;
+  for (const std::string& r : missing.value()) rights += (rights.empty() ? "" : " ") + r;
+  options_.log("  cluster: the learner's Redis user " + options_.redis.auth.user + " lacks " +
+               rights +
+               " (a users.acl written before these rights): refusals are not counted, workers' "
+               "connections not limited, or its connections not kept from eviction; on the "
+               "Redis machine run `veletas cluster upgrade-acl --run " +
+               options_.run +
+               " --dir DIR --redis URL` (users.acl rewritten in place, passwords kept, applied "
+               "to the running server), then restart the learner");
 }
 
 void Learner::GuardFromMainThread() {

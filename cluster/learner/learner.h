@@ -173,6 +173,9 @@ class Learner {
   std::unique_ptr<RedisClient> lock_redis_;
   std::atomic<bool> lock_connected_{false};
   std::chrono::steady_clock::time_point last_guard_{};  // the main thread's last guard check
+  // Logs which of LearnerRights Redis refuses to the learner's user, and how to upgrade the
+  // setup (`cluster upgrade-acl`); nothing when it has them all.
+  void SayMissingRights();
   // The main thread's part of the guard (IngestSession::Every): logs the guard's notes, and
   // checks on redis_ while the lock thread has no connection.
   void GuardFromMainThread();

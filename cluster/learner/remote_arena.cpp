@@ -4,24 +4,19 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "cluster/transport/entry.h"
-#include "cluster/transport/redis_batch.h"
 #include "cluster/transport/redis_commands.h"
-#include "cluster/transport/streams.h"
-#include "util/clock.h"
+#include "cluster/transport/worker_registry.h"
 
 namespace veletas::cluster {
 namespace {
 
-constexpr double kCoverageSeconds = 3;  // how often uncovered games are looked for
-constexpr double kRepostSeconds = 10;   // how long a game stays uncovered before it is posted
-constexpr size_t kMaxHeartbeatBytes = 64 * 1024;  // a longer heartbeat names no task
-constexpr size_t kTaskTimes = 64;                 // completed tasks' times kept (HeldTaskLimit)
-constexpr long long kMaxPending = 100000;         // tasks in play read at once (XPENDING)
+constexpr size_t kTaskTimes = 64;  // completed tasks' times kept (HeldTaskLimit)
 
 bool SamePlayer(const TaskPlayer& a, const TaskPlayer& b) {
   return a.name == b.name && a.kind == b.kind && a.budget == b.budget && a.network == b.network;
@@ -39,6 +34,40 @@ long long GenerationOf(const std::string& name) {
 }
 
 }  // namespace
+
+std::string HeartbeatTask(const std::string& heartbeat) {
+  if (heartbeat.size() > kMaxHeartbeatBytes) return "";
+  const nlohmann::json j = nlohmann::json::parse(heartbeat, nullptr, false);
+  if (!j.is_object() || !j.contains("task") || !j["task"].is_string()) return "";
+  return j["task"].get<std::string>();
+}
+
+std::vector<std::string> HandOutOrder(const std::vector<std::string>& idle,
+                                      const std::map<std::string, int>& taken_back) {
+  std::vector<std::string> order = idle;
+  auto count = [&](const std::string& w) {
+    const auto it = taken_back.find(w);
+    return it == taken_back.end() ? 0 : it->second;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string& a, const std::string& b) { return count(a) < count(b); });
+  return order;
+}
+
+double HeldTaskLimit(const std::deque<double>& completed, const config::ClusterConfig& c) {
+  if (completed.size() < kMinTaskTimes) return c.task_max_seconds;
+  std::vector<double> t(completed.begin(), completed.end());
+  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+  return std::min(c.task_max_seconds,
+                  std::max(c.task_timeout_seconds, kSlowTaskFactor * t[t.size() / 2]));
+}
+
+RemoteArena::RemoteArena(IngestSession& session, PublishFn publish)
+    : session_(session), publish_(std::move(publish)) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+  id_prefix_ = std::to_string(ms.count()) + "-";
+}
 
 util::Result<ArenaTask> RemoteArena::TaskOf(const arena::RemoteMatch& match) {
   ArenaTask t;
@@ -63,95 +92,133 @@ util::Result<ArenaTask> RemoteArena::TaskOf(const arena::RemoteMatch& match) {
   return t;
 }
 
-namespace {
-
-// The workers group's last delivered task id.
-util::Result<std::string> LastDelivered(RedisClient& redis, const std::string& key) {
-  auto groups = StreamGroups(redis, key);
-  if (!groups) return groups.error_value();
-  std::string delivered = "0-0";
-  for (const GroupInfo& g : groups.value()) {
-    if (g.name == kWorkerGroup) delivered = g.last_delivered;
-  }
-  return delivered;
+util::Status RemoteArena::TakeBack(const std::string& id, const std::string& why) {
+  const auto hand = handed_.find(id);
+  if (hand == handed_.end()) return util::Ok();
+  const std::string worker = hand->second.worker;
+  if (util::Status s = TakeBackTask(session_.Redis(), session_.Keys(), worker); !s.ok()) return s;
+  former_[id] = worker;
+  handed_.erase(hand);
+  if (why.empty()) return util::Ok();
+  ++taken_back_[worker];
+  HashIncrBy(session_.Redis(), session_.Keys().Stats(), "reassigned", 1);
+  HashIncrBy(session_.Redis(), session_.Keys().Stats(), "taken-back:" + worker, 1);
+  session_.Print("  cluster: task " + id + " of worker " + BoundedReason(worker) + " taken back (" +
+                 why + "); its games are handed out again");
+  return util::Ok();
 }
 
-}  // namespace
-
-void RemoteArena::DropUntaken(const ArenaTask& base) {
+util::Status RemoteArena::Reconcile(const ArenaTask& base, const std::set<int>& missing,
+                                    const std::map<std::string, WorkerTaskState>& states) {
   RedisClient& redis = session_.Redis();
-  const std::string key = session_.Keys().Tasks();
-  auto delivered = LastDelivered(redis, key);
-  auto range = RangeEntries(redis, key, "(" + (delivered ? delivered.value() : "0-0"), "+");
-  if (!delivered || !range) return;  // best effort: a leftover task only costs a worker time
-  std::vector<std::string> untaken;
-  for (const StreamEntry& e : range.value()) {
-    const std::string* text = e.Field("t");
-    auto task = text != nullptr ? DecodeTask(*text) : util::Result<ArenaTask>::Error("");
-    if (task && SameSetup(task.value(), base)) untaken.push_back(e.id);
+  const auto now = util::SteadyClock::now();
+  for (const auto& [worker, state] : states) {
+    if (!state.handed) continue;
+    const std::string& id = state.handed->id;
+    const auto hand = handed_.find(id);
+    if (hand != handed_.end() && hand->second.worker == worker) continue;
+    // A task this arena did not hand out: a restarted learner's, of this match and still
+    // wanted, is adopted; anything else (another match's, one done or taken back) withdrawn.
+    auto task = DecodeTask(state.handed->text);
+    bool wanted = hand == handed_.end() && !former_.count(id) && task &&
+                  SameSetup(task.value(), base) && !task.value().games.empty();
+    for (int g : task ? task.value().games : std::vector<int>()) wanted &= missing.count(g) > 0;
+    if (wanted) {
+      handed_[id] = {worker, now, now};
+      tasks_[id] = task.value();
+      session_.Print("  cluster: task " + id + " (" + std::to_string(task.value().games.size()) +
+                     " games) is held by worker " + worker + " (handed out before a restart)");
+      continue;
+    }
+    if (util::Status s = TakeBackTask(redis, session_.Keys(), worker); !s.ok()) return s;
   }
-  DeleteEntries(redis, key, untaken);
-}
-
-util::Result<std::set<int>> RemoteArena::Covered(const ArenaTask& base) {
-  RedisClient& redis = session_.Redis();
-  const std::string key = session_.Keys().Tasks();
-  auto last = LastDelivered(redis, key);
-  if (!last) return last.error_value();
-  const std::string delivered = last.value();
-  auto pending = PendingEntries(redis, key, kWorkerGroup, "-", "+", kMaxPending);
-  if (!pending) return pending.error_value();
-  std::set<std::string> in_play;
-  for (const PendingEntry& p : pending.value()) in_play.insert(p.id);
-  auto range = RangeEntries(redis, key, "-", "+");
-  if (!range) return range.error_value();
-  std::set<int> covered;
-  for (const StreamEntry& e : range.value()) {
-    const std::string* text = e.Field("t");
-    if (text == nullptr) continue;
-    auto task = DecodeTask(*text);
-    if (!task || !SameSetup(task.value(), base)) continue;
-    tasks_[e.id] = task.value();  // (a restarted learner learns its tasks here)
-    if (!in_play.count(e.id) && !StreamIdLess(delivered, e.id)) continue;  // done
-    covered.insert(task.value().games.begin(), task.value().games.end());
-  }
-  return covered;
-}
-
-util::Status RemoteArena::Post(const ArenaTask& base, const std::vector<int>& games) {
-  const size_t per_task = static_cast<size_t>(std::max(1, session_.Config().arena_games_per_task));
-  RedisBatch batch;
-  std::vector<ArenaTask> posted;
-  for (size_t at = 0; at < games.size(); at += per_task) {
-    ArenaTask t = base;
-    t.games.assign(games.begin() + static_cast<long>(at),
-                   games.begin() + static_cast<long>(std::min(games.size(), at + per_task)));
-    batch.StreamAdd(session_.Keys().Tasks(), {{"t", EncodeTask(t)}});
-    posted.push_back(std::move(t));
-  }
-  if (batch.Empty()) return util::Ok();
-  auto replies = batch.Send(session_.Redis());
-  if (!replies) return replies.error_value();
-  for (size_t i = 0; i < replies.value().size(); ++i) {
-    const RedisValue& r = replies.value()[i];
-    if (r.IsError()) return util::Status::Failure("redis: XADD tasks: " + r.str);
-    tasks_[r.str] = posted[i];
+  for (const auto& [id, hand] : handed_) {
+    const auto state = states.find(hand.worker);
+    if (state != states.end() && state->second.handed && state->second.handed->id == id) continue;
+    // Gone from Redis (deleted by hand, Redis restarted without its data; or its worker
+    // unregistered): the record is the learner's, so the key is written again.
+    if (state == states.end()) continue;  // unregistered: its lease runs out
+    HandedTask t{id, EncodeTask(tasks_[id]), static_cast<long long>(std::time(nullptr))};
+    if (util::Status s = HandOutTask(redis, session_.Keys(), hand.worker, t); !s.ok()) return s;
   }
   return util::Ok();
 }
 
-util::Result<RemoteArena::TaskHolder> RemoteArena::Holder(const std::string& id) {
-  RedisClient& redis = session_.Redis();
-  auto p = PendingEntries(redis, session_.Keys().Tasks(), kWorkerGroup, id, id, 1);
-  // Nobody holds it: no entry, or a refusal (a bad id, the group gone).
-  if (Refused(redis, p)) return TaskHolder{};
-  if (!p) return p.error_value();
-  if (p.value().empty()) return TaskHolder{};
-  return TaskHolder{p.value()[0].consumer, static_cast<double>(p.value()[0].idle_ms) / 1000};
+util::Status RemoteArena::Leases(const std::map<std::string, WorkerTaskState>& states) {
+  const auto now = util::SteadyClock::now();
+  const double lease = session_.Config().task_timeout_seconds;
+  const double slow = HeldTaskLimit(task_seconds_, session_.Config());
+  std::vector<std::pair<std::string, std::string>> ended;  // task id, why
+  for (auto& [id, hand] : handed_) {
+    const auto state = states.find(hand.worker);
+    const bool named = state != states.end() && state->second.heartbeat &&
+                       HeartbeatTask(*state->second.heartbeat) == id;
+    const double held = std::chrono::duration<double>(now - hand.since).count();
+    char why[160];
+    if (held >= slow) {
+      std::snprintf(why, sizeof why, "held for %.0f s, past its limit of %.0f s", held, slow);
+    } else if (named) {
+      hand.named = now;
+      continue;
+    } else if (std::chrono::duration<double>(now - hand.named).count() >= lease) {
+      std::snprintf(why, sizeof why, "its heartbeat has not named it for %g s", lease);
+    } else {
+      continue;
+    }
+    ended.emplace_back(id, why);
+  }
+  for (const auto& [id, why] : ended) {
+    if (util::Status s = TakeBack(id, why); !s.ok()) return s;
+  }
+  return util::Ok();
 }
 
-util::Result<util::Status> RemoteArena::Held(const std::string& sender, const std::string& id,
-                                             int index, bool taken) {
+util::Status RemoteArena::HandOut(const ArenaTask& base, const std::set<int>& missing,
+                                  const std::map<std::string, WorkerTaskState>& states) {
+  std::set<int> waiting = missing;
+  std::set<std::string> holding;
+  for (const auto& [id, hand] : handed_) {
+    for (int g : tasks_[id].games) waiting.erase(g);
+    holding.insert(hand.worker);
+  }
+  if (waiting.empty()) return util::Ok();
+  std::vector<std::string> idle;
+  for (const auto& [worker, state] : states) {
+    // Alive, playing no task (also none taken back that it still plays), holding none.
+    if (state.heartbeat && HeartbeatTask(*state.heartbeat).empty() && !holding.count(worker)) {
+      idle.push_back(worker);
+    }
+  }
+  const size_t per_task = static_cast<size_t>(std::max(1, session_.Config().arena_games_per_task));
+  auto next = waiting.begin();
+  for (const std::string& worker : HandOutOrder(idle, taken_back_)) {
+    if (next == waiting.end()) break;
+    ArenaTask t = base;
+    while (next != waiting.end() && t.games.size() < per_task) t.games.push_back(*next++);
+    const std::string id = id_prefix_ + std::to_string(++next_id_);
+    const HandedTask handed{id, EncodeTask(t), static_cast<long long>(std::time(nullptr))};
+    if (util::Status s = HandOutTask(session_.Redis(), session_.Keys(), worker, handed); !s.ok()) {
+      return s;
+    }
+    const auto now = util::SteadyClock::now();
+    handed_[id] = {worker, now, now};
+    tasks_[id] = std::move(t);
+  }
+  return util::Ok();
+}
+
+util::Status RemoteArena::Round(const ArenaTask& base, const std::set<int>& missing) {
+  auto workers = RegisteredWorkers(session_.Redis(), session_.Keys());
+  if (!workers) return workers.error_value();
+  auto states = WorkerTaskStates(session_.Redis(), session_.Keys(), workers.value());
+  if (!states) return states.error_value();
+  if (util::Status s = Reconcile(base, missing, states.value()); !s.ok()) return s;
+  if (util::Status s = Leases(states.value()); !s.ok()) return s;
+  return HandOut(base, missing, states.value());
+}
+
+util::Status RemoteArena::Held(const std::string& sender, const std::string& id, int index,
+                               bool taken) const {
   const std::string game = "game " + std::to_string(index);
   const auto task = tasks_.find(id);
   if (task == tasks_.end()) {
@@ -161,106 +228,29 @@ util::Result<util::Status> RemoteArena::Held(const std::string& sender, const st
   if (std::find(games.begin(), games.end(), index) == games.end()) {
     return util::Status::Error("not held: " + game + " is not in task " + id);
   }
+  const auto hand = handed_.find(id);
+  if (hand != handed_.end() && hand->second.worker == sender) return util::Ok();
   const auto former = former_.find(id);
   if (former != former_.end() && former->second == sender) return util::Ok();
-  auto holder = Holder(id);
-  if (!holder) return holder.error_value();
-  const std::string& name = holder.value().name;
-  if (name == sender) return util::Ok();
   // A late copy of a game already taken, of a task nobody holds any more (a resend after a
   // reconnection, a learner restarted after completing the task): a duplicate.
-  if (name.empty() && taken) return util::Ok();
-  return util::Status::Error("not held: task " + id + " is held by " +
-                             (name.empty() ? "nobody" : "\"" + name + "\""));
+  if (hand == handed_.end() && taken) return util::Ok();
+  return util::Status::Error(
+      "not held: task " + id + " is held by " +
+      (hand == handed_.end() ? "nobody" : "\"" + hand->second.worker + "\""));
 }
 
-void RemoteArena::AckIfComplete(const std::string& id, const std::set<int>& missing) {
-  const auto task = tasks_.find(id);
-  if (task == tasks_.end()) return;
-  for (int g : task->second.games) {
+void RemoteArena::CompleteIfDone(const std::string& id, const std::set<int>& missing) {
+  const auto hand = handed_.find(id);
+  if (hand == handed_.end()) return;
+  for (int g : tasks_[id].games) {
     if (missing.count(g)) return;
   }
-  auto holder = Holder(id);
-  if (!holder || holder.value().name.empty()) return;
-  if (Ack(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup, {id}).ok()) {
-    former_[id] = holder.value().name;
-    lease_.erase(id);
-    task_seconds_.push_back(HeldSeconds(id, holder.value().seconds));
-    if (task_seconds_.size() > kTaskTimes) task_seconds_.pop_front();
-    held_since_.erase(id);
-  }
-}
-
-double RemoteArena::HeldSeconds(const std::string& id, double idle) {
-  const auto now = util::SteadyClock::now();
-  const auto since = held_since_
-                         .emplace(id, now - std::chrono::duration_cast<util::SteadyClock::duration>(
-                                                std::chrono::duration<double>(idle)))
-                         .first->second;
-  return std::max(idle, util::SecondsSince(since));
-}
-
-double HeldTaskLimit(const std::deque<double>& completed, const config::ClusterConfig& c) {
-  if (completed.size() < kMinTaskTimes) return c.task_max_seconds;
-  std::vector<double> t(completed.begin(), completed.end());
-  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
-  return std::min(c.task_max_seconds,
-                  std::max(c.task_timeout_seconds, kSlowTaskFactor * t[t.size() / 2]));
-}
-
-void RemoteArena::AckAll() {
-  auto pending = PendingEntries(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup, "-", "+",
-                                kMaxPending);
-  if (!pending) return;  // best effort: a leftover task is taken back by the next match's lease
-  std::vector<std::string> done;
-  for (const PendingEntry& p : pending.value()) {
-    if (tasks_.count(p.id)) done.push_back(p.id);
-  }
-  Ack(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup, done);
-}
-
-util::Status RemoteArena::Leases(std::set<int>& freed) {
-  RedisClient& redis = session_.Redis();
-  const std::string key = session_.Keys().Tasks();
-  auto pending = PendingEntries(redis, key, kWorkerGroup, "-", "+", kMaxPending);
-  if (!pending) return pending.error_value();
-  const auto now = util::SteadyClock::now();
-  const double lease = session_.Config().task_timeout_seconds;
-  const double slow = HeldTaskLimit(task_seconds_, session_.Config());
-  for (const PendingEntry& p : pending.value()) {
-    if (!tasks_.count(p.id)) continue;
-    const std::string& id = p.id;
-    const std::string& holder = p.consumer;
-    const double held = HeldSeconds(id, static_cast<double>(p.idle_ms) / 1000);
-    auto beat = GetValue(redis, session_.Keys().Worker(holder));
-    if (!beat) return beat.error_value();
-    bool named = false;  // its holder says it is alive and playing it
-    if (beat.value() && beat.value()->size() <= kMaxHeartbeatBytes) {
-      const nlohmann::json j = nlohmann::json::parse(*beat.value(), nullptr, false);
-      named = j.is_object() && j.contains("task") && j["task"] == id;
-    }
-    char why[160];
-    if (held >= slow) {
-      std::snprintf(why, sizeof why, "held for %.0f s, past its limit of %.0f s", held, slow);
-    } else if (named) {
-      lease_[id] = now;
-      continue;
-    } else {
-      const auto since = lease_.emplace(id, now).first->second;
-      if (std::chrono::duration<double>(now - since).count() < lease) continue;
-      std::snprintf(why, sizeof why, "its heartbeat has not named it for %g s", lease);
-    }
-    if (util::Status s = Ack(redis, key, kWorkerGroup, {id}); !s.ok()) return s;
-    former_[id] = holder;
-    lease_.erase(id);
-    held_since_.erase(id);
-    const std::vector<int>& games = tasks_[id].games;
-    freed.insert(games.begin(), games.end());
-    HashIncrBy(redis, session_.Keys().Stats(), "reassigned", 1);
-    session_.Print("  cluster: task " + id + " of worker " + BoundedReason(holder) +
-                   " taken back (" + why + "); its games are posted again");
-  }
-  return util::Ok();
+  const double held = util::SecondsSince(hand->second.since);
+  // Best effort: a key left behind is withdrawn by the next round (its id is a former one).
+  TakeBack(id, "");
+  task_seconds_.push_back(held);
+  if (task_seconds_.size() > kTaskTimes) task_seconds_.pop_front();
 }
 
 Verdict RemoteArena::Judge(const StreamEntry& entry, const ArenaTask& base, std::set<int>& missing,
@@ -288,9 +278,11 @@ Verdict RemoteArena::Judge(const StreamEntry& entry, const ArenaTask& base, std:
     return {K::kRejected, "malformed: the game id is not that of game " +
                               std::to_string(e.arena.index) + " of " + e.match};
   }
-  auto held = Held(SenderOf(entry), e.task, e.arena.index, !missing.count(e.arena.index));
-  if (!held) return {K::kKeep, ""};  // Redis is gone: judged when it is read again
-  if (!held.value().ok()) return {K::kRejected, held.value().error()};
+  if (util::Status held =
+          Held(SenderOf(entry), e.task, e.arena.index, !missing.count(e.arena.index));
+      !held.ok()) {
+    return {K::kRejected, held.error()};
+  }
   if (!missing.count(e.arena.index)) return {K::kDuplicate, ""};
   // Journaled with its game (one line, synced): gate and ladder games can be audited.
   arena::ArenaGame game = e.arena;
@@ -298,7 +290,7 @@ Verdict RemoteArena::Judge(const StreamEntry& entry, const ArenaTask& base, std:
   util::Status s = accept(game);
   if (s.ok()) {
     missing.erase(e.arena.index);
-    AckIfComplete(e.task, missing);
+    CompleteIfDone(e.task, missing);
     return {K::kAccepted, ""};
   }
   if (s.kind() == util::ErrorKind::kBadInput) return {K::kRejected, "invalid game: " + s.error()};
@@ -311,64 +303,30 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
   auto base = TaskOf(match);
   if (!base) return base.error_value();
   std::set<int> missing(indices.begin(), indices.end());
-  std::map<int, util::SteadyClock::time_point> uncovered;  // game -> since when no task covers it
-  util::SteadyClock::time_point last_check{};
   session_.Restart();
   if (base.value().match != match_) {  // the gate's batches share their tasks' history
     tasks_.clear();
+    handed_.clear();
     former_.clear();
-    lease_.clear();
-    held_since_.clear();
+    taken_back_.clear();
     match_ = base.value().match;
   }
-  bool first = true;
+  std::optional<util::SteadyClock::time_point> last_round;
   const EntryKind kind = EntryKind::kArena;
   while (!missing.empty()) {
-    if (first || util::SecondsSince(last_check) >= kCoverageSeconds) {
-      last_check = util::SteadyClock::now();
-      std::set<int> freed;  // games of tasks taken back: posted again at once
-      auto covered = Covered(base.value());
-      if (!covered && !Unavailable(session_.Redis(), covered.error_value())) {
-        // The tasks stream or its group is gone while the run's data is not (deleted by
-        // hand): made again, else no task could ever be posted.
-        session_.Print("  cluster: arena tasks: " + covered.error().substr(0, 200) +
-                       "; making the tasks' group again");
-        if (util::Status s = session_.EnsureTaskGroup();
-            !s.ok() && !Unavailable(session_.Redis(), s.error_value())) {
-          return s;
+    if (!last_round || util::SecondsSince(*last_round) >= kRoundSeconds) {
+      last_round = util::SteadyClock::now();
+      util::Status s = Round(base.value(), missing);
+      if (!s.ok()) {
+        // Redis full or gone: the round is tried again (nothing is lost: the record is kept).
+        if (!Unavailable(session_.Redis(), s.error_value())) return s;
+        const std::string why = RedisTrouble(session_.Redis(), s.error_value());
+        if (why != trouble_) {
+          session_.Print("  cluster: arena tasks not handed out (" + why + "); trying again");
         }
-        covered = Covered(base.value());
-      }
-      if (covered && !first) {
-        if (util::Status s = Leases(freed);
-            !s.ok() && !Unavailable(session_.Redis(), s.error_value())) {
-          return s;
-        }
-        if (!freed.empty()) covered = Covered(base.value());
-      }
-      if (covered) {
-        std::vector<int> post;
-        for (int i : missing) {
-          if (covered.value().count(i)) {
-            uncovered.erase(i);
-            continue;
-          }
-          const auto [it, fresh] = uncovered.emplace(i, util::SteadyClock::now());
-          // At the start every game without a task is posted; later only those that stayed
-          // uncovered a while (their results may just be on their way).
-          if (first || freed.count(i) || util::SecondsSince(it->second) >= kRepostSeconds) {
-            post.push_back(i);
-            uncovered.erase(it);
-          }
-        }
-        if (util::Status s = Post(base.value(), post); !s.ok()) {
-          // Redis full or gone: the games stay uncovered and are posted again later.
-          if (!Unavailable(session_.Redis(), s.error_value())) return s;
-          session_.Print("  cluster: arena tasks not posted (" +
-                         RedisTrouble(session_.Redis(), s.error_value()) + "); trying again");
-        }
-        TrimAcknowledged(session_.Redis(), session_.Keys().Tasks(), kWorkerGroup);
-        first = false;
+        trouble_ = why;
+      } else {
+        trouble_.clear();
       }
     }
     auto entries = session_.Next(kind);
@@ -382,8 +340,11 @@ util::Status RemoteArena::Play(const arena::RemoteMatch& match, const std::vecto
     if (util::Status s = session_.Settle(kind, entries.value(), verdicts); !s.ok()) return s;
     if (!failure.ok()) return failure;
   }
-  DropUntaken(base.value());
-  AckAll();
+  // Every game is in: what is still handed out (none, unless a key could not be deleted) is
+  // withdrawn (best effort: the next match's round withdraws what is left).
+  std::vector<std::string> left;
+  for (const auto& [id, hand] : handed_) left.push_back(id);
+  for (const std::string& id : left) TakeBack(id, "");
   session_.Trim(kind);
   return util::Ok();
 }

@@ -1,28 +1,36 @@
 // Arena matches played by the workers (arena::RemoteGames for the gate and the ladder): the
-// games asked for are posted as tasks of cluster.arena_games_per_task games
-// (cluster/transport/task.h); each game that comes back on the arena stream is checked
-// (cluster/transport/entry.h) and handed to the match (arena/arena_journal.h checks it against the
-// match and journals it, flushed) before its entry is acknowledged. A game index that no live task
-// covers any more is posted again; a game played twice (a reassigned task) is taken once.
+// games asked for are handed to the workers as tasks of cluster.arena_games_per_task games
+// (cluster/transport/task.h), each task to one worker in a key of that worker's own
+// (cluster/transport/task_handout.h); each game that comes back on the arena stream is checked
+// (cluster/transport/entry.h) and handed to the match (arena/arena_journal.h checks it against
+// the match and journals it, flushed) before its entry is acknowledged.
 //
-// Tasks are bound to their holder: the consumer that read the task (XREADGROUP, consumer
-// name = the worker) holds it until the learner acknowledges it, which it alone does (the
-// workers' ACL has no XACK, XCLAIM or XAUTOCLAIM): once all the task's games are accepted, or
-// when its lease ends. A game is accepted only from a worker that holds (or held) a task
-// naming that game; any other result is rejected ("not held") and counted against its
-// sender. A task's lease is renewed while its holder's heartbeat names it; a task whose
-// holder has not named it for cluster.task_timeout_seconds (0: at the next check) is taken
-// back and its missing games are posted again at once. So is a task held past
-// cluster.task_max_seconds, or past 4 times the median time of the last 64 completed tasks
-// (once 3 are known; never before the lease), whatever the heartbeat says: a heartbeat
-// naming a task it does not play cannot stall a match. A task taken back can still be
-// completed by its former holder.
+// The learner alone decides who holds what, and its record is the workers' task keys (which
+// the workers may only read), so no worker can take a task unseen. Every kRoundSeconds it
+// reads each registered worker's heartbeat and task key and:
+// - adopts this match's tasks that it finds handed out but does not know (a restarted
+//   learner), withdraws tasks of other matches, and writes again a key that is gone (deleted
+//   by hand, a Redis that lost its data);
+// - renews the lease of each task its holder's heartbeat names; takes back (deletes the key)
+//   a task whose holder has not named it for cluster.task_timeout_seconds (0: at the next
+//   round), or that was held past cluster.task_max_seconds or 4 times the median time of the
+//   last 64 completed tasks (once 3 are known; never before the lease), whatever the
+//   heartbeat says; its missing games are handed out again at once;
+// - hands the games that no task covers to idle workers: alive (heartbeat key), naming no
+//   task in their heartbeat, holding none; one task each, those with the fewest tasks of
+//   this match taken back first (a worker that lets tasks go stale gets new ones only when no
+//   other worker is idle).
+// A game is accepted only from a worker that holds (or held) a task naming that game; any
+// other result is rejected ("not held") and counted against its sender. A task is done (its
+// key deleted) once all its games are accepted; a task taken back can still be completed by
+// its former holder.
 #pragma once
 
 #include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -30,7 +38,9 @@
 #include "arena/arena_journal.h"
 #include "cluster/learner/ingest_session.h"
 #include "cluster/transport/task.h"
+#include "cluster/transport/task_handout.h"
 #include "config/cluster_settings.h"
+#include "util/clock.h"
 #include "util/result.h"
 
 namespace veletas::cluster {
@@ -43,64 +53,76 @@ inline constexpr double kSlowTaskFactor = 4;
 inline constexpr size_t kMinTaskTimes = 3;
 double HeldTaskLimit(const std::deque<double>& completed, const config::ClusterConfig& config);
 
+// The task a worker's heartbeat (JSON) names, "" when it names none (or is not JSON, or is
+// longer than kMaxHeartbeatBytes).
+inline constexpr size_t kMaxHeartbeatBytes = 64 * 1024;
+std::string HeartbeatTask(const std::string& heartbeat);
+
+// The workers to hand the next tasks to, best first: of `idle`, those with the fewest tasks
+// taken back (`taken_back`, worker -> count; absent: 0), ties in the order of `idle`.
+std::vector<std::string> HandOutOrder(const std::vector<std::string>& idle,
+                                      const std::map<std::string, int>& taken_back);
+
 class RemoteArena final : public arena::RemoteGames {
  public:
   // Publishes a player's network and returns its id (Learner::Publish).
   using PublishFn =
       std::function<util::Result<std::string>(const std::string& checkpoint, long long generation)>;
-  RemoteArena(IngestSession& session, PublishFn publish)
-      : session_(session), publish_(std::move(publish)) {}
+  RemoteArena(IngestSession& session, PublishFn publish);
 
   util::Status Play(const arena::RemoteMatch& match, const std::vector<int>& indices,
                     const std::function<util::Status(const arena::ArenaGame&)>& accept) override;
 
+  // How often the workers' task keys and heartbeats are read (leases, hand-outs).
+  static constexpr double kRoundSeconds = 1;
+
  private:
-  util::Result<ArenaTask> TaskOf(const arena::RemoteMatch& match);
-  // The game indices of `base`'s match that tasks still waiting or in play cover.
-  util::Result<std::set<int>> Covered(const ArenaTask& base);
-  // Posts `games` as tasks and remembers them (tasks_).
-  util::Status Post(const ArenaTask& base, const std::vector<int>& games);
-  // Renews the lease of every pending task of this match whose holder's heartbeat names it;
-  // takes back (XACK) those whose lease ran out and adds their games to `freed`.
-  util::Status Leases(std::set<int>& freed);
-  struct TaskHolder {
-    std::string name;    // the consumer; "" when nobody holds the task
-    double seconds = 0;  // since Redis last delivered the task to it (its idle time)
+  // A task handed out and not yet done or taken back.
+  struct Hand {
+    std::string worker;
+    util::SteadyClock::time_point since;  // handed out (or first seen, when adopted)
+    util::SteadyClock::time_point named;  // its holder's heartbeat last named it
   };
-  // Who holds task `id`; an error when Redis is gone.
-  util::Result<TaskHolder> Holder(const std::string& id);
-  // How long task `id` has been held, given Redis's `idle` seconds for it: the longer of that
-  // and the time since this arena first saw it held (a holder re-reading its task resets
-  // Redis's idle time, not this).
-  double HeldSeconds(const std::string& id, double idle);
+  util::Result<ArenaTask> TaskOf(const arena::RemoteMatch& match);
+  // One round of the hand-out (the header's comment). `missing`: the games still wanted.
+  util::Status Round(const ArenaTask& base, const std::set<int>& missing);
+  // Step of Round: compares the workers' keys with handed_ (adopts, withdraws, writes again).
+  util::Status Reconcile(const ArenaTask& base, const std::set<int>& missing,
+                         const std::map<std::string, WorkerTaskState>& states);
+  // Step of Round: takes back the tasks whose lease or limit ran out.
+  util::Status Leases(const std::map<std::string, WorkerTaskState>& states);
+  // Step of Round: hands the games no task covers to the idle workers.
+  util::Status HandOut(const ArenaTask& base, const std::set<int>& missing,
+                       const std::map<std::string, WorkerTaskState>& states);
+  // Deletes task `id`'s key and forgets the hand-out (its holder becomes its former holder);
+  // `why` non-empty: counted (`reassigned`, `taken-back:<worker>`) and logged.
+  util::Status TakeBack(const std::string& id, const std::string& why);
   // OK when `sender` holds or held task `id` of this match and it names game `index`, or
   // when the game is `taken` already and nobody holds the task any more (a late copy); else
-  // bad input saying why not ("not held: ..."). The outer error: Redis is gone.
-  util::Result<util::Status> Held(const std::string& sender, const std::string& id, int index,
-                                  bool taken);
-  // Acknowledges task `id` once none of its games is missing.
-  void AckIfComplete(const std::string& id, const std::set<int>& missing);
-  // Acknowledges every task of this match still pending (the match is done).
-  void AckAll();
-  // Deletes the tasks of `base`'s match that no worker has taken yet (the match is done).
-  void DropUntaken(const ArenaTask& base);
+  // bad input saying why not ("not held: ...").
+  util::Status Held(const std::string& sender, const std::string& id, int index, bool taken) const;
+  // Marks task `id` done once none of its games is missing.
+  void CompleteIfDone(const std::string& id, const std::set<int>& missing);
   Verdict Judge(const StreamEntry& entry, const ArenaTask& base, std::set<int>& missing,
                 const std::function<util::Status(const arena::ArenaGame&)>& accept,
                 util::Status& failure);
 
   IngestSession& session_;
   PublishFn publish_;
-  std::string match_;  // the match that tasks_, former_ and lease_ are of
-  // The current match's tasks by stream id.
+  std::string id_prefix_;  // this learner's task ids: "<start in ms>-<n>"
+  long long next_id_ = 0;
+  std::string match_;  // the match that tasks_, handed_, former_ and taken_back_ are of
+  // The current match's tasks by id (every task handed out).
   std::map<std::string, ArenaTask> tasks_;
-  // Task id -> the worker that held it until the learner took it back or completed it.
+  // Task id -> its hand-out, while it is held.
+  std::map<std::string, Hand> handed_;
+  // Task id -> the worker that held it until the learner took it back or it was done.
   std::map<std::string, std::string> former_;
-  // Task id -> when its holder's heartbeat last named it (or when it was first seen held).
-  std::map<std::string, std::chrono::steady_clock::time_point> lease_;
-  // Task id -> when it was delivered to its holder, as first seen (HeldSeconds).
-  std::map<std::string, std::chrono::steady_clock::time_point> held_since_;
+  // Worker -> tasks of the current match taken back from it.
+  std::map<std::string, int> taken_back_;
   // How long the last completed tasks (of every match) were held, oldest first.
   std::deque<double> task_seconds_;
+  std::string trouble_;  // why the last round failed (Redis full or gone), "" after one passed
 };
 
 }  // namespace veletas::cluster

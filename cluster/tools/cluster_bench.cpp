@@ -164,7 +164,7 @@ util::Status TimeLearner(const RunSettings& s, const RedisOptions& redis_options
     ConfigSet(redis, "appendfsync", was);
   }
   for (const std::string& k :
-       {keys.WorkerSelfplay("bench"), keys.WorkerArena("bench"), keys.Workers(), keys.Tasks(),
+       {keys.WorkerSelfplay("bench"), keys.WorkerArena("bench"), keys.Workers(), keys.Task("bench"),
         keys.Stats(), keys.Rejections(), keys.Config()}) {
     DeleteKeys(redis, {k});
   }
@@ -240,7 +240,7 @@ util::Status PublishRun(const WorkerBench& b, RedisClient& redis, const std::str
   const RunKeys keys(run);
   if (util::Status s = SetValue(redis, keys.Config(), b.config_text); !s.ok()) return s;
   if (auto p = PublishNetwork(redis, keys, b.network_bytes, 0, true); !p) return p.error_value();
-  return EnsureGroup(redis, keys.Tasks(), kWorkerGroup);
+  return util::Ok();
 }
 
 }  // namespace
@@ -284,7 +284,7 @@ util::Status MeasureWorker(const WorkerBench& b, SelfplaySpeed& local, SelfplayS
         << " evaluations/s, worker " << worker.Rate() << " evaluations/s\n";
   }
   for (const std::string& k :
-       {keys.WorkerSelfplay("bench"), keys.WorkerArena("bench"), keys.Workers(), keys.Tasks(),
+       {keys.WorkerSelfplay("bench"), keys.WorkerArena("bench"), keys.Workers(), keys.Task("bench"),
         keys.Config(), keys.Current(), keys.Models(), keys.Worker("bench")}) {
     DeleteKeys(redis, {k});
   }

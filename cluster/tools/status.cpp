@@ -12,10 +12,13 @@
 #include <tuple>
 #include <vector>
 
+#include "cluster/tools/audit.h"
 #include "cluster/transport/blame.h"
 #include "cluster/transport/redis_commands.h"
 #include "cluster/transport/redis_setup.h"
 #include "cluster/transport/streams.h"
+#include "cluster/transport/task.h"
+#include "cluster/transport/task_handout.h"
 #include "cluster/transport/worker_registry.h"
 #include "util/json.h"
 #include "util/names.h"
@@ -240,7 +243,7 @@ util::Status WorkersSection(RedisClient& redis, const RunKeys& keys, std::ostrea
   return util::Ok();
 }
 
-// The streams, and the tasks in play by each worker.
+// The streams, and the arena tasks the learner handed out: who holds what.
 util::Status StreamsSection(RedisClient& redis, const RunKeys& keys, std::ostream& out) {
   auto registered = RegisteredWorkers(redis, keys);
   if (!registered) return registered.error_value();
@@ -249,22 +252,30 @@ util::Status StreamsSection(RedisClient& redis, const RunKeys& keys, std::ostrea
     selfplay.push_back(keys.WorkerSelfplay(w));
     arena.push_back(keys.WorkerArena(w));
   }
-  for (const auto& [title, streams, group] :
-       {std::tuple<const char*, std::vector<std::string>, const char*>{"self-play results",
-                                                                       selfplay, kLearnerGroup},
-        {"arena results", arena, kLearnerGroup},
-        {"arena tasks", {keys.Tasks()}, kWorkerGroup}}) {
-    auto line = StreamLine(redis, streams, group);
+  for (const auto& [title, streams] :
+       {std::pair<const char*, std::vector<std::string>>{"self-play results", selfplay},
+        {"arena results", arena}}) {
+    auto line = StreamLine(redis, streams, kLearnerGroup);
     if (!line) return line.error_value();
     out << title << ": " << line.value() << "\n";
   }
-  if (auto pending = Pending(redis, keys.Tasks(), kWorkerGroup)) {
-    for (const auto& [consumer, n] : pending.value().consumers) {
-      // The consumer name is the reader's choice: shown escaped and cut.
-      out << "  tasks in play by " << util::EscapedBytes(consumer.substr(0, 64)) << ": " << n
-          << "\n";
-    }
+  auto states = WorkerTaskStates(redis, keys, registered.value());
+  if (!states) return states.error_value();
+  std::ostringstream held;
+  int n = 0;
+  for (const auto& [worker, state] : states.value()) {
+    if (!state.handed) continue;
+    ++n;
+    auto task = DecodeTask(state.handed->text);
+    held << "  task " << util::EscapedBytes(state.handed->id.substr(0, 40)) << " held by " << worker
+         << ": "
+         << (task ? task.value().match + ", games " + IndexRanges(task.value().games)
+                  : std::string("(unreadable)"))
+         << ", for "
+         << std::max(0LL, static_cast<long long>(std::time(nullptr)) - state.handed->since)
+         << " s\n";
   }
+  out << "arena tasks handed out by the learner: " << n << "\n" << held.str();
   return util::Ok();
 }
 
@@ -306,6 +317,13 @@ util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostre
     out << "quarantined worker " << util::EscapedBytes(worker.substr(0, 64)) << ": "
         << util::EscapedBytes(why.substr(0, 200)) << "\n";
   }
+  std::string taken_back;
+  for (const auto& [field, value] : st) {
+    if (field.rfind("taken-back:", 0) == 0) {
+      taken_back += (taken_back.empty() ? "" : ", ") + field.substr(11) + " " + value;
+    }
+  }
+  if (!taken_back.empty()) out << "arena tasks taken back by worker: " << taken_back << "\n";
   RefusedSection(redis, keys, st, out);
   ConnectionsSection(redis, keys, st, out);
   auto recent = ListRange(redis, keys.Rejections(), 0, 4);

@@ -10,10 +10,9 @@
 
 namespace veletas::cluster {
 
-// Consumer groups: the learner reads the result streams, the workers read the task stream.
+// The consumer group (and its one consumer) with which the learner reads the result streams.
 inline constexpr char kLearnerGroup[] = "learner";
 inline constexpr char kLearnerConsumer[] = "learner";
-inline constexpr char kWorkerGroup[] = "workers";
 
 // Longest run name or worker id (they become parts of Redis keys): checked with
 // util::ValidateName(name, what, kMaxNameLength).
@@ -59,8 +58,9 @@ struct RunKeys {
   // The Redis ACL user of worker `name` ("vz:<run>:<name>": a worker name has no ':', so
   // the worker's name is what follows the prefix).
   std::string WorkerUser(const std::string& name) const { return prefix + name; }
-  // Stream of arena tasks (group "workers").
-  std::string Tasks() const { return prefix + "tasks"; }
+  // Hash {id, t, since}: the arena task the learner handed to worker `name`
+  // (cluster/transport/task_handout.h), written by the learner alone, read by that worker.
+  std::string Task(const std::string& name) const { return prefix + "task:" + name; }
   // String with a TTL: a worker's heartbeat (JSON).
   std::string Worker(const std::string& id) const { return prefix + "worker:" + id; }
   // String with a TTL: the learner's lock and status (JSON).

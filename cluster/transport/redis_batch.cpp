@@ -47,6 +47,14 @@ RedisBatch& RedisBatch::HashSet(const std::string& key, const RedisFields& field
   return *this;
 }
 
+RedisBatch& RedisBatch::HashGetFields(const std::string& key,
+                                      const std::vector<std::string>& fields) {
+  std::vector<std::string> command{"HMGET", key};
+  command.insert(command.end(), fields.begin(), fields.end());
+  commands_.push_back(std::move(command));
+  return *this;
+}
+
 RedisBatch& RedisBatch::HashIncrBy(const std::string& key, const std::string& field, long long by) {
   commands_.push_back({"HINCRBY", key, field, std::to_string(by)});
   return *this;

@@ -26,6 +26,8 @@ class RedisBatch {
   RedisBatch& DeleteKey(const std::string& key);
   // HSET key field value ...
   RedisBatch& HashSet(const std::string& key, const RedisFields& fields);
+  // HMGET key fields...
+  RedisBatch& HashGetFields(const std::string& key, const std::vector<std::string>& fields);
   // HINCRBY key field by.
   RedisBatch& HashIncrBy(const std::string& key, const std::string& field, long long by);
   // LPUSH key value.

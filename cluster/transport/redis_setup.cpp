@@ -106,7 +106,6 @@ util::Status WriteRedisSetup(const RedisSetupOptions& o) {
                                ": exists; a setup is written once (add and remove workers "
                                "with `veletas cluster add-worker` / `remove-worker`)");
   }
-  const RunKeys keys(o.run);
   const std::string admin = RandomPassword();
   const std::string learner = RandomPassword();
   // The default user is off (nobody logs in as it: every connection must AUTH as a named
@@ -116,10 +115,7 @@ util::Status WriteRedisSetup(const RedisSetupOptions& o) {
   // and pending entries at every restart (redis/redis#14541, fixed after 7.0).
   std::string acl = "user default off resetpass ~* &* +@all\n";
   acl += UserLine(kAdminUser, admin, "~* &* +@all");
-  acl += UserLine(LearnerUser(o.run), learner,
-                  "~" + keys.prefix +
-                      "* resetchannels +@all -@dangerous +info +config|get +acl|log +client|list "
-                      "+client|kill +client|no-evict");
+  acl += UserLine(LearnerUser(o.run), learner, LearnerRules(o.run));
   const std::string abs = fs::absolute(o.dir).lexically_normal().string();
   std::ostringstream conf;
   conf << "# Veletas Zero: Redis for run " << o.run
@@ -141,6 +137,16 @@ util::Status WriteRedisSetup(const RedisSetupOptions& o) {
   return util::WriteFileAtomicMode(AclFile(o.dir), acl, 0600);
 }
 
+std::string LearnerRules(const std::string& run) {
+  std::string rules = "~" + RunKeys(run).prefix + "* resetchannels +@all -@dangerous";
+  for (const std::string& right : LearnerRights()) rules += " " + right;
+  return rules;
+}
+
+std::vector<std::string> LearnerRights() {
+  return {"+info", "+config|get", "+acl|log", "+client|list", "+client|kill", "+client|no-evict"};
+}
+
 std::string WorkerAclLine(const std::string& run, const std::string& name,
                           const std::string& sha256_hex) {
   const RunKeys k(run);
@@ -148,9 +154,30 @@ std::string WorkerAclLine(const std::string& run, const std::string& name,
          " resetkeys resetchannels -@all +ping +auth +hello +client|setname +xadd %W~" +
          k.WorkerSelfplay(name) + " %W~" + k.WorkerArena(name) + " (+get +hmget +llen +lrange %R~" +
          k.Config() + " %R~" + k.Current() + " %R~" + k.Model("*") + " %R~" + k.Queued() + " %R~" +
-         k.Stored(k.WorkerSelfplay(name)) + " %R~" + k.Stored(k.WorkerArena(name)) +
-         ") (+set +del %RW~" + k.Worker(name) + ") (+xlen %R~" + k.WorkerSelfplay(name) +
-         ") (+xreadgroup %RW~" + k.Tasks() + ")";
+         k.Stored(k.WorkerSelfplay(name)) + " %R~" + k.Stored(k.WorkerArena(name)) + " %R~" +
+         k.Task(name) + ") (+set +del %RW~" + k.Worker(name) + ") (+xlen %R~" +
+         k.WorkerSelfplay(name) + ")";
+}
+
+util::Result<std::vector<std::string>> MissingLearnerRights(RedisClient& redis) {
+  // A harmless use of each right: refused (NOPERM) only when the user lacks it.
+  const std::vector<std::pair<std::string, std::vector<std::string_view>>> probes = {
+      {"+info", {"INFO", "server"}},
+      {"+config|get", {"CONFIG", "GET", "maxmemory"}},
+      {"+acl|log", {"ACL", "LOG", "1"}},
+      {"+client|list", {"CLIENT", "LIST", "ID", "1"}},
+      {"+client|kill", {"CLIENT", "KILL", "ID", "9223372036854775807"}},
+      {"+client|no-evict", {"CLIENT", "NO-EVICT", "on"}},
+  };
+  std::vector<std::string> missing;
+  for (const auto& [right, probe] : probes) {
+    auto reply = redis.Command(probe);
+    if (!reply) return reply.error_value();
+    if (reply.value().IsError() && reply.value().str.rfind("NOPERM", 0) == 0) {
+      missing.push_back(right);
+    }
+  }
+  return missing;
 }
 
 util::Result<std::string> AddWorkerUser(const std::string& dir, const std::string& run,
@@ -216,6 +243,60 @@ std::vector<std::string> AclWords(const std::string& line) {
   return words;
 }
 
+namespace {
+
+// Gives the running server user `line` of users.acl ("user NAME RULES..." as ACL SETUSER
+// NAME reset RULES...: the user's connections stay).
+util::Status ApplyUserLine(RedisClient& admin, const std::string& line) {
+  const std::vector<std::string> words = AclWords(line);
+  if (words.size() < 2) return util::Status::Error("users.acl: not a user line: " + line);
+  std::vector<std::string> rules{"reset"};
+  rules.insert(rules.end(), words.begin() + 2, words.end());
+  return AclSetUser(admin, words[1], rules);
+}
+
+}  // namespace
+
+util::Result<std::vector<std::string>> UpgradeAclFile(const std::string& dir,
+                                                      const std::string& run) {
+  auto lines = ReadAcl(dir, run);
+  if (!lines) return lines.error_value();
+  const RunKeys keys(run);
+  std::vector<std::string> changed;
+  for (std::string& line : lines.value()) {
+    const std::vector<std::string> words = AclWords(line);
+    // "user NAME on #HASH ...": the rules are rewritten, the password hash kept.
+    if (words.size() < 4 || words[0] != "user" || words[2] != "on" || words[3].size() != 65 ||
+        words[3][0] != '#') {
+      continue;
+    }
+    const std::string& user = words[1];
+    std::string current;
+    if (user == LearnerUser(run)) {
+      current = "user " + user + " on " + words[3] + " " + LearnerRules(run);
+    } else if (user.rfind(keys.prefix, 0) == 0 &&
+               util::ValidateName(user.substr(keys.prefix.size()), "worker", kMaxNameLength).ok()) {
+      current = WorkerAclLine(run, user.substr(keys.prefix.size()), words[3].substr(1));
+    }
+    if (current.empty() || current == line) continue;
+    line = current;
+    changed.push_back(current);
+  }
+  if (!changed.empty()) {
+    if (util::Status s = WriteAcl(dir, lines.value()); !s.ok()) return s.error_value();
+  }
+  return changed;
+}
+
+util::Result<int> UpgradeUsers(RedisClient& admin, const std::string& dir, const std::string& run) {
+  auto changed = UpgradeAclFile(dir, run);
+  if (!changed) return changed.error_value();
+  for (const std::string& line : changed.value()) {
+    if (util::Status s = ApplyUserLine(admin, line); !s.ok()) return s.error_value();
+  }
+  return static_cast<int>(changed.value().size());
+}
+
 util::Status ApplyWorkerChange(RedisClient& admin, const std::string& dir, const std::string& run,
                                const std::string& name, bool add) {
   const RunKeys keys(run);
@@ -228,11 +309,7 @@ util::Status ApplyWorkerChange(RedisClient& admin, const std::string& dir, const
   if (!lines) return lines.error_value();
   for (const std::string& line : lines.value()) {
     if (line.rfind("user " + user + " ", 0) != 0) continue;
-    // The file's line as ACL SETUSER arguments ("user NAME" -> "ACL SETUSER NAME reset").
-    const std::vector<std::string> words = AclWords(line);
-    std::vector<std::string> rules{"reset"};
-    rules.insert(rules.end(), words.begin() + 2, words.end());
-    if (util::Status s = AclSetUser(admin, user, rules); !s.ok()) return s;
+    if (util::Status s = ApplyUserLine(admin, line); !s.ok()) return s;
     return RegisterWorker(admin, keys, name);
   }
   return util::Status::Error("worker \"" + name + "\" is not in " + AclFile(dir));
@@ -246,6 +323,11 @@ util::Result<WorkerChange> ChangeWorker(const std::string& url, const std::strin
   if (util::Status s = admin.Connect(); !s.ok()) return s.error_value();
   WorkerChange change;
   change.endpoint = options.value().endpoint.ToString();
+  // A setup written by an earlier version gets the current rules first (passwords kept).
+  auto upgraded = UpgradeUsers(admin, dir, run);
+  if (!upgraded) return upgraded.error_value();
+  change.upgraded = upgraded.value();
+  if (name.empty()) return change;  // `cluster upgrade-acl`
   if (add) {
     auto auth = AddWorkerUser(dir, run, name);
     if (!auth) return auth.error_value();

@@ -62,10 +62,32 @@ util::Status WriteRedisSetup(const RedisSetupOptions& options);
 
 // The users.acl line of worker `name` of `run` with password hash `sha256_hex`: it may XADD
 // to its own two result streams, SET/DEL its heartbeat, XLEN its self-play stream, read the
-// config, current network, network blobs and the queue count, and take, touch and
-// acknowledge tasks; nothing else.
+// config, current network, network blobs, the queue count, how far its streams are stored
+// and the task handed to it (RunKeys::Task, its own); nothing else (no stream group
+// command at all).
 std::string WorkerAclLine(const std::string& run, const std::string& name,
                           const std::string& sha256_hex);
+
+// The learner's rules (what follows "user vz-learner-RUN on #HASH"): every key of the run,
+// no dangerous command but LearnerRights.
+std::string LearnerRules(const std::string& run);
+// The dangerous commands the learner's user may run: INFO, CONFIG GET, ACL LOG (the
+// refusals, cluster/learner/redis_guard.h), CLIENT LIST / KILL (connections per worker),
+// CLIENT NO-EVICT (its own connections).
+std::vector<std::string> LearnerRights();
+// Of LearnerRights, those Redis refuses (NOPERM) to the user `redis` is logged in as (a
+// users.acl written before they were added): each tried with a harmless command. The error:
+// Redis could not be asked.
+util::Result<std::vector<std::string>> MissingLearnerRights(RedisClient& redis);
+
+// Rewrites DIR/users.acl (atomically) giving the learner's and every worker's user of `run`
+// its current rules (LearnerRules, WorkerAclLine), passwords kept; other users unchanged.
+// Returns the lines changed (none when the file is current).
+util::Result<std::vector<std::string>> UpgradeAclFile(const std::string& dir,
+                                                      const std::string& run);
+// UpgradeAclFile, then gives the running server each changed user (ACL SETUSER as `admin`;
+// the users' connections stay). Returns how many users changed.
+util::Result<int> UpgradeUsers(RedisClient& admin, const std::string& dir, const std::string& run);
 
 // Adds worker `name` to DIR/users.acl (rewritten atomically) with a fresh password and
 // writes DIR/<name>.auth (0600). Returns the credentials file's path. Refused (bad input)
@@ -93,13 +115,16 @@ util::Status ApplyWorkerChange(RedisClient& admin, const std::string& dir, const
 struct WorkerChange {
   std::string endpoint;   // the server changed (host:port)
   std::string auth_file;  // added: the worker's credentials file (its --redis-auth FILE)
+  int upgraded = 0;       // users given their current rules first (UpgradeUsers)
 };
 
 // `cluster add-worker` (`add`) or `cluster remove-worker`: reaches the running server at `url`
 // as the setup's admin (DIR/admin.auth) first, so that the file and the server stay in step,
-// then edits DIR/users.acl (AddWorkerUser or RemoveWorkerUser) and applies the change
-// (ApplyWorkerChange). Errors: those of MakeRedisOptions, the connection, the edit and the
-// change; when the server cannot be reached, DIR is left as it was.
+// upgrades every user of the run to its current rules (UpgradeUsers), then edits
+// DIR/users.acl (AddWorkerUser or RemoveWorkerUser) and applies the change
+// (ApplyWorkerChange). An empty `name`: the upgrade alone (`cluster upgrade-acl`). Errors:
+// those of MakeRedisOptions, the connection, the edit and the change; when the server cannot
+// be reached, DIR is left as it was.
 util::Result<WorkerChange> ChangeWorker(const std::string& url, const std::string& dir,
                                         const std::string& run, const std::string& name, bool add);
 

@@ -20,6 +20,7 @@
 #include "cluster/transport/keys.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/task.h"
+#include "cluster/transport/task_handout.h"
 #include "cluster/worker/outbox.h"
 #include "cluster/worker/spool_writer.h"
 #include "cluster/worker/worker.h"
@@ -46,7 +47,7 @@ struct SelfplayRun {
 
 // An arena task being played on its own thread.
 struct TaskRun {
-  std::string id;  // the task's stream id
+  std::string id;  // the task's id (HandedTask::id)
   ArenaTask task;
   std::vector<std::unique_ptr<search::Evaluator>> networks;
   std::vector<std::unique_ptr<search::BatchingEvaluator>> batching;
@@ -86,7 +87,13 @@ class Worker {
   util::Status ReapSelfplay();
   util::Status HandleTask();
   util::Status ClaimTask();
-  util::Status StartTask(const StreamEntry& entry);
+  // Starts playing `handed` (or drops it, logging why, when it cannot be played here).
+  util::Status StartTask(const HandedTask& handed);
+  // Whether task `id` was played (or dropped) already: its key may still name it until the
+  // learner has all its games.
+  bool Finished(const std::string& id) const;
+  void Finish(const std::string& id);
+  static constexpr size_t kFinishedKept = 64;
   // The task's two players, their networks loaded into `run`. The value is OK, or bad input
   // saying why the task is to be dropped; the outer error: a network could not be had
   // without Redis.
@@ -123,9 +130,8 @@ class Worker {
   bool settings_changed_ = false;
   std::list<std::unique_ptr<SelfplayRun>> selfplay_;  // the last one is current
   std::unique_ptr<TaskRun> task_;
-  bool resumed_all_ = false;        // this worker's pending tasks were all taken up
-  std::string resume_after_ = "0";  // the last of them taken up
-  std::string taking_;              // the task whose networks are loading ("": none)
+  std::deque<std::string> finished_;  // the last tasks played or dropped (Finished)
+  std::string taking_;                // the task whose networks are loading ("": none)
   std::atomic<bool> pause_{false};
   std::atomic<bool> halt_{false};
   bool queue_full_ = false;

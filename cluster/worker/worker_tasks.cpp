@@ -1,20 +1,17 @@
-// The worker's arena tasks: taking one (its own pending tasks after a restart first, then a
-// new one), playing it on its own thread with self-play paused, and letting it go once all
-// its games are in Redis. The learner alone acknowledges tasks and takes back those of
-// workers gone silent (cluster/learner/remote_arena.h); the heartbeat names the task being played.
+// The worker's arena tasks: the one the learner handed to it (its own key, which it may only
+// read: cluster/transport/task_handout.h), played on its own thread with self-play paused,
+// and let go once all its games are in Redis. The learner alone hands tasks out, marks them
+// done and takes back those of workers gone silent (cluster/learner/remote_arena.h); the
+// heartbeat names the task being played.
+#include <algorithm>
 #include <exception>
 #include <map>
 
+#include "cluster/transport/redis_commands.h"
+#include "cluster/transport/task_handout.h"
 #include "cluster/worker/worker_loop.h"
 
 namespace veletas::cluster {
-namespace {
-
-// Whether `e` says that the task stream has no group (yet): Redis restarted without its data
-// and the learner has not made the group again. No task for now, not a failure.
-bool NoTaskGroup(const util::Error& e) { return e.message.find("NOGROUP") != std::string::npos; }
-
-}  // namespace
 
 util::Status Worker::HandleTask() {
   if (!task_) return ClaimTask();
@@ -31,6 +28,7 @@ util::Status Worker::HandleTask() {
   // Done once its games are in Redis (the learner acknowledges the task when it has them).
   task_->thread.join();
   ++report_.tasks;
+  Finish(task_->id);
   Log("worker " + id_ + ": task " + task_->id + " done (" + task_->task.match + ", " +
       std::to_string(task_->task.games.size()) + " games in " +
       std::to_string(static_cast<int>(util::SecondsSince(task_->started))) + " s)");
@@ -41,52 +39,57 @@ util::Status Worker::HandleTask() {
 
 util::Status Worker::ClaimTask() {
   taking_.clear();
-  std::vector<StreamEntry> got;
-  if (!resumed_all_) {  // a restarted worker's own pending tasks first, each once
-    auto own =
-        ReadGroup(redis_, keys_.Tasks(), kWorkerGroup, id_, 1, 0, /*pending=*/true, resume_after_);
-    if (!own) return NoTaskGroup(own.error_value()) ? util::Ok() : own.error_value();
-    got = own.value();
-    if (got.empty()) resumed_all_ = true;
-    if (!got.empty()) resume_after_ = got.front().id;
+  auto handed = HandedTaskOf(redis_, keys_, id_);
+  if (Refused(redis_, handed) && handed.error().find(": NOPERM") != std::string::npos) {
+    // A user made before tasks were handed out in a key of the worker's own.
+    return util::Status::Error(
+        "redis refused reading this worker's task key " + keys_.Task(id_) + " (" +
+        handed.error().substr(0, 160) +
+        "): its Redis user predates the tasks handed to each worker; on the Redis machine run "
+        "`veletas cluster upgrade-acl --run " +
+        options_.run +
+        " --dir DIR --redis URL` (it rewrites users.acl in place), then start the worker again");
   }
-  if (got.empty()) {
-    auto fresh = ReadGroup(redis_, keys_.Tasks(), kWorkerGroup, id_, 1, 0, /*pending=*/false);
-    if (!fresh) return NoTaskGroup(fresh.error_value()) ? util::Ok() : fresh.error_value();
-    got = fresh.value();
-  }
-  if (got.empty()) return util::Ok();
-  return StartTask(got.front());
+  if (!handed) return handed.error_value();
+  if (!handed.value() || Finished(handed.value()->id)) return util::Ok();
+  return StartTask(*handed.value());
 }
 
-util::Status Worker::StartTask(const StreamEntry& entry) {
-  const std::string* text = entry.Field("t");
-  auto task = text != nullptr ? DecodeTask(*text)
-                              : util::Result<ArenaTask>::Error("task: deleted or empty");
+bool Worker::Finished(const std::string& id) const {
+  return std::find(finished_.begin(), finished_.end(), id) != finished_.end();
+}
+
+void Worker::Finish(const std::string& id) {
+  finished_.push_back(id);
+  if (finished_.size() > kFinishedKept) finished_.pop_front();
+}
+
+util::Status Worker::StartTask(const HandedTask& handed) {
+  auto task = DecodeTask(handed.text);
   if (task && (task.value().rules != settings_->rules || task.value().size != settings_->size)) {
     task = util::Result<ArenaTask>::Error("task: not this run's rules and board size");
   }
-  if (!task) return DropTask(entry.id, task.error());
+  if (!task) return DropTask(handed.id, task.error());
   // The heartbeat names the task while its networks load (a download can take a while).
-  taking_ = entry.id;
+  taking_ = handed.id;
   last_heartbeat_ = {};
   if (util::Status s = Heartbeat(); !s.ok()) return s;
   auto run = std::make_unique<TaskRun>();
-  run->id = entry.id;
+  run->id = handed.id;
   run->task = task.value();
   std::array<arena::ArenaPlayer, 2> players;
   auto loaded = LoadTaskPlayers(*run, players);
   if (!loaded) return loaded.error_value();
-  if (!loaded.value().ok()) return DropTask(entry.id, loaded.value().error());
+  if (!loaded.value().ok()) return DropTask(handed.id, loaded.value().error());
   arena::ArenaConfig config = settings_->arena;
   config.seed = run->task.seed;
   config.opening_turns = run->task.opening_turns;
   if (util::Status e =
           arena::ValidateArena(players[0], players[1], run->task.rules, run->task.size, config);
       !e.ok()) {
-    return DropTask(entry.id, e.error());
+    return DropTask(handed.id, e.error());
   }
-  Log("worker " + id_ + ": task " + entry.id + ": " + run->task.match + ", " +
+  Log("worker " + id_ + ": task " + handed.id + ": " + run->task.match + ", " +
       std::to_string(run->task.games.size()) + " games");
   LaunchTask(run.get(), players, config);
   task_ = std::move(run);
@@ -98,6 +101,7 @@ util::Status Worker::StartTask(const StreamEntry& entry) {
 
 util::Status Worker::DropTask(const std::string& entry_id, const std::string& why) {
   // Not played: the learner takes it back when its lease ends (the heartbeat never names it).
+  Finish(entry_id);
   Log("worker " + id_ + ": task " + entry_id + " dropped: " + why);
   taking_.clear();
   return util::Ok();

@@ -142,7 +142,9 @@ for cmd in "SET vz:$NAME:config x" "XADD vz:$NAME:tasks * t x" "DEL vz:$NAME:cur
   "XREADGROUP GROUP learner x STREAMS vz:$NAME:results:w1 >" "XRANGE vz:$NAME:results:evil - +" \
   "XAUTOCLAIM vz:$NAME:results:w1 learner x 0 0-0" "KEYS *" "FLUSHALL" \
   "XAUTOCLAIM vz:$NAME:tasks workers evil 0 0-0" "XCLAIM vz:$NAME:tasks workers evil 0 0-1" \
-  "XACK vz:$NAME:tasks workers 0-1"; do
+  "XACK vz:$NAME:tasks workers 0-1" "XREADGROUP GROUP workers evil COUNT 1 NOACK STREAMS vz:$NAME:tasks >" \
+  "HMGET vz:$NAME:task:w1 id t" "HSET vz:$NAME:task:evil id x" "DEL vz:$NAME:task:evil" \
+  "DEL vz:$NAME:task:w1"; do
   out=$(wcli $cmd 2>&1)
   case "$out" in *NOPERM*) ;; *) fail "the worker user may run '$cmd': $out" ;; esac
 done
@@ -175,20 +177,21 @@ done
 [ -n "$taken" ] || fail "worker 2 never took a task"
 kill -9 "$W2" && echo "killed worker 2 during task $taken"
 
-# Arena results for games it does not hold: the hostile worker takes a task (as any worker
-# may), posts wins for A for every other game of the match under it and for its own games
-# under a task nobody holds, and never plays its task, though its heartbeat names it (the
-# learner takes it back after cluster.task_max_seconds at most).
-for _ in $(seq 1 120); do
-  wcli --raw XREADGROUP GROUP workers evil COUNT 1 BLOCK 1000 STREAMS "vz:$NAME:tasks" '>' \
-    >"$WORK/task.raw" 2>&1
-  [ "$(wc -l <"$WORK/task.raw")" -ge 4 ] && break
+# Arena results for games it does not hold: the hostile worker is handed a task (as any idle
+# worker is: its heartbeat names none), posts wins for A for every other game of the match
+# under it and for its own games under a task nobody holds, and never plays its task, though
+# its heartbeat names it (the learner takes it back after cluster.task_max_seconds at most).
+wcli SET "vz:$NAME:worker:evil" '{"state":"waiting"}' >/dev/null || fail "SET its heartbeat"
+for _ in $(seq 1 1200); do
+  wcli --raw HMGET "vz:$NAME:task:evil" id t >"$WORK/task.raw" 2>&1
+  [ -n "$(sed -n 1p "$WORK/task.raw")" ] && break
+  sleep 0.1
 done
-[ "$(wc -l <"$WORK/task.raw")" -ge 4 ] || fail "the hostile worker got no task: $(cat "$WORK/task.raw")"
-evil_task=$(sed -n 2p "$WORK/task.raw")
+evil_task=$(sed -n 1p "$WORK/task.raw")
+[ -n "$evil_task" ] || fail "the hostile worker was handed no task: $(cat "$WORK/task.raw")"
 wcli SET "vz:$NAME:worker:evil" "{\"state\":\"playing\",\"games_per_second\":200803,\"task\":\"$evil_task\"}" \
   >/dev/null || fail "SET its heartbeat"
-sed -n 4p "$WORK/task.raw" >"$WORK/task.json"
+sed -n 2p "$WORK/task.raw" >"$WORK/task.json"
 posted=$("$FORGE" arena "$WORK/task.json" "$evil_task" "$WORK/arena" evil 16) || fail "forging arena results"
 for i in $(seq 1 "$posted"); do
   wcli -x XADD "vz:$NAME:arena:evil" '*' e <"$WORK/arena.$i" >/dev/null || fail "XADD arena result"

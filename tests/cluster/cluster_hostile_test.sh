@@ -14,6 +14,12 @@
 #   session by the name tried, blaming nobody;
 # - replies never read: 40,000 pipelined LRANGE of the network, never read: Redis closes the
 #   connection (output buffer limit or client eviction) long before maxmemory;
+# - tasks taken with NOACK: all through the run (its gates included) it reads the tasks stream
+#   of the earlier design with XREADGROUP ... NOACK in a loop: refused (the learner hands tasks
+#   to each worker in a key of its own; no worker may run stream group commands), counted
+#   against it, and no task is taken;
+# - huge consumer names: 40 XREADGROUP with new consumer names of 4 MiB (160 MiB against a
+#   maxmemory of 128 MiB): refused, Redis's memory stays far below maxmemory, no consumer kept;
 # - a full Redis: with the learner paused, it fills Redis with entries until every write is
 #   refused (OOM); the honest workers keep their games in their spools and retry, saying why;
 #   the learner, resumed, drains it and goes on.
@@ -47,7 +53,23 @@ wait_log() {  # $1 = file, $2 = pattern (grep -E), $3 = what; fails after 240 s
 start_learner
 start_worker 1
 start_worker 2
+# Tasks taken with NOACK, all through the run.
+$HOSTILE "$PORT" "vz:$NAME:evil" "$(pass evil)" noack "vz:$NAME:tasks" >"$WORK/noack.out" 2>&1 &
+NOACK=$!
+PIDS+=("$NOACK")
 wait_for "$RUN/samples/iter_0000/*.vzs*" "the first self-play games"
+
+# Huge consumer names: 40 of 4 MiB, refused before anything is kept.
+evil consumers "vz:$NAME:tasks" 40 4 >"$WORK/consumers.out" 2>&1 || fail "consumers: $(cat "$WORK/consumers.out")"
+cat "$WORK/consumers.out"
+grep -q "^consumers: 40 of 40 names of 4 MiB refused" "$WORK/consumers.out" || fail "a huge consumer name was taken"
+used=$(cli INFO memory | tr -d '\r' | sed -n 's/^used_memory://p')
+echo "huge consumer names: Redis's used memory $used bytes (maxmemory $MAXMEMORY)"
+[ "$used" -lt $((MAXMEMORY / 4)) ] || fail "huge consumer names filled Redis: $used bytes"
+[ "$(cli EXISTS "vz:$NAME:tasks")" = 0 ] || fail "a tasks stream exists"
+status
+grep -qE "^refused by Redis \(ACL LOG\) by worker: evil ([4-9][0-9]|[0-9]{3,})" "$WORK/status.out" ||
+  fail "the huge consumer names are not counted against evil: $(grep refused "$WORK/status.out")"
 # The run is held in its first generation until the attacks are made (the tiny preset
 # finishes in seconds): worker 1 paused, worker 2 stopped and restarted below; both go on
 # for the attack on memory.
@@ -140,6 +162,16 @@ kill -0 "$W2" || fail "worker 2 exited: $(tail -5 "$WORK/worker2.log")"
 grep -q "Redis takes commands again" "$WORK"/worker[12].log || fail "no worker recovered from the full Redis"
 status
 cat "$WORK/status.out"
+kill -TERM "$NOACK"
+wait "$NOACK"
+cat "$WORK/noack.out"
+grep -qE "^noack: [0-9]+ reads, [1-9][0-9]* refused \(NOPERM\), 0 entries taken$" "$WORK/noack.out" ||
+  fail "the NOACK reader took tasks or was not refused: $(cat "$WORK/noack.out")"
+# The gates' games were handed out and played by the honest workers alone.
+grep -q "^  match gate_" "$WORK/audit.out" || fail "no gate match in the audit: $(cat "$WORK/audit.out")"
+grep -E "^  match .*evil" "$WORK/audit.out" && fail "the attacker played arena games"
+grep -qE "^  match gate_.* w[12] " "$WORK/audit.out" || fail "no gate game by an honest worker"
+grep -q "^arena tasks handed out by the learner: " "$WORK/status.out" || fail "status shows no hand-outs"
 kill -TERM "$W1" "$W2"
 wait "$W1" || fail "worker 1 did not stop cleanly"
 wait "$W2" || fail "worker 2 did not stop cleanly"

@@ -12,6 +12,13 @@ Usage: hostile_client.py PORT USER PASSWORD ATTACK ARGS...
   logins MADE_UP VICTIM K     on a connection logged in as USER: 5 refused commands, MADE_UP
                               failed logins under made-up names, then K as VICTIM
   anonymous MADE_UP VICTIM K  the same failed logins on a connection that never logged in
+  noack KEY                   XREADGROUP GROUP workers evil COUNT 100 BLOCK 1000 NOACK STREAMS
+                              KEY > in a loop (issue 48's first attack: tasks swallowed
+                              unseen) until killed (SIGTERM); prints the reads refused and
+                              the entries taken
+  consumers KEY N MB          N XREADGROUP GROUP workers <a new name of MB MiB> COUNT 1
+                              STREAMS KEY 0 (issue 48's fourth attack: consumers that stay);
+                              prints how many were refused
   flood KEY MB                XADD entries of MB MiB to KEY (ever smaller ones once Redis
                               refuses, filling it to the byte), pipelined 8 at a time, until
                               killed (SIGTERM); prints how many were taken and refused
@@ -134,34 +141,81 @@ def logins(port, user, password, made_up, victim, k, anonymous):
     print("logins: %d commands refused, %d logins failed" % (refused, failed), flush=True)
 
 
+def until_killed(port, user, password, step, report):
+    """Calls step(connection) again and again, logged in as USER (again when Redis closes
+    the connection), until killed (SIGTERM): then prints report()."""
+    def stop(*_):
+        print(report(), flush=True)
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    while True:
+        try:
+            c = login(port, user, password)
+            while True:
+                step(c)
+        except (OSError, ConnectionError):
+            time.sleep(0.05)
+
+
 def flood(port, user, password, key, mb):
     """Keeps Redis full until killed (SIGTERM): pipelined XADDs of mb MiB to KEY, again and
     again, whether Redis takes them or not (reconnecting when it closes the connection)."""
     # Entries of mb MiB until Redis refuses one, then ever smaller ones: a refused command's
     # own request counts against maxmemory, so only small entries fill Redis to the byte.
     sizes = [mb << 20, 64 << 10, 4 << 10, 256]
-    level = 0
-    counts = {"taken": 0, "refused": 0}
+    state = {"level": 0, "taken": 0, "refused": 0}
 
-    def report(*_):
-        print("flood: %d entries taken (%d MiB, then smaller), %d refused (OOM)" %
-              (counts["taken"], mb, counts["refused"]), flush=True)
-        sys.exit(0)
+    def step(c):
+        c.sock.sendall(command("XADD", key, "*", "e", b"y" * sizes[state["level"]]) * 8)
+        for _ in range(8):
+            r = c.reply()
+            state["taken"] += r.startswith(b"$")
+            if r.startswith(b"-OOM"):
+                state["refused"] += 1
+                state["level"] = min(state["level"] + 1, len(sizes) - 1)
 
-    signal.signal(signal.SIGTERM, report)
-    while True:
-        try:
-            c = login(port, user, password)
-            while True:
-                c.sock.sendall(command("XADD", key, "*", "e", b"y" * sizes[level]) * 8)
-                for _ in range(8):
-                    r = c.reply()
-                    counts["taken"] += r.startswith(b"$")
-                    if r.startswith(b"-OOM"):
-                        counts["refused"] += 1
-                        level = min(level + 1, len(sizes) - 1)
-        except (OSError, ConnectionError):
-            time.sleep(0.05)
+    until_killed(port, user, password, step,
+                 lambda: "flood: %d entries taken (%d MiB, then smaller), %d refused (OOM)" %
+                 (state["taken"], mb, state["refused"]))
+
+
+def noack(port, user, password, key):
+    counts = {"reads": 0, "refused": 0, "taken": 0, "other": ""}
+
+    def step(c):
+        c.sock.sendall(command("XREADGROUP", "GROUP", "workers", "evil", "COUNT", 100,
+                               "BLOCK", 1000, "NOACK", "STREAMS", key, ">"))
+        first = c.line()
+        counts["reads"] += 1
+        if first.startswith(b"-NOPERM"):
+            counts["refused"] += 1
+        elif first.startswith(b"*") and int(first[1:]) > 0:
+            # [[key, [entries...]]]: count the entries.
+            c.line()
+            c.reply()
+            entries = c.line()
+            n = max(0, int(entries[1:]))
+            for _ in range(n):
+                c.reply()
+            counts["taken"] += n
+        elif not first.startswith(b"*"):
+            counts["other"] = " (also: %s)" % first.decode(errors="replace")[:80]
+        time.sleep(0.01)
+
+    until_killed(port, user, password, step,
+                 lambda: "noack: %d reads, %d refused (NOPERM), %d entries taken%s" %
+                 (counts["reads"], counts["refused"], counts["taken"], counts["other"]))
+
+
+def consumers(port, user, password, key, n, mb):
+    c = login(port, user, password)
+    refused = 0
+    for i in range(n):
+        name = (b"%d-" % i) + b"c" * (mb << 20)
+        r = c.call("XREADGROUP", "GROUP", "workers", name, "COUNT", 1, "STREAMS", key, 0)
+        refused += r.startswith(b"-NOPERM")
+    print("consumers: %d of %d names of %d MiB refused" % (refused, n, mb), flush=True)
 
 
 def main():
@@ -173,6 +227,10 @@ def main():
         unread(port, user, password, a[0], int(a[1]))
     elif attack in ("logins", "anonymous"):
         logins(port, user, password, int(a[0]), a[1], int(a[2]), attack == "anonymous")
+    elif attack == "noack":
+        noack(port, user, password, a[0])
+    elif attack == "consumers":
+        consumers(port, user, password, a[0], int(a[1]), int(a[2]))
     elif attack == "flood":
         flood(port, user, password, a[0], int(a[1]))
     else:

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -125,6 +126,54 @@ TEST_F(LearnerTest, AWorkerWithAForgedTargetIsQuarantinedByTheSpotCheck) {
 
 // The games a worker stored since its last passed check are kept across a learner restart: a
 // worker that fails its first check after the restart loses those from before it too.
+// A worker that declares a precision the learner cannot run (bf16 here, as on a learner
+// without AVX-512 BF16: its loader has no evaluator for it) escapes no check: its first
+// kMaxUnreproducibleGames such games are stored unverified, the later ones refused as
+// "unverifiable" and counted against it; another worker's games are checked and kept.
+TEST_F(LearnerTest, AnUndeclarablePrecisionIsAllowedTwentyGamesThenRefused) {
+  testing::TempDir run;
+  LearnerOptions o = Options(run.Str());
+  o.cluster.spot_check_fraction = 1;
+  o.cluster.ingest_batch = 64;        // every entry in one read: all are judged
+  o.search = search::SearchConfig{};  // as PlayGames searches
+  o.load_network = [](const std::string&, std::optional<model::InferencePrecision> precision)
+      -> util::Result<std::unique_ptr<search::Evaluator>> {
+    if (precision == model::InferencePrecision::kBf16) return std::unique_ptr<search::Evaluator>();
+    return std::unique_ptr<search::Evaluator>(std::make_unique<search::HashEvaluator>(1));
+  };
+  std::string id;
+  auto learner = StartPublished(o, run.Str(), id);
+  ASSERT_NE(learner, nullptr);
+  const int declared = static_cast<int>(kMaxUnreproducibleGames) + 3;
+  const auto games = PlayGames(declared + 3);
+  ASSERT_EQ(games.size(), static_cast<size_t>(declared + 3));
+  for (int i = 0; i < declared; ++i) {
+    Entry e = SelfplayEntry(games[i], id, "bf");
+    e.precision = model::InferencePrecision::kBf16;
+    Send("bf", Bytes(e));
+  }
+  for (int i = declared; i < declared + 3; ++i)
+    Send("good", Bytes(SelfplayEntry(games[i], id, "good")));
+  // Every entry is read (one batch): the games the learner can take are the 20 and the good
+  // worker's 3.
+  const std::string dir = run.File("samples/iter_0000");
+  auto report = learner->CollectSelfplay(Request(dir, kMaxUnreproducibleGames + 3, {id}, {id}));
+  ASSERT_TRUE(report.ok()) << report.error();
+  const auto count = [](const std::map<std::string, int64_t>& m, const std::string& key) {
+    const auto it = m.find(key);
+    return it == m.end() ? int64_t{-1} : it->second;
+  };
+  const std::string log = ::testing::PrintToString(log_);
+  EXPECT_EQ(count(report.value().games_by_worker, "bf"), kMaxUnreproducibleGames) << log;
+  EXPECT_EQ(count(report.value().games_by_worker, "good"), 3) << log;
+  EXPECT_EQ(count(report.value().totals.counters.rejected_by_reason, "unverifiable"), 3) << log;
+  const RunKeys keys("t");
+  EXPECT_EQ(HashGet(*redis_, keys.Stats(), "rejected-by:bf").value(), "3");
+  EXPECT_FALSE(HashGet(*redis_, keys.Stats(), "rejected-by:good").value());
+  EXPECT_FALSE(HashGet(*redis_, keys.Quarantined(), "bf").value());
+  EXPECT_EQ(StoredIds(dir).size(), static_cast<size_t>(kMaxUnreproducibleGames + 3));
+}
+
 TEST_F(LearnerTest, AWorkersUnverifiedGamesSurviveALearnerRestart) {
   testing::TempDir run;
   LearnerOptions o = Options(run.Str());

@@ -15,9 +15,11 @@
 #include "cluster/transport/redis_commands.h"
 #include "cluster/transport/redis_setup.h"
 #include "cluster/transport/streams.h"
+#include "cluster/transport/task_handout.h"
 #include "cluster/transport/worker_registry.h"
 #include "tests/cluster/cluster_test_util.h"
 #include "util/atomic_file.h"
+#include "util/private_file.h"
 #include "util/sha256.h"
 
 namespace veletas::cluster {
@@ -144,7 +146,6 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
     ASSERT_TRUE(applied.ok()) << applied.error();
   }
   EXPECT_EQ(AddWorkerUser(dir_.Str(), "t", "w1").kind(), util::ErrorKind::kBadInput);
-  ASSERT_TRUE(EnsureGroup(*admin, k.Tasks(), kWorkerGroup).ok());
   ASSERT_TRUE(SetValue(*admin, k.Config(), "config").ok());
   EXPECT_EQ(RegisteredWorkers(*admin, k).value(), (std::vector<std::string>{"w1", "w2"}));
   auto w1 = Client("w1");
@@ -157,14 +158,16 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
   EXPECT_EQ(GetValue(*w1, k.Config()).value(), "config");
   EXPECT_TRUE(StreamLength(*w1, k.WorkerSelfplay("w1")).ok());
   EXPECT_TRUE(GetValue(*w1, k.Queued()).ok());
-  EXPECT_TRUE(ReadGroup(*w1, k.Tasks(), kWorkerGroup, "w1", 1, 0, false).ok());
-  // A task w2 holds: w1 can neither take it nor let it go (only the learner acknowledges
-  // tasks and takes them back, cluster/learner/remote_arena.h).
-  auto task = AddEntry(*admin, k.Tasks(), {{"t", "task"}});
-  ASSERT_TRUE(task.ok());
-  auto got = ReadGroup(*w2, k.Tasks(), kWorkerGroup, "w2", 1, 0, false);
-  ASSERT_TRUE(got.ok() && got.value().size() == 1u);
-  const std::string t = task.value();
+  // Tasks handed to w1 and w2 (cluster/transport/task_handout.h, as the learner does): each
+  // reads its own, and can neither take the other's nor change or drop its own (only the
+  // learner hands tasks out and takes them back).
+  ASSERT_TRUE(HandOutTask(*admin, k, "w1", {"1-1", "task one", 1}).ok());
+  ASSERT_TRUE(HandOutTask(*admin, k, "w2", {"1-2", "task two", 1}).ok());
+  auto mine = HandedTaskOf(*w1, k, "w1");
+  ASSERT_TRUE(mine.ok() && mine.value()) << (mine.ok() ? "none" : mine.error());
+  EXPECT_EQ(mine.value()->id, "1-1");
+  EXPECT_EQ(mine.value()->text, "task one");
+  const std::string t = "1-2";
   // The attacks of issue 29 and more: all refused. Raw argument vectors on purpose: they are
   // what a hostile worker sends, not what the cluster's typed commands would.
   const std::vector<std::vector<std::string>> attacks = {
@@ -175,20 +178,27 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
       {"XADD", k.WorkerSelfplay("w2"), "MAXLEN", "0", "*", "e", "x"},
       {"XADD", k.WorkerArena("w2"), "*", "e", "x"},
       {"XADD", k.WorkerSelfplay("w3"), "*", "e", "x"},
-      {"XADD", k.Tasks(), "*", "t", "x"},
+      {"XADD", k.prefix + "tasks", "*", "t", "x"},
       {"XADD", k.Dead(), "*", "e", "x"},
       {"XRANGE", k.WorkerSelfplay("w1"), "-", "+"},
       {"XREADGROUP", "GROUP", kLearnerGroup, "x", "STREAMS", k.WorkerSelfplay("w2"), ">"},
       {"XCLAIM", k.WorkerSelfplay("w2"), kLearnerGroup, "x", "0", "0-1"},
       {"XAUTOCLAIM", k.WorkerSelfplay("w1"), kLearnerGroup, "x", "0", "0-0"},
       {"XGROUP", "DESTROY", k.WorkerSelfplay("w1"), kLearnerGroup},
-      {"XCLAIM", k.Tasks(), kWorkerGroup, "w1", "0", t},
-      {"XCLAIM", k.Tasks(), kWorkerGroup, "w1", "0", t, "JUSTID"},
-      {"XAUTOCLAIM", k.Tasks(), kWorkerGroup, "w1", "0", "0-0"},
-      {"XACK", k.Tasks(), kWorkerGroup, t},
-      {"XGROUP", "SETID", k.Tasks(), kWorkerGroup, "0"},
-      {"XGROUP", "DELCONSUMER", k.Tasks(), kWorkerGroup, "w2"},
-      {"XDEL", k.Tasks(), t},
+      {"HMGET", k.Task("w2"), "id", "t"},
+      {"HGETALL", k.Task("w1")},
+      {"HSET", k.Task("w1"), "id", t},
+      {"HSET", k.Task("w2"), "id", "1-1"},
+      {"DEL", k.Task("w1")},
+      {"DEL", k.Task("w2")},
+      {"RENAME", k.Task("w2"), k.Task("w1")},
+      // Issue 48's attacks 1 and 4: tasks read from a shared stream with NOACK, huge consumer
+      // names: no stream group command at all.
+      {"XREADGROUP", "GROUP", "workers", "w1", "COUNT", "100", "NOACK", "STREAMS",
+       k.prefix + "tasks", ">"},
+      {"XREADGROUP", "GROUP", "workers", std::string(1 << 20, 'x'), "COUNT", "1", "STREAMS",
+       k.prefix + "tasks", "0"},
+      {"XGROUP", "CREATECONSUMER", k.WorkerSelfplay("w1"), kLearnerGroup, "x"},
       {"XLEN", k.WorkerSelfplay("w2")},
       {"SET", k.Config(), "x"},
       {"SET", k.Worker("w2"), "{}"},
@@ -218,9 +228,14 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
                                 std::to_string(attacks.size()) + " (newest: "),
             std::string::npos)
       << status.value();
-  auto holder = PendingEntries(*admin, k.Tasks(), kWorkerGroup, t, t, 1);
-  ASSERT_TRUE(holder.ok() && holder.value().size() == 1u);
-  EXPECT_EQ(holder.value()[0].consumer, "w2");
+  // Who holds what, from the hand-out keys.
+  EXPECT_NE(status.value().find("arena tasks handed out by the learner: 2\n"), std::string::npos)
+      << status.value();
+  EXPECT_NE(status.value().find("  task 1-2 held by w2: (unreadable), for "), std::string::npos)
+      << status.value();
+  auto holder = HandedTaskOf(*admin, k, "w2");
+  ASSERT_TRUE(holder.ok() && holder.value());
+  EXPECT_EQ(holder.value()->id, t);
   // What Redis cannot refuse hurts only the attacker's own stream: its own entries trimmed,
   // its own id space exhausted (raw: the attacker's own commands); the other worker adds
   // games as before.
@@ -247,6 +262,54 @@ TEST_F(RedisSetupTest, AWorkerMayOnlyAppendToItsOwnStreams) {
   EXPECT_EQ(RegisteredWorkers(*admin2, k).value(), std::vector<std::string>{"w2"});
   EXPECT_TRUE(AddEntry(*Client("w2"), k.WorkerSelfplay("w2"), {{"e", "x"}}).ok());
   EXPECT_EQ(RemoveWorkerUser(dir_.Str(), "t", "w1").kind(), util::ErrorKind::kBadInput);
+}
+
+// A setup written before the learner's newer rights and before tasks were handed out in
+// each worker's own key: the learner finds which rights it lacks; `cluster upgrade-acl`
+// (ChangeWorker with no name) rewrites users.acl in place with the passwords kept and gives
+// the running server the new rules without closing the users' connections.
+TEST_F(RedisSetupTest, AnOlderSetupIsUpgradedInPlaceKeepingPasswordsAndConnections) {
+  const RunKeys k("t");
+  ASSERT_TRUE(AddWorkerUser(dir_.Str(), "t", "w1").ok());
+  const std::string current = util::ReadFile(AclFile(dir_.Str())).value();
+  // The rules of the setup before 2026-12-05 and of issue 48's first round.
+  std::string old = current;
+  const std::string rights = " +acl|log +client|list +client|kill +client|no-evict";
+  old.replace(old.find(rights), rights.size(), "");
+  const std::string task_key = " %R~" + k.Task("w1") + ")";
+  old.replace(old.find(task_key), task_key.size(), ")");
+  old.insert(old.find('\n', old.find("user " + k.WorkerUser("w1"))),
+             " (+xreadgroup %RW~" + k.prefix + "tasks)");
+  ASSERT_TRUE(util::WriteFileAtomicMode(AclFile(dir_.Str()), old, 0600).ok());
+  auto admin = Client("admin");
+  for (const std::string& user : {LearnerUser("t"), k.WorkerUser("w1")}) {
+    const size_t at = old.find("user " + user + " ");
+    const std::vector<std::string> words = AclWords(old.substr(at, old.find('\n', at) - at));
+    std::vector<std::string> rules{"reset"};
+    rules.insert(rules.end(), words.begin() + 2, words.end());
+    ASSERT_TRUE(AclSetUser(*admin, user, rules).ok());
+  }
+  auto learner = Client("learner");
+  auto w1 = Client("w1");
+  ASSERT_TRUE(learner->Connect().ok());
+  ASSERT_TRUE(w1->Connect().ok());
+  auto missing = MissingLearnerRights(*learner);
+  ASSERT_TRUE(missing.ok()) << missing.error();
+  EXPECT_EQ(missing.value(), (std::vector<std::string>{"+acl|log", "+client|list", "+client|kill",
+                                                       "+client|no-evict"}));
+  auto refused = HandedTaskOf(*w1, k, "w1");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find(": NOPERM"), std::string::npos) << refused.error();
+  auto upgraded = ChangeWorker(server_->Url(), dir_.Str(), "t", "", true);
+  ASSERT_TRUE(upgraded.ok()) << upgraded.error();
+  EXPECT_EQ(upgraded.value().upgraded, 2);
+  EXPECT_EQ(util::ReadFile(AclFile(dir_.Str())).value(), current);
+  // The same connections, now with the new rules; the same credentials files log in.
+  EXPECT_TRUE(MissingLearnerRights(*learner).value().empty());
+  EXPECT_TRUE(HandedTaskOf(*w1, k, "w1").ok());
+  EXPECT_TRUE(Client("w1")->Connect().ok());
+  EXPECT_TRUE(Client("learner")->Connect().ok());
+  EXPECT_EQ(ChangeWorker(server_->Url(), dir_.Str(), "t", "", true).value().upgraded, 0);
 }
 
 // `cluster add-worker` / `remove-worker` (ChangeWorker): the server is reached first, so an

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "arena/gate.h"
@@ -22,6 +23,7 @@
 #include "cluster/transport/redis_commands.h"
 #include "cluster/transport/streams.h"
 #include "cluster/transport/task.h"
+#include "cluster/transport/task_handout.h"
 #include "cluster/transport/worker_registry.h"
 #include "cluster/worker/worker.h"
 #include "tests/cluster/cluster_test_util.h"
@@ -120,17 +122,20 @@ class WorkerTest : public testing::RedisTest {
     b_ = Network(run_dir, "net-b");
     gate_ = std::thread([this, run_dir] { result_ = Gate(run_dir, a_, b_, &learner_->Arena()); });
   }
-  // The first task that `consumer` reads from the tasks stream (waiting up to 10 s for the
-  // gate to post it), as a worker takes one; empty when none came.
-  std::vector<StreamEntry> TakeTask(const std::string& consumer) {
-    std::vector<StreamEntry> taken;
-    for (int i = 0; i < 500 && taken.empty(); ++i) {
+  // Registers `worker` (a stand-in made by the test) alive with a heartbeat naming no task
+  // (60 s), and returns the first task the learner hands to it (waiting up to 10 s for the
+  // gate to start); nullopt when none came.
+  std::optional<HandedTask> TakeTask(const std::string& worker) {
+    const RunKeys keys("t");
+    EXPECT_TRUE(RegisterWorker(*redis_, keys, worker).ok());
+    EXPECT_TRUE(SetValueWithTtl(*redis_, keys.Worker(worker), "{}", 60000).ok());
+    for (int i = 0; i < 500; ++i) {
+      auto handed = HandedTaskOf(*redis_, keys, worker);
+      EXPECT_TRUE(handed.ok()) << handed.error();
+      if (handed.ok() && handed.value()) return handed.value();
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      auto r = ReadGroup(*redis_, RunKeys("t").Tasks(), kWorkerGroup, consumer, 1, 0, false);
-      EXPECT_TRUE(r.ok()) << r.error();
-      if (r.ok()) taken = r.value();
     }
-    return taken;
+    return std::nullopt;
   }
   // Worker "one" (its state in `dir`) plays what is left of the gate, without errors.
   void FinishGate(const std::string& dir) {
@@ -250,64 +255,66 @@ TEST_F(WorkerTest, GateGamesPlayedByWorkersAreTheArenasGames) {
   EXPECT_EQ(logs.find("ERROR"), std::string::npos) << logs;
 }
 
-// The tasks stream deleted by hand (the run's other data intact): the arena makes its group
-// again, says so, and the gate is played.
-TEST_F(WorkerTest, AnArenaWhoseTasksStreamWasDeletedMakesItAgain) {
+// A handed-out task's key deleted by hand (or lost with Redis's data): the learner's record
+// is its own, so it writes the key again, and the gate is played.
+TEST_F(WorkerTest, AHandedOutTaskWhoseKeyWasDeletedIsWrittenAgain) {
   testing::TempDir run, w1;
-  std::vector<std::string> lines;
-  auto learner = StartLearner(run.Str(), 1, &lines);
-  ASSERT_NE(learner, nullptr);
-  ASSERT_TRUE(DeleteKeys(*redis_, {RunKeys("t").Tasks()}).ok());
-  const std::string a = Network(run.Str(), "net-a");
-  const std::string b = Network(run.Str(), "net-b");
-  WorkerThread one(options_, w1.Str(), "one");
-  auto remote = Gate(run.Str(), a, b, &learner->Arena());
-  ASSERT_TRUE(remote.ok()) << remote.error();
-  EXPECT_EQ(remote.value().record.games.size(), 8u);
-  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
-    return l.find("making the tasks' group again") != std::string::npos;
-  }));
+  StartRemoteGate(run.Str());
+  const RunKeys keys("t");
+  const std::optional<HandedTask> taken = TakeTask("slow");
+  ASSERT_TRUE(taken);
+  // Its heartbeat names the task: the lease holds.
+  ASSERT_TRUE(
+      SetValue(*redis_, keys.Worker("slow"), nlohmann::json{{"task", taken->id}}.dump()).ok());
+  ASSERT_TRUE(DeleteKeys(*redis_, {keys.Task("slow")}).ok());
+  std::optional<HandedTask> again;
+  for (int i = 0; i < 500 && !again; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    again = HandedTaskOf(*redis_, keys, "slow").value();
+  }
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->id, taken->id);
+  EXPECT_EQ(again->text, taken->text);
+  // It stops: its task is taken back, and worker "one" plays the gate.
+  ASSERT_TRUE(DeleteKeys(*redis_, {keys.Worker("slow")}).ok());
+  FinishGate(w1.Str());
+  ASSERT_TRUE(result_.ok()) << result_.error();
+  EXPECT_EQ(result_.value().record.games.size(), 8u);
 }
 
 TEST_F(WorkerTest, ATaskOfADeadWorkerIsTakenBackByTheLearnerAfterItsLease) {
   testing::TempDir run, w1;
   StartRemoteGate(run.Str());
   const RunKeys keys("t");
-  // A worker takes the first task and dies with it (no heartbeat ever names it).
-  const std::vector<StreamEntry> taken = TakeTask("dead");
-  ASSERT_EQ(taken.size(), 1u);
+  // A worker is handed the first task and dies with it (no heartbeat ever names it).
+  ASSERT_TRUE(TakeTask("dead"));
+  ASSERT_TRUE(DeleteKeys(*redis_, {keys.Worker("dead")}).ok());
   FinishGate(w1.Str());
   ASSERT_TRUE(result_.ok()) << result_.error();
   EXPECT_EQ(result_.value().record.games.size(), 8u);
-  // The learner took the task back (the worker may not: no XCLAIM in its ACL) and posted
-  // its games again; the dead worker holds nothing any more.
+  // The learner took the task back (deleted its key: the worker may not) and handed its
+  // games out again; the dead worker holds nothing any more, and the count names it.
   auto reassigned = HashGet(*redis_, keys.Stats(), "reassigned");
   ASSERT_TRUE(reassigned.ok());
   EXPECT_GE(std::atoll(reassigned.value().value_or("").c_str()), 1);
-  auto held = PendingEntries(*redis_, keys.Tasks(), kWorkerGroup, "-", "+", 100, "dead");
-  ASSERT_TRUE(held.ok());
-  EXPECT_TRUE(held.value().empty());
+  EXPECT_GE(
+      std::atoll(HashGet(*redis_, keys.Stats(), "taken-back:dead").value().value_or("").c_str()),
+      1);
+  EXPECT_FALSE(HandedTaskOf(*redis_, keys, "dead").value());
 }
 
 TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsTheHonestOne) {
   testing::TempDir run, local, w1;
   StartRemoteGate(run.Str());
   const RunKeys keys("t");
-  // The first batch's two tasks (games 0-1 and 2-3); the hostile worker takes the first.
-  std::vector<StreamEntry> tasks;
-  for (int i = 0; i < 500 && tasks.size() < 2; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    auto r = RangeEntries(*redis_, keys.Tasks(), "-", "+");
-    ASSERT_TRUE(r.ok()) << r.error();
-    tasks = r.value();
-  }
-  ASSERT_EQ(tasks.size(), 2u);
-  ASSERT_TRUE(RegisterWorker(*redis_, keys, "evil").ok());
-  auto mine = ReadGroup(*redis_, keys.Tasks(), kWorkerGroup, "evil", 1, 0, false);
-  ASSERT_TRUE(mine.ok() && mine.value().size() == 1u);
-  const std::string held = mine.value()[0].id;
-  const std::string other = held == tasks[0].id ? tasks[1].id : tasks[0].id;
-  auto task = DecodeTask(*mine.value()[0].Field("t"));
+  // The first batch's two tasks (games 0-1 and 2-3), one handed to the hostile worker, the
+  // other to a stand-in for another worker.
+  const std::optional<HandedTask> mine = TakeTask("evil");
+  const std::optional<HandedTask> theirs = TakeTask("other");
+  ASSERT_TRUE(mine && theirs);
+  const std::string held = mine->id;
+  const std::string other = theirs->id;
+  auto task = DecodeTask(mine->text);
   ASSERT_TRUE(task.ok()) << task.error();
   // Wins for A in every game of the match, legal games with the right seats, each posted
   // under the task it does not hold, and those outside its own task under the one it holds.
@@ -342,6 +349,8 @@ TEST_F(WorkerTest, ResultsForGamesTheSenderDoesNotHoldAreRejectedAndTheGateIsThe
     rejected = std::atoll(r.value().value_or("").c_str());
   }
   EXPECT_EQ(rejected, posted);
+  // Both stop; worker "one" plays the gate.
+  ASSERT_TRUE(DeleteKeys(*redis_, {keys.Worker("evil"), keys.Worker("other")}).ok());
   FinishGate(w1.Str());
   ASSERT_TRUE(result_.ok()) << result_.error();
   auto here = Gate(local.Str(), a_, b_, nullptr);
@@ -393,26 +402,40 @@ TEST(HeldTaskLimit, TheMaximumUntilThreeTasksAreKnownThenFourMediansWithinTheLea
   EXPECT_EQ(HeldTaskLimit({50, 60, 40}, c), 100);  // 4 x 50 = 200, but at most the maximum
 }
 
-// A worker that takes a task and keeps it alive without playing it (its heartbeat names the
-// task, and it reads the task again and again, which resets Redis's idle time): the task is
-// taken back once held past cluster.task_max_seconds (2 here; with no completed tasks known
-// yet, no median applies), and the gate is the honest one.
+TEST(HandOutOrder, WorkersWithFewerTasksTakenBackComeFirstTiesInTheirOrder) {
+  EXPECT_EQ(HandOutOrder({"a", "b", "c", "d"}, {{"a", 2}, {"c", 1}, {"x", 5}}),
+            (std::vector<std::string>{"b", "d", "c", "a"}));
+  EXPECT_EQ(HandOutOrder({}, {{"a", 1}}), std::vector<std::string>{});
+}
+
+TEST(HeartbeatTask, TheTaskANamesOrNothing) {
+  EXPECT_EQ(HeartbeatTask(R"({"task":"17-3","state":"arena task"})"), "17-3");
+  EXPECT_EQ(HeartbeatTask(R"({"task":""})"), "");
+  EXPECT_EQ(HeartbeatTask(R"({"task":5})"), "");
+  EXPECT_EQ(HeartbeatTask("not json"), "");
+  EXPECT_EQ(
+      HeartbeatTask(R"({"task":"1-1","pad":")" + std::string(kMaxHeartbeatBytes, 'x') + R"("})"),
+      "");
+}
+
+// A worker that is handed a task and keeps it alive without playing it (its heartbeat names
+// the task, and it reads the task again and again): the task is taken back once held past
+// cluster.task_max_seconds (2 here; with no completed tasks known yet, no median applies),
+// and the gate is the honest one.
 TEST_F(WorkerTest, ATaskKeptAliveButNeverPlayedIsTakenBackAndTheGateFinishes) {
   testing::TempDir run, local, w1;
   std::vector<std::string> lines;
   StartRemoteGate(run.Str(), &lines, /*task_max_seconds=*/2);
   const RunKeys keys("t");
-  ASSERT_TRUE(RegisterWorker(*redis_, keys, "evil").ok());
-  const std::vector<StreamEntry> mine = TakeTask("evil");
-  ASSERT_EQ(mine.size(), 1u);
-  const std::string held = mine[0].id;
+  const std::optional<HandedTask> mine = TakeTask("evil");
+  ASSERT_TRUE(mine);
+  const std::string held = mine->id;
   ASSERT_TRUE(SetValue(*redis_, keys.Worker("evil"), nlohmann::json{{"task", held}}.dump()).ok());
   std::atomic<bool> stop{false};
   std::thread reread([&] {
     RedisClient own(options_);
     while (!stop) {
-      // Raw on purpose: the hostile worker's own command (no COUNT), as it would send it.
-      own.Call({"XREADGROUP", "GROUP", kWorkerGroup, "evil", "STREAMS", keys.Tasks(), "0"});
+      HandedTaskOf(own, keys, "evil");
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   });
