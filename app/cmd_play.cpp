@@ -1,5 +1,7 @@
 // `veletas play`: a game against the engine in the terminal (or through a pipe); the session
 // itself is play::PlayInTerminal (play/terminal_game.h).
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 #include <string>
@@ -7,6 +9,7 @@
 #include "app/cli.h"
 #include "app/command.h"
 #include "app/config_network.h"
+#include "cli/board_size.h"
 #include "cli/interactive_player.h"
 #include "play/terminal_game.h"
 
@@ -20,7 +23,12 @@ struct PlayOptions {
 };
 
 int RunPlay(const PlayOptions& o) {
-  auto player = cli::MakeInteractivePlayer(o.player, OpenPlayNetwork);
+  cli::PlayerArgs args = o.player;
+  if (cli::ShouldAskBoardSize(args, ::isatty(STDIN_FILENO) == 1)) {
+    const rules::RuleSet rules = ResolveGame(args.config.game).rules;
+    args.config.game.size = cli::AskBoardSize(cli::BoardChoices(rules), std::cin, std::cout);
+  }
+  auto player = cli::MakeInteractivePlayer(args, OpenPlayNetwork);
   if (!player) return UsageError("play", player.error());
   if (!player.value()->notice.empty()) {
     std::cerr << "veletas play: " << player.value()->notice << "\n";

@@ -1,11 +1,14 @@
 // The player of the interactive commands (cli/interactive_player.h) over a fake opener (the
-// network itself is model/'s, tested there).
+// network itself is model/'s, tested there), and the board size asked of a new player
+// (cli/board_size.h).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <string>
 
+#include "cli/board_size.h"
 #include "cli/interactive_player.h"
 #include "search/fake_evaluators.h"
 #include "tests/support/temp_dir.h"
@@ -131,6 +134,80 @@ TEST(CliPlayer, WithoutAShippedNetworkUctPlaysAndSaysSo) {
   EXPECT_NE(player.value()->notice.find("no network is shipped for standard-9x9"),
             std::string::npos)
       << player.value()->notice;
+}
+
+TEST(CliBoardSize, ListsWhichSizesHaveAShippedNetwork) {
+  NetworksDir networks;
+  std::filesystem::create_directories(networks.Dir().Path() / "standard-7x7");
+  const std::vector<BoardChoice> choices = BoardChoices(rules::RuleSet::kStandard);
+  ASSERT_EQ(choices.size(), 3u);
+  EXPECT_EQ(choices[0].size, 7);
+  EXPECT_TRUE(choices[0].shipped);
+  EXPECT_EQ(choices[1].size, 9);
+  EXPECT_FALSE(choices[1].shipped);
+  EXPECT_EQ(choices[2].size, 10);
+  EXPECT_FALSE(choices[2].shipped);
+}
+
+TEST(CliBoardSize, AsksOnlyATerminalWhoseGameIsOpen) {
+  PlayerArgs args;
+  EXPECT_TRUE(ShouldAskBoardSize(args, /*interactive=*/true));
+  EXPECT_FALSE(ShouldAskBoardSize(args, /*interactive=*/false));
+  args.random = true;
+  args.config.game.rules = "classic";
+  EXPECT_TRUE(ShouldAskBoardSize(args, true));
+  PlayerArgs sized;
+  sized.config.game.size = 7;
+  EXPECT_FALSE(ShouldAskBoardSize(sized, true));
+  PlayerArgs configured;
+  configured.config.config = "run.yaml";
+  EXPECT_FALSE(ShouldAskBoardSize(configured, true));
+  PlayerArgs network;
+  network.model = "g3.ckpt";
+  EXPECT_FALSE(ShouldAskBoardSize(network, true));
+}
+
+// The size AskBoardSize reads from `input`, and what it wrote in `out`.
+int Ask(const std::string& input, std::string* out = nullptr) {
+  const std::vector<BoardChoice> choices = {{7, true}, {9, false}, {10, true}};
+  std::istringstream in(input);
+  std::ostringstream text;
+  const int size = AskBoardSize(choices, in, text);
+  if (out) *out = text.str();
+  return size;
+}
+
+TEST(CliBoardSize, EnterOrTheEndOfInputGivesTenByTen) {
+  std::string out;
+  EXPECT_EQ(Ask("\n", &out), 10);
+  EXPECT_EQ(out,
+            "Board sizes:  7x7 (shipped network)  9x9 (no network shipped: UCT plays)  10x10 "
+            "(shipped network)\nBoard size, 7, 9 or 10 (Enter: 10x10)? ");
+  EXPECT_EQ(Ask(""), 10);
+  EXPECT_EQ(Ask("   \n7\n"), 10);
+}
+
+TEST(CliBoardSize, TakesASizeOrABoard) {
+  EXPECT_EQ(Ask("7\n"), 7);
+  EXPECT_EQ(Ask(" 9x9 \n"), 9);
+  EXPECT_EQ(Ask("10\n"), 10);
+}
+
+TEST(CliBoardSize, AsksAgainAfterAnAnswerItDoesNotKnow) {
+  std::string out;
+  EXPECT_EQ(Ask("8\n7x9\nseven\n9\n", &out), 9);
+  EXPECT_NE(out.find("expected 7, 9 or 10 (the side of the board: 7 for 7x7), got \"8\"\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("got \"7x9\""), std::string::npos) << out;
+  EXPECT_NE(out.find("got \"seven\""), std::string::npos) << out;
+  // Asked four times.
+  size_t asked = 0;
+  for (size_t at = out.find("Board size,"); at != std::string::npos;
+       at = out.find("Board size,", at + 1)) {
+    ++asked;
+  }
+  EXPECT_EQ(asked, 4u);
 }
 
 }  // namespace
