@@ -37,6 +37,7 @@ struct PlayerArgs {
 // --model or --uct then (analyse), and --uct's help says which.
 void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random, bool uct_fallback = true);
 
+// The player of an interactive command, as MakeInteractivePlayer builds it.
 struct InteractivePlayer {
   // The game: from --rules/--size, else the checkpoint's, else the config's game section,
   // else standard 10x10. A network plays only its own rules and size (fixed_game).
