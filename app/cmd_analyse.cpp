@@ -8,7 +8,8 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/interactive_player.h"
+#include "app/config_network.h"
+#include "cli/interactive_player.h"
 #include "play/analysis_text.h"
 #include "play/batch_analysis.h"
 #include "rules/notation.h"
@@ -19,7 +20,7 @@ namespace veletas::app {
 namespace {
 
 struct AnalyseOptions {
-  PlayerArgs player;
+  cli::PlayerArgs player;
   std::optional<std::string> record, file;
   std::optional<int> time_ms;
   int from = 1;
@@ -30,7 +31,7 @@ struct AnalyseOptions {
 
 // `analyse --json-stream`: positions as JSON lines on standard input, answers on standard
 // output (play/batch_analysis.h), `o.parallel` searches sharing the network's batches.
-int RunBatchAnalysis(const AnalyseOptions& o, const InteractivePlayer& b) {
+int RunBatchAnalysis(const AnalyseOptions& o, const cli::InteractivePlayer& b) {
   play::BatchSetup setup;
   setup.rules = b.rules;
   setup.size = b.size;
@@ -74,7 +75,7 @@ int RunAnalyse(const AnalyseOptions& o) {
   }
   auto text = o.json_stream ? util::Result<std::string>(std::string()) : RecordText(o);
   if (!text) return UsageError("analyse", text.error());
-  auto player = MakeInteractivePlayer(o.player);
+  auto player = cli::MakeInteractivePlayer(o.player, OpenPlayNetwork);
   if (!player) return UsageError("analyse", player.error());
   if (!o.player.uct && !player.value()->evaluator) {
     // Without a network (--model, or the shipped one of the game) UCT must be asked for.
@@ -83,7 +84,7 @@ int RunAnalyse(const AnalyseOptions& o) {
   if (!player.value()->notice.empty()) {
     std::cerr << "veletas analyse: " << player.value()->notice << "\n";
   }
-  const InteractivePlayer& b = *player.value();
+  const cli::InteractivePlayer& b = *player.value();
   if (o.json_stream) return RunBatchAnalysis(o, b);
   auto game = rules::PlayRecord(b.rules, b.size, text.value());
   if (!game) return UsageError("analyse", game.error());
@@ -113,7 +114,7 @@ int RunAnalyse(const AnalyseOptions& o) {
 
 CommandRun SetupAnalyse(CLI::App& cmd) {
   auto o = std::make_shared<AnalyseOptions>();
-  AddPlayerOptions(cmd, o->player, /*allow_random=*/false, /*uct_fallback=*/false);
+  cli::AddPlayerOptions(cmd, o->player, /*allow_random=*/false, /*uct_fallback=*/false);
   CLI::Option* record = cmd.add_option(
       "RECORD", o->record, "the game in the notation of docs/RULES.md (default: standard input)");
   cmd.add_option("--file", o->file, "read the record from FILE")

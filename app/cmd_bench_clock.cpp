@@ -6,7 +6,8 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/interactive_player.h"
+#include "app/config_network.h"
+#include "cli/interactive_player.h"
 #include "play/clock_bench.h"
 #include "play/engine_protocol.h"
 #include "rules/notation.h"
@@ -15,15 +16,15 @@ namespace veletas::app {
 namespace {
 
 struct BenchClockArgs {
-  PlayerArgs player;
+  cli::PlayerArgs player;
   play::ClockBenchOptions bench;
 };
 
 int RunBenchClock(const BenchClockArgs& o) {
-  auto player = MakeInteractivePlayer(o.player);
+  auto player = cli::MakeInteractivePlayer(o.player, OpenPlayNetwork);
   if (!player) return UsageError("bench clock", player.error());
-  InteractivePlayer& b = *player.value();
-  play::EngineProtocol engine(MakeEngineSetup(b));
+  cli::InteractivePlayer& b = *player.value();
+  play::EngineProtocol engine(cli::MakeEngineSetup(b));
   std::printf("clock: %s, %s %dx%d, %d moves, %lld ms per side + %lld ms per move\n",
               b.description.c_str(), rules::RuleSetName(b.rules), b.size, b.size, o.bench.moves,
               static_cast<long long>(o.bench.clock_ms),
@@ -39,7 +40,7 @@ int RunBenchClock(const BenchClockArgs& o) {
 
 CommandRun SetupBenchClock(CLI::App& cmd) {
   auto o = std::make_shared<BenchClockArgs>();
-  AddPlayerOptions(cmd, o->player, /*allow_random=*/false);
+  cli::AddPlayerOptions(cmd, o->player, /*allow_random=*/false);
   cmd.add_option("--moves", o->bench.moves, "genmoves measured")->check(CLI::Range(1, 100000));
   cmd.add_option("--clock", o->bench.clock_ms, "each side's clock at the start of a game")
       ->type_name("MS")

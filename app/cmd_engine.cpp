@@ -5,21 +5,22 @@
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/interactive_player.h"
+#include "app/config_network.h"
+#include "cli/interactive_player.h"
 #include "play/engine_protocol.h"
 #include "rules/notation.h"
 
 namespace veletas::app {
 namespace {
 
-int RunEngine(const PlayerArgs& args) {
-  auto player = MakeInteractivePlayer(args);
+int RunEngine(const cli::PlayerArgs& args) {
+  auto player = cli::MakeInteractivePlayer(args, OpenPlayNetwork);
   if (!player) return UsageError("engine", player.error());
   if (!player.value()->notice.empty()) {
     std::cerr << "veletas engine: " << player.value()->notice << "\n";
   }
-  InteractivePlayer& b = *player.value();
-  play::EngineProtocol engine(MakeEngineSetup(b));
+  cli::InteractivePlayer& b = *player.value();
+  play::EngineProtocol engine(cli::MakeEngineSetup(b));
   std::cerr << "veletas engine: " << b.description << "; " << rules::RuleSetName(b.rules) << " "
             << b.size << "x" << b.size << "; see docs/ENGINE_PROTOCOL.md\n";
   play::ServeEngine(engine, std::cin, std::cout);
@@ -27,8 +28,8 @@ int RunEngine(const PlayerArgs& args) {
 }
 
 CommandRun SetupEngine(CLI::App& cmd) {
-  auto o = std::make_shared<PlayerArgs>();
-  AddPlayerOptions(cmd, *o, /*allow_random=*/false);
+  auto o = std::make_shared<cli::PlayerArgs>();
+  cli::AddPlayerOptions(cmd, *o, /*allow_random=*/false);
   return [o] { return RunEngine(*o); };
 }
 

@@ -8,11 +8,12 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "app/arena_cli.h"
 #include "app/cli.h"
 #include "app/command.h"
+#include "app/config_network.h"
 #include "arena/gate.h"
 #include "arena/match_text.h"
+#include "arena/player_options.h"
 #include "config/config.h"
 #include "model/network_pool.h"
 #include "util/progress_line.h"
@@ -39,8 +40,9 @@ int RunGate(const GateArgs& args) {
   arena::ArenaPlayer players[2];
   for (int i = 0; i < 2; ++i) {
     const char* opt = i == 0 ? "candidate" : "best";
-    auto p = PlayerOption(opt, i == 0 ? args.candidate : args.best, config.arena.arena.simulations,
-                          models, config.search);
+    auto p =
+        arena::PlayerOption(opt, i == 0 ? args.candidate : args.best,
+                            config.arena.arena.simulations, PoolNetworks(models), config.search);
     if (!p) return UsageError(kCmd, p.error());
     players[i] = p.value();
   }
@@ -48,7 +50,7 @@ int RunGate(const GateArgs& args) {
 
   const std::string& run_dir = args.run;
   util::DirectoryLock lock;
-  if (util::Status locked = LockRunDirectory(kCmd, run_dir, lock); !locked.ok()) {
+  if (util::Status locked = arena::LockRunDirectory(kCmd, run_dir, lock, std::cerr); !locked.ok()) {
     return CommandError(kCmd, locked.error_value());
   }
   const std::string& name = args.name;

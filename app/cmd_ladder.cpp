@@ -9,11 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "app/arena_cli.h"
 #include "app/cli.h"
 #include "app/command.h"
+#include "app/config_network.h"
 #include "arena/ladder.h"
 #include "arena/match_text.h"
+#include "arena/player_options.h"
 #include "arena/run_ratings.h"
 #include "config/config.h"
 #include "model/network_pool.h"
@@ -41,19 +42,20 @@ int RunLadder(const LadderArgs& args) {
   const int sims = config.arena.arena.simulations;
 
   model::NetworkPool models(rs, size, config.model, config.evaluator);
-  auto newcomer = PlayerOption("model", args.model, sims, models, config.search);
+  auto newcomer =
+      arena::PlayerOption("model", args.model, sims, PoolNetworks(models), config.search);
   if (!newcomer) return UsageError(kCmd, newcomer.error());
   std::vector<arena::ArenaPlayer> previous;
   for (const std::string& text : args.previous) {
     if (text.empty()) continue;
-    auto p = PlayerOption("previous", text, sims, models, config.search);
+    auto p = arena::PlayerOption("previous", text, sims, PoolNetworks(models), config.search);
     if (!p) return UsageError(kCmd, p.error());
     previous.push_back(p.value());
   }
 
   const std::string& run_dir = args.run;
   util::DirectoryLock lock;
-  if (util::Status locked = LockRunDirectory(kCmd, run_dir, lock); !locked.ok()) {
+  if (util::Status locked = arena::LockRunDirectory(kCmd, run_dir, lock, std::cerr); !locked.ok()) {
     return CommandError(kCmd, locked.error_value());
   }
   const bool json_out = args.json;

@@ -9,14 +9,15 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "app/arena_cli.h"
 #include "app/cli.h"
 #include "app/command.h"
+#include "app/config_network.h"
 #include "arena/arena.h"
 #include "arena/arena_journal.h"
 #include "arena/arena_record.h"
 #include "arena/match_record.h"
 #include "arena/match_text.h"
+#include "arena/player_options.h"
 #include "config/config.h"
 #include "model/network_pool.h"
 #include "util/atomic_file.h"
@@ -52,7 +53,8 @@ int RunMatch(const MatchArgs& args) {
   const int size = config.game.size;
 
   model::NetworkPool models(rs, size, config.model, config.evaluator);
-  auto resolved = MatchPlayers({args.a, args.b}, {args.a_name, args.b_name}, config.search, models);
+  auto resolved = arena::MatchPlayers({args.a, args.b}, {args.a_name, args.b_name}, config.search,
+                                      PoolNetworks(models));
   if (!resolved) return CommandError(kCmd, resolved.error_value());
   const std::array<arena::ArenaPlayer, 2>& players = resolved.value();
   if (util::Status e = arena::ValidateArena(players[0], players[1], rs, size, arena_config);

@@ -1,49 +1,48 @@
 // `veletas play`: a game against the engine in the terminal (or through a pipe); the session
 // itself is play::PlayInTerminal (play/terminal_game.h).
+#include <unistd.h>
+
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "app/cli.h"
 #include "app/command.h"
-#include "app/interactive_player.h"
+#include "app/config_network.h"
+#include "cli/board_size.h"
+#include "cli/interactive_player.h"
 #include "play/terminal_game.h"
 
 namespace veletas::app {
 namespace {
 
 struct PlayOptions {
-  PlayerArgs player;
+  cli::PlayerArgs player;
   std::string human = "first";
   std::string record_file;
 };
 
 int RunPlay(const PlayOptions& o) {
-  auto player = MakeInteractivePlayer(o.player);
+  cli::PlayerArgs args = o.player;
+  if (cli::ShouldAskBoardSize(args, ::isatty(STDIN_FILENO) == 1)) {
+    const rules::RuleSet rules = ResolveGame(args.config.game).rules;
+    args.config.game.size = cli::AskBoardSize(cli::BoardChoices(rules), std::cin, std::cout);
+  }
+  auto player = cli::MakeInteractivePlayer(args, OpenPlayNetwork);
   if (!player) return UsageError("play", player.error());
   if (!player.value()->notice.empty()) {
     std::cerr << "veletas play: " << player.value()->notice << "\n";
   }
-  InteractivePlayer& b = *player.value();
-  play::TerminalGameSetup setup;
-  setup.rules = b.rules;
-  setup.size = b.size;
-  setup.human = o.human == "first" || o.human == "black" ? 0 : 1;
-  setup.engine = b.searcher.get();  // null for --random
-  setup.engine_visits = b.visits;
-  setup.seed = b.seed;
-  setup.engine_description = b.description;
-  setup.record_file = o.record_file;
-  // Hints come from the engine's own searcher (against --random: UCT, as play/ sets it up).
-  setup.adviser = b.searcher.get();
-  setup.hint_visits = b.visits;
+  const int human = o.human == "first" || o.human == "black" ? 0 : 1;
+  const play::TerminalGameSetup setup =
+      cli::MakeTerminalSetup(*player.value(), human, o.record_file);
   play::PlayInTerminal(setup, std::cin, std::cout);
   return 0;
 }
 
 CommandRun SetupPlay(CLI::App& cmd) {
   auto o = std::make_shared<PlayOptions>();
-  AddPlayerOptions(cmd, o->player, /*allow_random=*/true);
+  cli::AddPlayerOptions(cmd, o->player, /*allow_random=*/true);
   cmd.add_option("--human", o->human, "your seat: first or second player, or a colour")
       ->check(CLI::IsMember({"first", "second", "black", "white"}));
   cmd.add_option("--record", o->record_file, "file the game record is saved to after every move")

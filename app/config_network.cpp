@@ -11,6 +11,25 @@ util::Result<model::LoadedEvaluator> LoadConfigNetwork(const std::string& ckpt,
   return model::NetworkEvaluator::Open(ckpt, need, c.model);
 }
 
+arena::NetworkSource PoolNetworks(model::NetworkPool& models) {
+  return [&models](const std::string& ckpt,
+                   const std::string& precision) -> util::Result<arena::PlayerNetwork> {
+    auto m = models.Get(ckpt, precision);
+    if (!m) return m.error_value();
+    return arena::PlayerNetwork{m.value()->generation, &m.value()->Evaluator()};
+  };
+}
+
+util::Result<cli::PlayNetwork> OpenPlayNetwork(const std::string& ckpt,
+                                               const model::ModelRequirement& need,
+                                               const model::NetConfig& runtime) {
+  auto opened = model::NetworkEvaluator::Open(ckpt, need, runtime);
+  if (!opened) return opened.error_value();
+  model::NetworkEvaluator* network = opened.value().evaluator.get();
+  return cli::PlayNetwork{opened.value().meta, std::move(opened.value().evaluator),
+                          [network](int threads) { network->SetThreads(threads); }};
+}
+
 util::Result<std::unique_ptr<model::NetworkEvaluator>> LoadSpotCheckNetwork(
     const std::string& ckpt, const config::Config& c,
     std::optional<model::InferencePrecision> precision) {

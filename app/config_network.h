@@ -1,15 +1,18 @@
 // Networks in the app. Every checkpoint the app plays with is loaded by
 // model::NetworkEvaluator::Open: one read of the file, so that its metadata and its weights
 // come from the same bytes, checked against what the command requires. The arena's players
-// (model/network_pool.h) and the interactive commands (app/interactive_player.h) state their own
+// (model/network_pool.h) and the interactive commands (cli/interactive_player.h) state their own
 // requirement; the commands that run a config's network use LoadConfigNetwork.
 #pragma once
 
 #include <optional>
 #include <string>
 
+#include "arena/player_options.h"
+#include "cli/interactive_player.h"
 #include "config/config.h"
 #include "model/network_evaluator.h"
+#include "model/network_pool.h"
 #include "util/result.h"
 
 namespace veletas::app {
@@ -20,6 +23,15 @@ namespace veletas::app {
 // a failure when the device cannot run it.
 util::Result<model::LoadedEvaluator> LoadConfigNetwork(const std::string& ckpt,
                                                        const config::Config& c);
+
+// The networks of `models` as the arena's players open them (an arena::NetworkSource);
+// `models` must outlive it.
+arena::NetworkSource PoolNetworks(model::NetworkPool& models);
+
+// The checkpoint `ckpt` opened for an interactive command (a cli::NetworkOpener).
+util::Result<cli::PlayNetwork> OpenPlayNetwork(const std::string& ckpt,
+                                               const model::ModelRequirement& need,
+                                               const model::NetConfig& runtime);
 
 // The network of `ckpt` as a spot check evaluates it (cluster/learner/spot_checker.h): on the CPU,
 // at inference precision `precision` (a worker's; none, or kAuto: the

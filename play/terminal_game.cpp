@@ -14,13 +14,6 @@ namespace {
 
 constexpr int kHintCandidates = 5;
 
-std::string Trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string::npos) return "";
-  const size_t b = s.find_last_not_of(" \t\r\n");
-  return s.substr(a, b - a + 1);
-}
-
 const char* PlayerWord(int player) { return player == 0 ? "first" : "second"; }
 
 void PrintHelp(const rules::Position& pos, std::ostream& out) {
@@ -133,11 +126,11 @@ class TerminalGame {
       Autosave();
       return false;
     }
-    const std::string input = Trim(line);
+    const std::string input = util::Trim(line);
     if (input.empty()) return true;
     const size_t space = input.find(' ');
     const std::string word = input.substr(0, space);
-    const std::string rest = space == std::string::npos ? "" : Trim(input.substr(space));
+    const std::string rest = space == std::string::npos ? "" : util::Trim(input.substr(space));
     if (word == "quit" || word == "exit") {
       out_ << "quit: the game is not finished\nrecord: " << game_.Record() << "\n";
       Autosave();

@@ -6,6 +6,13 @@
 
 namespace veletas::util {
 
+std::string Trim(const std::string& text) {
+  const size_t a = text.find_first_not_of(" \t\r\n");
+  if (a == std::string::npos) return "";
+  const size_t b = text.find_last_not_of(" \t\r\n");
+  return text.substr(a, b - a + 1);
+}
+
 double Percent(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
 
 std::string FormatPercent(double fraction) {

@@ -1,5 +1,5 @@
 // Small text formats shared by every layer (no fmt: the WebAssembly build compiles util):
-// percentages, durations and hex; the closest name for suggestions.
+// percentages, durations and hex; the closest name for suggestions; trimming a line.
 #pragma once
 
 #include <cstdint>
@@ -28,5 +28,8 @@ std::string HexString(std::span<const uint8_t> bytes);
 // "" when none is that close. For "did you
 // mean" suggestions.
 std::string ClosestName(const std::string& word, const std::vector<std::string>& names);
+
+// `text` without the spaces, tabs and line ends around it.
+std::string Trim(const std::string& text);
 
 }  // namespace veletas::util

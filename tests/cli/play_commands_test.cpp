@@ -213,6 +213,46 @@ TEST(PlayCli, BadOptionsExitWithTwo) {
   }
 }
 
+// `text` without the carriage returns a terminal adds to its line ends.
+std::string WithoutReturns(std::string text) {
+  std::erase(text, '\r');
+  return text;
+}
+
+// Plain `veletas play` in a terminal (a pseudo-terminal from util-linux's `script`) asks for
+// the board size first; the answer sets the game (issue 47).
+TEST(PlayCli, InATerminalPlainPlayAsksForTheBoardSize) {
+  TempDir dir;
+  Child c({"/usr/bin/script", "-qec", std::string(VELETAS_BINARY) + " play --random --seed 4",
+           "/dev/null"},
+          dir.File("err"));
+  const std::string asked = WithoutReturns(c.ReadUntil("(Enter: 10x10)? "));
+  EXPECT_NE(asked.find("Board sizes:  7x7"), std::string::npos) << asked;
+  c.Send("8\n");
+  const std::string again = WithoutReturns(c.ReadUntil("(Enter: 10x10)? "));
+  EXPECT_NE(again.find("expected 7, 9 or 10"), std::string::npos) << again;
+  c.Send("7\n");
+  const std::string game = WithoutReturns(c.ReadUntil(kPrompt));
+  EXPECT_NE(game.find(rules::Diagram(Position::Initial(RuleSet::kStandard, 7))), std::string::npos)
+      << game;
+  c.Send("quit\n");
+  c.ReadToEnd();
+  EXPECT_EQ(c.Wait(), 0);
+}
+
+// Through a pipe nothing is asked: the game is standard 10x10, as before.
+TEST(PlayCli, ThroughAPipePlainPlayIsTenByTen) {
+  TempDir dir;
+  Child c(Argv({"play", "--random", "--seed", "4"}), dir.File("err"));
+  const std::string game = c.ReadUntil(kPrompt);
+  EXPECT_EQ(game.find("Board size"), std::string::npos) << game;
+  EXPECT_NE(game.find(rules::Diagram(Position::Initial(RuleSet::kStandard, 10))), std::string::npos)
+      << game;
+  c.Send("quit\n");
+  c.ReadToEnd();
+  EXPECT_EQ(c.Wait(), 0);
+}
+
 // One engine command and its response (up to the empty line that ends it).
 std::string Ask(Child& c, const std::string& command) {
   c.Send(command + "\n");

@@ -102,6 +102,36 @@ inline std::string ConfigValue(RedisClient& redis, const std::string& key) {
   return v.ok() ? v.value().value_or("") : "";
 }
 
+// A fixture with a real redis-server started under the include that `veletas cluster setup`
+// writes (cluster/transport/redis_setup.h) for run "t", its files in dir_.
+class SetupServerTest : public ::testing::Test {
+ protected:
+  // Writes the setup with `maxmemory` and `max_entry_bytes` and starts redis-server with its
+  // include, then the `extra_config` lines (which override it). A fatal failure when either
+  // fails (callers: ASSERT_NO_FATAL_FAILURE).
+  void StartSetupServer(int64_t maxmemory, int64_t max_entry_bytes = kDefaultMaxEntryBytes,
+                        const std::string& extra_config = "") {
+    RedisSetupOptions o;
+    o.run = "t";
+    o.dir = dir_.Str();
+    o.maxmemory = maxmemory;
+    o.max_entry_bytes = max_entry_bytes;
+    ASSERT_TRUE(WriteRedisSetup(o).ok());
+    std::string why;
+    const std::string extra = extra_config.empty() ? "" : "\n" + extra_config;
+    server_ = test_support::RedisServer::Start(why, "everysec",
+                                               "include " + ConfFile(dir_.Str()) + extra);
+    ASSERT_NE(server_, nullptr) << why;
+  }
+  // A client logged in with the credentials file `name`.auth of the setup ("" = none).
+  std::unique_ptr<RedisClient> Client(const std::string& name) {
+    return SetupClient(server_->Port(), dir_.Str(), name);
+  }
+
+  TempDir dir_;
+  std::unique_ptr<test_support::RedisServer> server_;
+};
+
 class RedisTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -19,41 +19,24 @@
 namespace veletas::cluster {
 namespace {
 
-using test_support::RedisServer;
-using test_support::TempDir;
-
 constexpr int64_t kMaxMemory = int64_t{128} << 20;
 
-class RedisGuardTest : public ::testing::Test {
+class RedisGuardTest : public testing::SetupServerTest {
  protected:
   void SetUp() override {
-    RedisSetupOptions o;
-    o.run = "t";
-    o.dir = dir_.Str();
-    o.maxmemory = kMaxMemory;
-    ASSERT_TRUE(WriteRedisSetup(o).ok());
-    std::string why;
-    server_ = RedisServer::Start(why, "everysec", "include " + ConfFile(dir_.Str()));
-    ASSERT_NE(server_, nullptr) << why;
+    ASSERT_NO_FATAL_FAILURE(StartSetupServer(kMaxMemory));
     admin_ = Client("admin");
     for (const char* w : {"w1", "w2", "evil"}) {
       ASSERT_TRUE(AddWorkerUser(dir_.Str(), "t", w).ok());
       ASSERT_TRUE(ApplyWorkerChange(*admin_, dir_.Str(), "t", w, true).ok());
     }
   }
-  // A client logged in with the credentials file `name`.auth of the setup ("" = none).
-  std::unique_ptr<RedisClient> Client(const std::string& name) {
-    return testing::SetupClient(server_->Port(), dir_.Str(), name);
-  }
-
   std::string Stat(const std::string& field) {
     auto v = HashGet(*admin_, keys_.Stats(), field);
     EXPECT_TRUE(v.ok());
     return v.ok() ? v.value().value_or("") : "";
   }
 
-  TempDir dir_;
-  std::unique_ptr<RedisServer> server_;
   std::unique_ptr<RedisClient> admin_;
   const RunKeys keys_{"t"};
 };

@@ -25,9 +25,6 @@
 namespace veletas::cluster {
 namespace {
 
-using test_support::RedisServer;
-using test_support::TempDir;
-
 constexpr int64_t kMaxMemory = int64_t{64} << 20;
 constexpr int64_t kMaxEntry = int64_t{2} << 20;
 
@@ -37,24 +34,11 @@ unsigned Mode(const std::string& path) {
   return st.st_mode & 0777;
 }
 
-class RedisSetupTest : public ::testing::Test {
+class RedisSetupTest : public testing::SetupServerTest {
  protected:
   void SetUp() override {
-    RedisSetupOptions o;
-    o.run = "t";
-    o.dir = dir_.Str();
-    o.maxmemory = kMaxMemory;
-    o.max_entry_bytes = kMaxEntry;
-    ASSERT_TRUE(WriteRedisSetup(o).ok());
-    std::string why;
     // appendfsync always (after the setup's everysec): nothing written is lost by a kill.
-    server_ = RedisServer::Start(why, "everysec",
-                                 "include " + ConfFile(dir_.Str()) + "\nappendfsync always");
-    ASSERT_NE(server_, nullptr) << why;
-  }
-  // A client logged in with the credentials file `name`.auth of the setup ("" = none).
-  std::unique_ptr<RedisClient> Client(const std::string& name) {
-    return testing::SetupClient(server_->Port(), dir_.Str(), name);
+    ASSERT_NO_FATAL_FAILURE(StartSetupServer(kMaxMemory, kMaxEntry, "appendfsync always"));
   }
 
   // What the server must hold after a start or restart.
@@ -83,9 +67,6 @@ class RedisSetupTest : public ::testing::Test {
     ASSERT_FALSE(other.ok());
     EXPECT_NE(other.error().find(": NOPERM"), std::string::npos) << other.error();
   }
-
-  TempDir dir_;
-  std::unique_ptr<RedisServer> server_;
 };
 
 TEST_F(RedisSetupTest, TheSetupSurvivesARestartWithItsUsersAndLimits) {

@@ -54,5 +54,12 @@ TEST(Text, ClosestNameSuggestsOnlyNearNames) {
   EXPECT_EQ(ClosestName("anything", {}), "");
 }
 
+TEST(Text, TrimRemovesSpacesTabsAndLineEndsAroundOnly) {
+  EXPECT_EQ(Trim(" \t e3/e4 b4 \r\n"), "e3/e4 b4");
+  EXPECT_EQ(Trim("a"), "a");
+  EXPECT_EQ(Trim(" \r\n\t "), "");
+  EXPECT_EQ(Trim(""), "");
+}
+
 }  // namespace
 }  // namespace veletas::util

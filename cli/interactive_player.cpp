@@ -1,14 +1,13 @@
-#include "app/interactive_player.h"
+#include "cli/interactive_player.h"
 
 #include <filesystem>
 #include <random>
 
 #include "config/config.h"
 #include "model/base/shipped_networks.h"
-#include "model/network_evaluator.h"
 #include "rules/notation.h"
 
-namespace veletas::app {
+namespace veletas::cli {
 namespace {
 
 using PlayerResult = util::Result<std::unique_ptr<InteractivePlayer>>;
@@ -18,7 +17,7 @@ constexpr int kDefaultUctPlayouts = 1000;
 // `b` plays the checkpoint `ckpt` with MCTS: the game of --rules/--size when given (else the
 // checkpoint's), the checkpoint's own architecture.
 util::Status LoadNetwork(InteractivePlayer& b, const std::string& ckpt, const PlayerArgs& args,
-                         const config::Config& config, int simulations) {
+                         const config::Config& config, int simulations, const NetworkOpener& open) {
   model::ModelRequirement need;
   const config::GameConfig game = ResolveGame(args.config.game, config.game);
   if (args.config.game.rules) need.rules = game.rules;
@@ -26,13 +25,14 @@ util::Status LoadNetwork(InteractivePlayer& b, const std::string& ckpt, const Pl
   need.source = "--rules/--size";
   model::NetConfig runtime = config.model;
   runtime.threads = args.threads.value_or(config.model.threads);
-  auto opened = model::NetworkEvaluator::Open(ckpt, need, runtime);
+  auto opened = open(ckpt, need, runtime);
   if (!opened) return opened.error_value();
   const model::CheckpointMeta& m = opened.value().meta;
   b.rules = m.rules;
   b.size = m.size;
   b.fixed_game = true;
   b.evaluator = std::move(opened.value().evaluator);
+  b.set_threads = std::move(opened.value().set_threads);
   search::SearchConfig sc = search::ForPlay(config.search);
   sc.simulations = simulations;
   b.visits = sc.simulations;
@@ -93,11 +93,6 @@ void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random, bool u
   AddConfigOptions(cmd, args.config, /*config_required=*/false);
 }
 
-util::Status InteractivePlayer::SetThreads(int threads) {
-  evaluator->SetThreads(threads);
-  return util::Ok();
-}
-
 play::EngineSetup MakeEngineSetup(InteractivePlayer& b) {
   play::EngineSetup setup;
   setup.version = VELETAS_VERSION;
@@ -107,11 +102,34 @@ play::EngineSetup MakeEngineSetup(InteractivePlayer& b) {
   setup.fixed_game = b.fixed_game;
   setup.searcher = b.searcher.get();
   setup.visits = b.visits;
-  if (b.evaluator) setup.set_threads = [&b](int threads) { return b.SetThreads(threads); };
+  if (b.evaluator) {
+    setup.set_threads = [&b](int threads) {
+      b.set_threads(threads);
+      return util::Ok();
+    };
+  }
   return setup;
 }
 
-util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const PlayerArgs& args) {
+play::TerminalGameSetup MakeTerminalSetup(const InteractivePlayer& b, int human,
+                                          const std::string& record_file) {
+  play::TerminalGameSetup setup;
+  setup.rules = b.rules;
+  setup.size = b.size;
+  setup.human = human;
+  setup.engine = b.searcher.get();  // null for --random
+  setup.engine_visits = b.visits;
+  setup.seed = b.seed;
+  setup.engine_description = b.description;
+  setup.record_file = record_file;
+  // Hints come from the engine's own searcher (against --random: UCT, as play/ sets it up).
+  setup.adviser = b.searcher.get();
+  setup.hint_visits = b.visits;
+  return setup;
+}
+
+util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const PlayerArgs& args,
+                                                                       const NetworkOpener& open) {
   auto b = std::make_unique<InteractivePlayer>();
   // Settings: the config file (if any; else standard 10x10), then the options.
   auto loaded = ConfigFromArgs(ConfigArgs{args.config.config, {}, args.config.precision});
@@ -126,7 +144,7 @@ util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const Pla
   b->size = game.size;
 
   if (args.model) {
-    if (auto s = LoadNetwork(*b, *args.model, args, config, simulations); !s)
+    if (auto s = LoadNetwork(*b, *args.model, args, config, simulations, open); !s)
       return s.error_value();
   } else if (!args.random && !args.uct) {
     // The shipped network of the game, if there is one (model/base/shipped_networks.h).
@@ -137,7 +155,7 @@ util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const Pla
     }
     if (shipped.value()) {
       const model::ShippedNetwork& n = *shipped.value();
-      if (auto s = LoadNetwork(*b, n.checkpoint, args, config, simulations); !s) {
+      if (auto s = LoadNetwork(*b, n.checkpoint, args, config, simulations, open); !s) {
         return s.error_value();
       }
       b->description += ", shipped network " + n.card.name;
@@ -165,4 +183,4 @@ util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const Pla
   return b;
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::cli

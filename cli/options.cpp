@@ -1,4 +1,4 @@
-#include "app/cli.h"
+#include "cli/options.h"
 
 #include <iostream>
 #include <iterator>
@@ -6,7 +6,7 @@
 #include "model/base/net_config.h"
 #include "rules/notation.h"
 
-namespace veletas::app {
+namespace veletas::cli {
 
 CLI::Option* Required(CLI::Option* option) { return option->required()->default_str(""); }
 
@@ -89,4 +89,4 @@ std::string RecordArgument(const std::optional<std::string>& record) {
   return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
 }
 
-}  // namespace veletas::app
+}  // namespace veletas::cli

@@ -4,19 +4,22 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "app/cli.h"
-#include "model/network_evaluator.h"
+#include "cli/options.h"
+#include "model/base/checkpoint_file.h"
+#include "model/base/net_config.h"
 #include "play/engine_protocol.h"
+#include "play/terminal_game.h"
 #include "play/turn_search.h"
 #include "rules/position.h"
 #include "search/evaluator.h"
 #include "util/result.h"
 
-namespace veletas::app {
+namespace veletas::cli {
 
 // The options every interactive command shares: --model CKPT, --uct N, --random (when
 // allowed), --simulations N, --config FILE, --rules, --size, --threads N, --seed N.
@@ -34,6 +37,7 @@ struct PlayerArgs {
 // --model or --uct then (analyse), and --uct's help says which.
 void AddPlayerOptions(CLI::App& cmd, PlayerArgs& args, bool allow_random, bool uct_fallback = true);
 
+// The player of an interactive command, as MakeInteractivePlayer builds it.
 struct InteractivePlayer {
   // The game: from --rules/--size, else the checkpoint's, else the config's game section,
   // else standard 10x10. A network plays only its own rules and size (fixed_game).
@@ -49,21 +53,41 @@ struct InteractivePlayer {
   int visits = 0;
   bool random = false;  // --random: no searcher
   uint64_t seed = 0;
-  std::unique_ptr<model::NetworkEvaluator> evaluator;  // the network's (null otherwise)
-  std::unique_ptr<play::TurnSearcher> searcher;        // null for --random
-
-  // Runs the network with `threads` intra-op threads. Precondition: a network player.
-  util::Status SetThreads(int threads);
+  std::unique_ptr<search::Evaluator> evaluator;  // the network's (null otherwise)
+  std::function<void(int)> set_threads;          // the network's intra-op threads
+  std::unique_ptr<play::TurnSearcher> searcher;  // null for --random
 };
+
+// A network checkpoint opened for play: its evaluator, its metadata and how to set the
+// evaluator's intra-op threads (0: one per core).
+struct PlayNetwork {
+  model::CheckpointMeta meta;
+  std::unique_ptr<search::Evaluator> evaluator;
+  std::function<void(int)> set_threads;
+};
+
+// Opens the checkpoint `ckpt` for play, checked against `need`, on the device and threads of
+// `runtime` (the app passes model::NetworkEvaluator::Open; this library has no Torch).
+// Errors name the file and what differs.
+using NetworkOpener = std::function<util::Result<PlayNetwork>(
+    const std::string& ckpt, const model::ModelRequirement& need, const model::NetConfig& runtime)>;
 
 // The engine protocol's setup for `player` (its game, searcher, budget and, with a network,
 // the thread setting); `player` must outlive the engine. Precondition: not --random.
 play::EngineSetup MakeEngineSetup(InteractivePlayer& player);
 
+// The terminal game's setup against `player` (its game, searcher, budget and seed; hints from
+// its searcher), the human in seat `human` (0 first, 1 second), the record saved to
+// `record_file` ("" : not). `player` must outlive the game.
+play::TerminalGameSetup MakeTerminalSetup(const InteractivePlayer& player, int human,
+                                          const std::string& record_file);
+
 // Builds the player from parsed options. Options that do not apply to the player, or an
 // unreadable, corrupt or mismatched checkpoint are errors (exit code 2). With none of
 // --model/--uct/--random: the shipped network of the game (model::FindShippedNetwork; a
-// corrupt or mismatching folder is an error), else uct with 1000 playouts.
-util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const PlayerArgs& args);
+// corrupt or mismatching folder is an error), else uct with 1000 playouts. Networks are
+// opened with `open`.
+util::Result<std::unique_ptr<InteractivePlayer>> MakeInteractivePlayer(const PlayerArgs& args,
+                                                                       const NetworkOpener& open);
 
-}  // namespace veletas::app
+}  // namespace veletas::cli
