@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <optional>
 #include <sstream>
+#include <unordered_set>
 
 #include "util/atomic_file.h"
 
@@ -24,7 +25,8 @@ struct ConfigSection::State {
   };
   std::string file;
   YAML::Node resolved_root;
-  std::vector<Error> errors;  // every error of the file found so far
+  std::vector<Error> errors;              // every error of the file found so far
+  std::unordered_set<std::string> keyed;  // the key paths of `errors`
 };
 
 namespace {
@@ -109,9 +111,7 @@ std::string ConfigSection::Where(const std::string& key) const {
 }
 
 void ConfigSection::Record(int line, const std::string& key_path, std::string text) const {
-  for (const State::Error& e : state_->errors) {
-    if (!key_path.empty() && e.key_path == key_path) return;
-  }
+  if (!key_path.empty() && !state_->keyed.insert(key_path).second) return;
   state_->errors.push_back({line, key_path, std::move(text)});
 }
 

@@ -129,5 +129,21 @@ TEST(ConfigReader, AKeyIsReportedOnce) {
   EXPECT_EQ(bad.error().rfind("once.yaml:3: arena.gate.elo1: ", 0), 0u) << bad.error();
 }
 
+// A file of nothing but unknown keys, as large as a config may be: every one is counted, the
+// first kMaxConfigErrorsListed listed (each key is checked against the others once, not
+// against every error found before it).
+TEST(ConfigReader, AFileFullOfUnknownKeysIsCountedWhole) {
+  std::string text;
+  int keys = 0;
+  while (text.size() + 16 < kMaxConfigBytes) text += "k" + std::to_string(keys++) + ": 1\n";
+  const auto bad = LoadConfigFromString(text, "many.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().rfind("many.yaml:1: unknown key \"k0\"\n", 0), 0u) << bad.error();
+  EXPECT_NE(
+      bad.error().find("\n(and " + std::to_string(keys - kMaxConfigErrorsListed) + " more errors)"),
+      std::string::npos)
+      << bad.error().substr(bad.error().size() - 200);
+}
+
 }  // namespace
 }  // namespace veletas::config
