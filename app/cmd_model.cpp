@@ -78,11 +78,13 @@ int RunExport(const ExportOptions& o) {
   auto meta = model::ExportModel(o.model, o.out);
   if (!meta) return CommandError("export", meta.error_value());
   if (o.checkpoint) {
-    // The network and its metadata, as a shipped network holds it (networks/, no optimiser).
+    // The network and its metadata as a shipped network holds it (networks/): no optimiser
+    // state, no training bookkeeping (model::ShippedMeta).
     const std::string path = o.out + "/model.ckpt";
-    auto bytes = model::WriteCheckpointWithoutOptimizer(o.model, path);
+    auto bytes = model::WriteShippedCheckpoint(o.model, path);
     if (!bytes) return CommandError("export", bytes.error_value());
-    std::cout << "wrote " << path << " (" << bytes.value() << " bytes, without optimiser state)\n";
+    std::cout << "wrote " << path << " (" << bytes.value()
+              << " bytes, without optimiser state or training bookkeeping)\n";
   }
   std::cout << "wrote " << o.out << "/model.pt and " << o.out << "/model.json (generation "
             << meta.value().generation << ", " << rules::RuleSetName(meta.value().rules) << " "
@@ -105,7 +107,8 @@ CommandRun SetupExport(CLI::App& cmd) {
   Required(cmd.add_option("--out", o->out, "directory for model.pt and model.json"))
       ->type_name("DIR");
   cmd.add_flag("--checkpoint", o->checkpoint,
-               "also write DIR/model.ckpt: the checkpoint without its optimiser state");
+               "also write DIR/model.ckpt: the checkpoint as a shipped network holds it, without "
+               "its optimiser state and the run's training bookkeeping (sample file paths)");
   cmd.add_flag("--onnx", o->onnx,
                "also write DIR/model.onnx (checked), for the browser page and onnxruntime: runs "
                "scripts/export_onnx.py, which needs python3 with python3-torch and "

@@ -139,6 +139,21 @@ def save(fig, path):
             os.remove(tmp)
 
 
+def legend_outside(ax, *twins):
+    """The legend of the lines of `ax` (and of its twin axes) to the right of the plot area,
+    where it covers no curve; nothing when there are no labelled lines. The figure must use
+    the constrained layout, which makes room for it."""
+    handles, labels = [], []
+    for a in (ax,) + twins:
+        h, l = a.get_legend_handles_labels()
+        handles += h
+        labels += l
+    if handles:
+        x = 1.12 if twins else 1.02  # beyond the twin's axis labels
+        ax.legend(handles, labels, fontsize=9, loc="upper left", bbox_to_anchor=(x, 1.0),
+                  borderaxespad=0.0)
+
+
 def generation_of(name):
     """N for a player named gen_N, else None."""
     if isinstance(name, str) and name.startswith("gen_") and name[4:].isdigit():
@@ -174,7 +189,7 @@ def draw_elo(path, ratings, promoted=None):
     if not gens and not anchors:
         return "no rated players"
     gens.sort()
-    fig, ax = plt.subplots(figsize=(10, 6))
+    fig, ax = plt.subplots(figsize=(12, 6), layout="constrained")
     if gens:
         xs = [g[0] for g in gens]
         ys = [g[1] for g in gens]
@@ -208,7 +223,7 @@ def draw_elo(path, ratings, promoted=None):
     ax.set_xlabel("generation")
     ax.set_ylabel("Elo")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="best", fontsize=9)
+    legend_outside(ax)
     save(fig, path)
     return None
 
@@ -220,7 +235,7 @@ def draw_losses(path, rows):
     """Losses, policy entropies, value accuracy and the learning rate by training step."""
     if not series(rows, "step", "loss_total")[0]:
         return "no training metrics"
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 8), sharex=True,
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(12, 8), sharex=True, layout="constrained",
                                       gridspec_kw={"height_ratios": [3, 2]})
     for key, label in [("loss_total", "total"), ("loss_policy", "policy"),
                        ("loss_value", "value"), ("loss_aux", "aux (shooter owners)"),
@@ -251,7 +266,7 @@ def draw_losses(path, rows):
                   (f" (generations {int(min(starts))}-{int(max(starts))})" if starts else ""))
     top.set_ylabel("loss")
     top.grid(True, alpha=0.3)
-    top.legend(fontsize=9)
+    legend_outside(top)
     xs, ys = series(rows, "step", "learning_rate")
     if xs:
         bottom.plot(xs, ys, color="tab:purple", label="learning rate")
@@ -263,9 +278,7 @@ def draw_losses(path, rows):
     if xs:
         right.plot(xs, ys, color="tab:green", label="value sign accuracy")
     right.set_ylabel("value sign accuracy")
-    lines = bottom.get_lines() + right.get_lines()
-    if lines:
-        bottom.legend(lines, [line.get_label() for line in lines], fontsize=9, loc="best")
+    legend_outside(bottom, right)
     save(fig, path)
     return None
 
@@ -280,7 +293,10 @@ def draw_speed(path, generations, rows):
             if isinstance(g, dict) and number(g.get("generation")) is not None]
     if not gens and not rows:
         return "no generations in state.json and no training metrics"
-    fig, (games, samples, stages) = plt.subplots(3, 1, figsize=(10, 10), sharex=True)
+    # Games/min and evaluations/s in panels of their own: on twin axes of one panel two
+    # proportional series (a fixed number of evaluations per game) are drawn one on the other.
+    fig, (games, evals, samples, stages) = plt.subplots(4, 1, figsize=(12, 12), sharex=True,
+                                                        layout="constrained")
     x = [number(g.get("generation")) for g in gens]
 
     def per_generation(numerator, denominator, scale=1.0):
@@ -292,26 +308,20 @@ def draw_speed(path, generations, rows):
                 ys.append(scale * n / d)
         return xs, ys
 
-    def legend(ax, *axes):
-        lines = [line for a in (ax,) + axes for line in a.get_lines()]
-        if lines:
-            ax.legend(lines, [line.get_label() for line in lines], fontsize=9, loc="best")
-
     xs, ys = per_generation("selfplay_games", "selfplay_seconds", 60.0)
     if xs:
         games.plot(xs, ys, marker="o", color="tab:blue", label="games/min")
     games.set_ylabel("games per minute")
-    games.set_title("Self-play speed")
+    games.set_title("Self-play speed: games")
     games.grid(True, alpha=0.3)
+    legend_outside(games)
     xs, ys = per_generation("selfplay_network_evaluations", "selfplay_seconds")
     if xs:  # state.json files written before this counter existed lack it
-        right = games.twinx()
-        right.plot(xs, ys, marker="D", linestyle="--", color="tab:green",
-                   label="network evaluations/s")
-        right.set_ylabel("network evaluations/s")
-        legend(games, right)
-    else:
-        legend(games)
+        evals.plot(xs, ys, marker="D", color="tab:green", label="network evaluations/s")
+    evals.set_ylabel("evaluations per second")
+    evals.set_title("Self-play speed: network evaluations")
+    evals.grid(True, alpha=0.3)
+    legend_outside(evals)
 
     xs, ys = per_generation("selfplay_samples", "selfplay_seconds")
     if xs:
@@ -330,7 +340,7 @@ def draw_speed(path, generations, rows):
     samples.set_ylabel("samples per second")
     samples.set_title("Samples per second")
     samples.grid(True, which="both", alpha=0.3)
-    legend(samples)
+    legend_outside(samples)
 
     base = [0.0] * len(gens)
     for key, label in [("selfplay_seconds", "self-play"), ("train_seconds", "training"),
@@ -344,9 +354,8 @@ def draw_speed(path, generations, rows):
     stages.set_title("Time per stage")
     stages.grid(True, axis="y", alpha=0.3)
     if any(base):
-        stages.legend(fontsize=9)
+        legend_outside(stages)
     stages.xaxis.get_major_locator().set_params(integer=True)
-    fig.tight_layout()
     save(fig, path)
     return None
 
@@ -444,7 +453,7 @@ def draw_gate(path, generations, matches):
     if not matches and not decisions:
         return "no gate matches"
     colour = {"promote": "tab:green", "reject": "tab:red"}
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 8))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(12, 8), layout="constrained")
     for g, gate, _ in matches:
         elo = number(gate.get("elo"))
         ci = gate.get("elo_ci95") if isinstance(gate.get("elo_ci95"), list) else []
@@ -467,14 +476,13 @@ def draw_gate(path, generations, matches):
     for decision, c in [("promoted", "tab:green"), ("rejected", "tab:red"),
                         ("undecided", "tab:gray")]:
         top.plot([], [], "o", color=c, label=decision)
-    top.legend(fontsize=9, loc="best")
+    legend_outside(top)
     top.set_title("Gate: candidate minus best network, Elo with 95% interval (games played)")
     top.set_xlabel("candidate generation")
     top.set_ylabel("Elo difference")
     top.grid(True, alpha=0.3)
     top.xaxis.get_major_locator().set_params(integer=True)
     draw_gate_evidence(bottom, matches, colour)
-    fig.tight_layout()
     save(fig, path)
     return None
 

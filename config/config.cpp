@@ -31,14 +31,15 @@ Config ParseSections(ConfigSection& root, const std::string& source) {
   return c;
 }
 
-// The config of `root`; an error names every unknown key of the file found before it.
+// The config of `root`; an error lists every error of the file (unknown keys, bad values),
+// and an error of the file's structure found while reading follows those found before it.
 Config Parse(ConfigSection root, const std::string& source) {
   try {
     return ParseSections(root, source);
   } catch (const ConfigError& e) {
-    const std::string unknown = root.UnknownKeysText();
-    if (unknown.empty() || unknown == e.what()) throw;
-    throw ConfigError(unknown + "\n" + e.what());
+    const std::string found = root.ErrorsText();
+    if (found.empty() || found == e.what()) throw;
+    throw ConfigError(found + "\n" + e.what());
   }
 }
 

@@ -43,7 +43,9 @@ struct Config {
   ClusterConfig cluster;  // cluster.redis empty: not a cluster run
 };
 
-// Reads and validates a config file. Errors name the file, line, key and allowed range.
+// Reads and validates a config file. The error lists every error of the file (unknown keys,
+// values of the wrong type or out of range), a line each naming the file, line, key and what
+// was expected.
 util::Result<Config> LoadConfig(const std::string& path);
 // The same from YAML text (`source_name` appears in errors).
 util::Result<Config> LoadConfigFromString(const std::string& text, const std::string& source_name);

@@ -7,7 +7,7 @@ namespace veletas::config {
 void ParseClusterSection(ConfigSection& s, ClusterConfig& out) {
   util::ReadFields<ClusterConfig>(ClusterConfig::Fields(), out, s);
   if (out.redis.empty()) {  // the section asks for a cluster: it needs its server
-    throw ConfigError(s.Where("redis") + "expected redis://HOST[:PORT] in a cluster section");
+    s.Fail("redis", "expected redis://HOST[:PORT] in a cluster section");
   }
   s.Check(out.Validate());
   s.RejectUnknownKeys();

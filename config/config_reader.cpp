@@ -6,6 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
+#include <sstream>
+#include <unordered_set>
 
 #include "util/atomic_file.h"
 
@@ -15,9 +18,15 @@
 namespace veletas::config {
 
 struct ConfigSection::State {
+  struct Error {
+    int line = 1;
+    std::string key_path;  // "search.simulations"; "" for an error of a whole section
+    std::string text;      // "<file>:<line>: ..."
+  };
   std::string file;
   YAML::Node resolved_root;
-  std::vector<std::string> unknown;  // an error per unknown key found so far
+  std::vector<Error> errors;              // every error of the file found so far
+  std::unordered_set<std::string> keyed;  // the key paths of `errors`
 };
 
 namespace {
@@ -86,15 +95,28 @@ ConfigSection ConfigSection::LoadFile(const std::string& path) {
   return LoadString(text.value(), path);
 }
 
-std::string ConfigSection::Where(const std::string& key) const {
+int ConfigSection::LineOf(const std::string& key) const {
   int line = 0;
   if (node_->IsMap()) {
     for (auto it = node_->begin(); it != node_->end(); ++it) {
       if (it->first.Scalar() == key) line = it->first.Mark().line + 1;
     }
-    if (line == 0 && node_->Mark().line >= 0) line = node_->Mark().line + 1;
   }
-  return state_->file + ":" + std::to_string(std::max(line, 1)) + ": " + Join(path_, key) + ": ";
+  if (line == 0 && node_->Mark().line >= 0) line = node_->Mark().line + 1;
+  return std::max(line, 1);
+}
+
+std::string ConfigSection::Where(const std::string& key) const {
+  return state_->file + ":" + std::to_string(LineOf(key)) + ": " + Join(path_, key) + ": ";
+}
+
+void ConfigSection::Record(int line, const std::string& key_path, std::string text) const {
+  if (!key_path.empty() && !state_->keyed.insert(key_path).second) return;
+  state_->errors.push_back({line, key_path, std::move(text)});
+}
+
+void ConfigSection::Fail(const std::string& key, const std::string& what) const {
+  Record(LineOf(key), Join(path_, key), Where(key) + what);
 }
 
 const YAML::Node* ConfigSection::Lookup(const std::string& key) {
@@ -111,25 +133,44 @@ const YAML::Node* ConfigSection::Lookup(const std::string& key) {
   return nullptr;
 }
 
+namespace {
+
+// The integer `text` spells exactly ("12", "-3"), or nothing.
+std::optional<long long> ParseInteger(const std::string& text) {
+  size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used == 0 || used != text.size()) return std::nullopt;
+  return v;
+}
+
+std::string RangeText(long long v, long long lo, long long hi) {
+  return std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+         "]";
+}
+
+}  // namespace
+
 long long ConfigSection::Int(const std::string& key, long long fallback, long long lo,
                              long long hi) {
   long long v = fallback;
   if (const YAML::Node* n = Lookup(key)) {
-    if (!n->IsScalar()) throw ConfigError(Where(key) + "expected an integer");
-    const std::string text = n->Scalar();
-    size_t used = 0;
-    try {
-      v = std::stoll(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
+    const std::string text = n->IsScalar() ? n->Scalar() : "";
+    const std::optional<long long> parsed = ParseInteger(text);
+    if (!n->IsScalar() || !parsed) {
+      Fail(key,
+           n->IsScalar() ? "expected an integer, got \"" + text + "\"" : "expected an integer");
+      return fallback;
     }
-    if (used == 0 || used != text.size()) {
-      throw ConfigError(Where(key) + "expected an integer, got \"" + text + "\"");
-    }
+    v = *parsed;
   }
   if (v < lo || v > hi) {
-    throw ConfigError(Where(key) + std::to_string(v) + " is out of range [" + std::to_string(lo) +
-                      ", " + std::to_string(hi) + "]");
+    Fail(key, RangeText(v, lo, hi));
+    return fallback;
   }
   (*resolved_)[key] = v;
   return v;
@@ -138,7 +179,10 @@ long long ConfigSection::Int(const std::string& key, long long fallback, long lo
 double ConfigSection::Real(const std::string& key, double fallback) {
   double v = fallback;
   if (const YAML::Node* n = Lookup(key)) {
-    if (!n->IsScalar()) throw ConfigError(Where(key) + "expected a number");
+    if (!n->IsScalar()) {
+      Fail(key, "expected a number");
+      return fallback;
+    }
     const std::string text = n->Scalar();
     size_t used = 0;
     try {
@@ -147,7 +191,8 @@ double ConfigSection::Real(const std::string& key, double fallback) {
       used = 0;
     }
     if (used == 0 || used != text.size() || !std::isfinite(v)) {
-      throw ConfigError(Where(key) + "expected a number, got \"" + text + "\"");
+      Fail(key, "expected a number, got \"" + text + "\"");
+      return fallback;
     }
   }
   (*resolved_)[key] = Format(v);
@@ -164,14 +209,19 @@ float ConfigSection::Float(const std::string& key, float fallback) {
 
 void ConfigSection::Check(const util::Status& status) const {
   if (status.ok()) return;
-  const std::string& message = status.error();
-  const std::string_view key = util::SettingKey(message);
-  if (key.empty()) {
-    const int line = node_->Mark().line >= 0 ? node_->Mark().line + 1 : 1;
-    throw ConfigError(state_->file + ":" + std::to_string(line) + ": " +
-                      (path_.empty() ? "" : path_ + ": ") + message);
+  std::istringstream lines(status.error());
+  for (std::string message; std::getline(lines, message);) {
+    if (message.empty()) continue;
+    const std::string_view key = util::SettingKey(message);
+    if (key.empty()) {
+      const int line = node_->Mark().line >= 0 ? node_->Mark().line + 1 : 1;
+      Record(line, "",
+             state_->file + ":" + std::to_string(line) + ": " +
+                 (path_.empty() ? "" : path_ + ": ") + message);
+    } else {
+      Fail(std::string(key), message.substr(key.size() + 2));
+    }
   }
-  throw ConfigError(Where(std::string(key)) + message.substr(key.size() + 2));
 }
 
 bool ConfigSection::Bool(const std::string& key, bool fallback) {
@@ -183,7 +233,8 @@ bool ConfigSection::Bool(const std::string& key, bool fallback) {
     } else if (text == "false") {
       v = false;
     } else {
-      throw ConfigError(Where(key) + "expected true or false, got \"" + text + "\"");
+      Fail(key, "expected true or false, got \"" + text + "\"");
+      return fallback;
     }
   }
   (*resolved_)[key] = v;
@@ -194,7 +245,10 @@ std::string ConfigSection::Choice(const std::string& key, const std::string& fal
                                   const std::vector<std::string>& allowed) {
   std::string v = fallback;
   if (const YAML::Node* n = Lookup(key)) {
-    if (!n->IsScalar()) throw ConfigError(Where(key) + "expected a word");
+    if (!n->IsScalar()) {
+      Fail(key, "expected a word");
+      return fallback;
+    }
     v = n->Scalar();
   }
   bool ok = false;
@@ -203,7 +257,10 @@ std::string ConfigSection::Choice(const std::string& key, const std::string& fal
     if (v == a) ok = true;
     list += (list.empty() ? "" : ", ") + a;
   }
-  if (!ok) throw ConfigError(Where(key) + "\"" + v + "\" is not one of: " + list);
+  if (!ok) {
+    Fail(key, "\"" + v + "\" is not one of: " + list);
+    return fallback;
+  }
   (*resolved_)[key] = v;
   return v;
 }
@@ -211,7 +268,10 @@ std::string ConfigSection::Choice(const std::string& key, const std::string& fal
 std::string ConfigSection::String(const std::string& key, const std::string& fallback) {
   std::string v = fallback;
   if (const YAML::Node* n = Lookup(key)) {
-    if (!n->IsScalar()) throw ConfigError(Where(key) + "expected a string");
+    if (!n->IsScalar()) {
+      Fail(key, "expected a string");
+      return fallback;
+    }
     v = n->Scalar();
   }
   (*resolved_)[key] = v;
@@ -223,27 +283,25 @@ std::vector<long long> ConfigSection::IntList(const std::string& key,
                                               long long hi) {
   std::vector<long long> v = fallback;
   if (const YAML::Node* n = Lookup(key)) {
-    if (!n->IsSequence()) throw ConfigError(Where(key) + "expected a list of integers");
+    if (!n->IsSequence()) {
+      Fail(key, "expected a list of integers");
+      return fallback;
+    }
     v.clear();
     for (const YAML::Node& item : *n) {
-      long long x = 0;
-      size_t used = 0;
       const std::string text = item.IsScalar() ? item.Scalar() : "";
-      try {
-        x = std::stoll(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
+      const std::optional<long long> x = ParseInteger(text);
+      if (!x) {
+        Fail(key, "expected integers, got \"" + text + "\"");
+        return fallback;
       }
-      if (used == 0 || used != text.size()) {
-        throw ConfigError(Where(key) + "expected integers, got \"" + text + "\"");
-      }
-      v.push_back(x);
+      v.push_back(*x);
     }
   }
   for (long long x : v) {
     if (x < lo || x > hi) {
-      throw ConfigError(Where(key) + std::to_string(x) + " is out of range [" + std::to_string(lo) +
-                        ", " + std::to_string(hi) + "]");
+      Fail(key, RangeText(x, lo, hi));
+      return fallback;
     }
   }
   YAML::Node list(YAML::NodeType::Sequence);
@@ -263,8 +321,11 @@ bool ConfigSection::Has(const std::string& key) const {
 ConfigSection ConfigSection::Section(const std::string& key) {
   YAML::Node child(YAML::NodeType::Map);
   if (const YAML::Node* n = Lookup(key)) {
-    if (!n->IsMap()) throw ConfigError(Where(key) + "expected a mapping");
-    child = *n;
+    if (n->IsMap()) {
+      child = *n;
+    } else {
+      Fail(key, "expected a mapping");
+    }
   }
   (*resolved_)[key] = YAML::Node(YAML::NodeType::Map);
   YAML::Node resolved_child = (*resolved_)[key];
@@ -282,23 +343,26 @@ void ConfigSection::RejectUnknownKeys() {
       const std::string key = it->first.Scalar();
       if (std::find(used_.begin(), used_.end(), key) != used_.end()) continue;
       const std::string near = util::ClosestName(key, used_);
-      state_->unknown.push_back(
-          state_->file + ":" + std::to_string(it->first.Mark().line + 1) + ": unknown key \"" +
-          Join(path_, key) + "\"" +
-          (near.empty() ? "" : " (did you mean \"" + Join(path_, near) + "\"?)"));
+      const int line = it->first.Mark().line + 1;
+      Record(line, Join(path_, key),
+             state_->file + ":" + std::to_string(line) + ": unknown key \"" + Join(path_, key) +
+                 "\"" + (near.empty() ? "" : " (did you mean \"" + Join(path_, near) + "\"?)"));
     }
   }
-  if (path_.empty() && !state_->unknown.empty()) throw ConfigError(UnknownKeysText());
+  if (path_.empty() && !state_->errors.empty()) throw ConfigError(ErrorsText());
 }
 
-std::string ConfigSection::UnknownKeysText() const {
+std::string ConfigSection::ErrorsText() const {
+  std::vector<State::Error> errors = state_->errors;
+  std::stable_sort(errors.begin(), errors.end(),
+                   [](const State::Error& a, const State::Error& b) { return a.line < b.line; });
   std::string out;
-  const size_t n = state_->unknown.size();
-  for (size_t i = 0; i < n && i < kMaxUnknownKeysListed; ++i) {
-    out += (out.empty() ? "" : "\n") + state_->unknown[i];
+  const size_t n = errors.size();
+  for (size_t i = 0; i < n && i < kMaxConfigErrorsListed; ++i) {
+    out += (out.empty() ? "" : "\n") + errors[i].text;
   }
-  if (n > kMaxUnknownKeysListed) {
-    out += "\n(and " + std::to_string(n - kMaxUnknownKeysListed) + " more unknown keys)";
+  if (n > kMaxConfigErrorsListed) {
+    out += "\n(and " + std::to_string(n - kMaxConfigErrorsListed) + " more errors)";
   }
   return out;
 }

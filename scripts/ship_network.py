@@ -3,7 +3,7 @@
 
 usage: /usr/bin/python3 scripts/ship_network.py RUN GEN NAME [--games 200]
            [--anchors random,uct:1000,uct:10000,uct:100000] [--simulations N]
-           [--command "veletas pipeline ..."] [--commit HASH] [--matches-out FILE]
+           [--command "veletas pipeline ..."] [--notes TEXT] [--commit HASH] [--matches-out FILE]
            [--results-from FILE] [--networks DIR] [--veletas PATH] [--force]
 
 RUN is a `veletas pipeline` run directory (RUN/state.json, RUN/config.resolved.yaml,
@@ -12,16 +12,19 @@ is the folder's name: RULES-NxN (e.g. standard-7x7) is the one `veletas play`, `
 `analyse` and the page use by default for that game.
 
 What it does, in a staging folder beside networks/NAME (nothing is left there on failure):
-  1. `veletas export --checkpoint`: model.ckpt (the checkpoint without optimiser state) and
-     model.json; scripts/export_onnx.py: model.onnx (the browser's network).
+  1. `veletas export --checkpoint`: model.ckpt (the checkpoint without optimiser state and
+     the run's training bookkeeping: no path of the training machine) and model.json;
+     scripts/export_onnx.py: model.onnx (the browser's network).
   2. config.yaml: the run's effective config (RUN/config.resolved.yaml).
   3. One `veletas match --json` per anchor: mcts:model.ckpt:N (N = --simulations, default the
      config's arena.simulations) against the anchor, --games games; or the anchor's match
      from --results-from (a JSON list of `veletas match --json` outputs, as --matches-out
      writes them, rewritten after every match so that a killed run keeps what it measured).
   4. CARD.md (for people) and card.json (format "veletas-network-card v1": name, rules, size,
-     generation, config, command, commit, cpu_minutes, the SHA-256 of every file, results
-     with Elo and its 95% interval).
+     generation, config, command, notes, commit, cpu_minutes, the SHA-256 of every file,
+     results with Elo and its 95% interval). The command is a `veletas` command line that can
+     be copied as it is (default: the pipeline on the folder's config.yaml); what else is to
+     be said of the run (a stop by hand, settings changed) goes into --notes.
   5. Checks the folder holds at most 8 MiB, moves it to networks/NAME (--force replaces an
      existing one) and, for a RULES-NxN name, that `veletas engine` finds and loads it.
 
@@ -35,6 +38,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -72,7 +76,10 @@ def parse_args(argv):
     p.add_argument("--simulations", type=int,
                    help="the network's simulations per sub-decision in the matches "
                         "(default: the config's arena.simulations)")
-    p.add_argument("--command", help="the command that trained the run (for the card)")
+    p.add_argument("--command", help="the veletas command line that trained the run (for the "
+                   "card; copyable as it is: prose goes into --notes)")
+    p.add_argument("--notes", default="", help="what else the card says of the run (e.g. where "
+                   "it was stopped)")
     p.add_argument("--commit", help="the commit that trained the run (default: this tree's HEAD)")
     p.add_argument("--matches-out", metavar="FILE",
                    help="write every match's JSON output (a list) to FILE")
@@ -89,10 +96,28 @@ def parse_args(argv):
         raise BadInput("--games: must be at least 1, got %d" % a.games)
     if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}", a.name):
         raise BadInput("NAME %r: use letters, digits, '_', '-', '.' (e.g. standard-7x7)" % a.name)
+    if a.command is not None:
+        check_command(a.command)
     a.anchors = [s.strip() for s in a.anchors.split(",") if s.strip()]
     if not a.anchors:
         raise BadInput("--anchors: no opponent given")
     return a
+
+
+def check_command(command):
+    """BadInput unless `command` reads as a `veletas` command line: words of the shell that
+    start with veletas and a command name, then options (--name) and their values, none of
+    them prose (a word ending in ',' or ';', or in parentheses)."""
+    try:
+        words = shlex.split(command)
+    except ValueError as e:
+        raise BadInput("--command %r: not a command line (%s)" % (command, e))
+    if len(words) < 2 or words[0] != "veletas" or not re.fullmatch(r"[a-z][a-z0-9-]*", words[1]):
+        raise BadInput("--command %r: expected `veletas COMMAND [--option VALUE ...]`" % command)
+    for w in words[2:]:
+        if w[-1] in ",;" or w[0] in "([" or w[-1] in ")]" or (not w.startswith("-") and " " in w):
+            raise BadInput("--command %r: %r is not an option or its value (put prose in "
+                           "--notes)" % (command, w))
 
 
 def find_veletas(path):
@@ -265,7 +290,8 @@ def card_markdown(card, description, stage):
         "%s blocks x %s channels." % (card["rules"], card["size"], card["size"],
                                       card["generation"], card["run"], a.get("blocks", "?"),
                                       a.get("channels", "?")), "",
-        "- Trained by: `%s`" % card["command"],
+        "- Trained by: `%s`" % card["command"] +
+        (" (%s)" % card["notes"] if card.get("notes") else ""),
         "- Commit: `%s`" % card["commit"],
         "- CPU time: %.2f CPU-minutes (the pipeline process, every stage up to this "
         "generation)" % card["cpu_minutes"],
@@ -339,8 +365,12 @@ def ship(args):
         card = {"format": CARD_FORMAT, "name": args.name, "rules": description["rules"],
                 "size": int(description["size"]), "generation": gen,
                 "run": os.path.basename(os.path.normpath(args.run)), "config": "config.yaml",
-                "command": args.command or "veletas pipeline --config config.yaml --run %s "
-                                           "(not recorded: pass --command)" % args.run,
+                "command": args.command or "veletas pipeline --config %s --run %s" % (
+                    shlex.quote("networks/%s/config.yaml" % args.name),
+                    shlex.quote(os.path.basename(os.path.normpath(args.run)))),
+                "notes": args.notes or ("" if args.command else
+                                        "the command was not recorded; the folder's config.yaml "
+                                        "is the run's effective config"),
                 "commit": args.commit or default_commit(),
                 "cpu_minutes": cpu_minutes(state, gen), "simulations": simulations,
                 "architecture": description.get("architecture", {}),

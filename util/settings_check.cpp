@@ -1,5 +1,6 @@
 #include "util/settings_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -60,8 +61,16 @@ bool InRange(double v, double lo, double hi, Ends ends) {
 std::string FormatSetting(double v) { return Shortest(v); }
 std::string FormatSetting(float v) { return Shortest(v); }
 
+void SettingsCheck::Add(std::string line) {
+  const std::string_view key = SettingKey(line);
+  for (const std::string& e : errors_) {
+    if (!key.empty() && SettingKey(e) == key) return;
+  }
+  errors_.push_back(std::move(line));
+}
+
 void SettingsCheck::Fail(std::string_view key, const std::string& what) {
-  if (first_error_.empty()) first_error_ = std::string(key) + ": " + what;
+  Add(std::string(key) + ": " + what);
 }
 
 SettingsCheck& SettingsCheck::Int(std::string_view key, long long v, long long lo, long long hi) {
@@ -95,19 +104,27 @@ SettingsCheck& SettingsCheck::That(bool ok, std::string_view key, std::string_vi
 }
 
 SettingsCheck& SettingsCheck::Nested(std::string_view prefix, const Status& nested) {
-  if (nested.ok() || !first_error_.empty()) return *this;
-  if (prefix.empty()) {
-    first_error_ = nested.error();
-  } else {
-    first_error_ =
-        std::string(prefix) + (SettingKey(nested.error()).empty() ? ": " : ".") + nested.error();
+  if (nested.ok()) return *this;
+  const std::string& text = nested.error();
+  for (size_t at = 0; at <= text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    const std::string line = text.substr(at, end - at);
+    at = end + 1;
+    if (line.empty()) continue;
+    if (prefix.empty()) {
+      Add(line);
+    } else {
+      Add(std::string(prefix) + (SettingKey(line).empty() ? ": " : ".") + line);
+    }
   }
   return *this;
 }
 
 Status SettingsCheck::Result() const {
-  if (first_error_.empty()) return Ok();
-  return Status::Error(first_error_);
+  if (errors_.empty()) return Ok();
+  std::string text;
+  for (const std::string& e : errors_) text += (text.empty() ? "" : "\n") + e;
+  return Status::Error(text);
 }
 
 std::string_view SettingKey(std::string_view message) {

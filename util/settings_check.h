@@ -17,7 +17,8 @@ namespace veletas::util {
 // Which ends of a range are excluded.
 enum class Ends { kClosed, kOpenLow, kOpenHigh, kOpen };
 
-// Collects checks; the first that fails is the result. Not thread-safe (a local object).
+// Collects checks; every key's first failed check is in the result, in the order checked.
+// Not thread-safe (a local object).
 class SettingsCheck {
  public:
   // v in [lo, hi].
@@ -34,15 +35,17 @@ class SettingsCheck {
   // `ok`, else the error "<key>: <what>" (a rule between settings, e.g. "300 is more than
   // full_simulations (200)").
   SettingsCheck& That(bool ok, std::string_view key, std::string_view what);
-  // The result of a nested struct's Validate(), its key prefixed with "<prefix>." (an empty
-  // prefix keeps the key: a struct whose settings sit beside the outer struct's).
+  // The result of a nested struct's Validate(), each line's key prefixed with "<prefix>." (an
+  // empty prefix keeps the keys: a struct whose settings sit beside the outer struct's).
   SettingsCheck& Nested(std::string_view prefix, const Status& nested);
-  // Ok, or the first failed check (bad input).
+  // Ok, or every failed check (bad input), a line "<key>: <what>" each.
   Status Result() const;
 
  private:
   void Fail(std::string_view key, const std::string& what);
-  std::string first_error_;
+  // Adds the error line `line` unless its key already failed.
+  void Add(std::string line);
+  std::vector<std::string> errors_;
 };
 
 // The key of a settings error ("gate.elo1" in "gate.elo1: 5 is out of range ..."), or ""

@@ -67,7 +67,8 @@ std::vector<std::string> ChoiceNames(std::span<const Choice<E>> choices) {
 
 // Where ReadFields reads settings from: one mapping of a config file (config::ConfigSection).
 // Every accessor records the key as read and its effective value; errors (a value of the
-// wrong type or outside the range, a rejected verdict) throw.
+// wrong type or outside the range, a rejected verdict) are the reader's to report: the config
+// reader collects every error of a file and throws when the file has been read.
 class SettingsReader {
  public:
   virtual ~SettingsReader() = default;
@@ -87,9 +88,10 @@ class SettingsReader {
                                          long long hi) = 0;
   // The nested mapping `key` (empty when absent). Precondition: this reader outlives it.
   virtual std::unique_ptr<SettingsReader> Nested(const std::string& key) = 0;
-  // Throws when `status` (a Validate() verdict, "<key>: <what>") is an error.
+  // Reports `status` (a Validate() verdict, a line "<key>: <what>" per error) when it is an
+  // error.
   virtual void Check(const Status& status) const = 0;
-  // Throws naming the first key of the mapping that was not read.
+  // Reports every key of the mapping that was not read.
   virtual void RejectUnknownKeys() = 0;
 };
 

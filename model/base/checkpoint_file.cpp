@@ -277,21 +277,45 @@ util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path) {
   return std::move(file.value().meta);
 }
 
-util::Result<std::string> ReadCheckpointWithoutOptimizer(const std::string& path) {
+namespace {
+
+// The checkpoint file `path` re-encoded with its metadata changed by `change`, its tensors as
+// they are and no optimiser state.
+util::Result<std::string> Reencode(const std::string& path,
+                                   CheckpointMeta (*change)(CheckpointMeta meta)) {
   auto sections = ReadCheckpointFile(path);
   if (!sections) return sections.error_value();
   auto meta = MetaFromJson(sections.value().meta_json, path);
   if (!meta) return meta.error_value();
-  meta.value().optimizer.clear();
-  CheckpointSections published;
-  published.meta_json = MetaToJson(meta.value());
-  published.tensors = std::move(sections.value().tensors);
-  return EncodeCheckpointFile(published);
+  CheckpointSections out;
+  out.meta_json = MetaToJson(change(std::move(meta.value())));
+  out.tensors = std::move(sections.value().tensors);
+  return EncodeCheckpointFile(out);
 }
 
-util::Result<size_t> WriteCheckpointWithoutOptimizer(const std::string& checkpoint,
-                                                     const std::string& out) {
-  auto bytes = ReadCheckpointWithoutOptimizer(checkpoint);
+CheckpointMeta WithoutOptimizer(CheckpointMeta meta) {
+  meta.optimizer.clear();
+  return meta;
+}
+
+}  // namespace
+
+util::Result<std::string> ReadCheckpointWithoutOptimizer(const std::string& path) {
+  return Reencode(path, WithoutOptimizer);
+}
+
+CheckpointMeta ShippedMeta(CheckpointMeta meta) {
+  meta.optimizer.clear();
+  meta.extra.clear();
+  return meta;
+}
+
+util::Result<std::string> ReadShippedCheckpoint(const std::string& path) {
+  return Reencode(path, ShippedMeta);
+}
+
+util::Result<size_t> WriteShippedCheckpoint(const std::string& checkpoint, const std::string& out) {
+  auto bytes = ReadShippedCheckpoint(checkpoint);
   if (!bytes) return bytes.error_value();
   if (util::Status s = util::WriteFileAtomic(out, bytes.value()); !s.ok()) return s.error_value();
   return bytes.value().size();

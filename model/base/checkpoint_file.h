@@ -133,13 +133,24 @@ Status CheckFits(const CheckpointFile& file, const ModelRequirement& need);
 util::Result<CheckpointMeta> ReadCheckpointMeta(const std::string& path);
 
 // The bytes of the checkpoint file `path` without its optimiser state: the network and its
-// metadata (what a cluster learner publishes to workers). Errors name the file.
+// metadata, `extra` included (what a cluster learner publishes to workers). Errors name the
+// file.
 util::Result<std::string> ReadCheckpointWithoutOptimizer(const std::string& path);
 
-// Writes ReadCheckpointWithoutOptimizer(`checkpoint`) to `out` (atomically): the network as a
-// shipped network holds it (networks/, `veletas export --checkpoint`). Returns the bytes
-// written. Errors name the file: as ReadCheckpointWithoutOptimizer, a failed write.
-util::Result<size_t> WriteCheckpointWithoutOptimizer(const std::string& checkpoint,
-                                                     const std::string& out);
+// The metadata a shipped or exported network keeps (networks/, `veletas export`): `meta`
+// without its optimiser and without `extra`, the run's training bookkeeping (the sample files
+// read, with their paths on the machine that trained it, and the training call), which only
+// resuming that run needs. What loading and playing need stays (game, architecture, features),
+// and the provenance the card does not hold (generation, training steps).
+CheckpointMeta ShippedMeta(CheckpointMeta meta);
+
+// The bytes of the checkpoint file `path` as a shipped network holds it: its network tensors
+// byte for byte, its metadata ShippedMeta. Errors name the file.
+util::Result<std::string> ReadShippedCheckpoint(const std::string& path);
+
+// Writes ReadShippedCheckpoint(`checkpoint`) to `out` (atomically): `veletas export
+// --checkpoint`, and so networks/*/model.ckpt. Returns the bytes written. Errors name the file:
+// as ReadShippedCheckpoint, a failed write.
+util::Result<size_t> WriteShippedCheckpoint(const std::string& checkpoint, const std::string& out);
 
 }  // namespace veletas::model

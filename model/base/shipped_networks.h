@@ -7,11 +7,14 @@
 // model.json and model.onnx (the browser export), config.yaml (the config that trained it),
 // CARD.md (the human card) and card.json (the machine card):
 //   {"format": "veletas-network-card v1", "name": NAME, "rules": "standard", "size": 7,
-//    "generation": G, "config": "config.yaml", "command": "...", "commit": "...",
-//    "cpu_minutes": M, "files": {"model.ckpt": SHA256, ...},
+//    "generation": G, "config": "config.yaml", "command": "...", "notes": "...",
+//    "commit": "...", "cpu_minutes": M, "files": {"model.ckpt": SHA256, ...},
 //    "results": [{"opponent": "uct:10000", "games": 200, "wins": W, "losses": L,
 //                 "elo": E, "elo_low": LO, "elo_high": HI}, ...]}
 // (elo_low or elo_high is null when the network won or lost every game: one-sided bound).
+// "command" is a `veletas` command line that can be copied as it is; "notes" (optional, not
+// read here) says what else is to be said of the run. model.ckpt and model.json hold no
+// training bookkeeping and no path of the machine that trained the network (ShippedMeta).
 #pragma once
 
 #include <cstdint>

@@ -123,7 +123,8 @@ std::string DescribeExport(const CheckpointMeta& meta) {
                        {"feature_version", meta.feature_version}};
   j["generation"] = meta.generation;
   j["training_steps"] = meta.training_steps;
-  j["extra"] = meta.extra;
+  // No `extra`: the run's training bookkeeping (sample files with their paths) is not the
+  // exported network's business (ShippedMeta).
   j["usage"] =
       "module = torch.jit.load('model.pt'); policy_logits, value, aux_logits = module(x). "
       "Run in eval mode under torch.no_grad(). Each batch norm is folded into the convolution "

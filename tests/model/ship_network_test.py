@@ -94,6 +94,24 @@ check(all(m["a_wins"] == x["wins"] for m, x in zip(played, card["results"])), "w
 with open(os.path.join(folder, "CARD.md")) as f:
     md = f.read()
 check("| uct:20 | 2 |" in md and "0123abcd" in md, "CARD.md:\n" + md)
+# No path of this machine in the shipped files (issue 47): the run's checkpoints record the
+# sample files they were trained on with their absolute paths under WORK; the shipped ones not.
+with open(os.path.join(run_dir, "models", "gen_%04d.ckpt" % card["generation"]), "rb") as f:
+    check(run_dir.encode() in f.read(), "the run's checkpoint holds no path (the check's premise)")
+for name in ["model.ckpt", "model.json", "model.onnx", "config.yaml", "CARD.md", "card.json"]:
+    with open(os.path.join(folder, name), "rb") as f:
+        data = f.read()
+    check(WORK.encode() not in data and b"training.data" not in data,
+          "%s holds a path of this machine or the training bookkeeping" % name)
+# The card's command is a command line; prose goes into --notes, shown after it.
+r = run(ship + ["--networks", os.path.join(WORK, "networks3"), "--results-from", matches,
+                "--command", "veletas pipeline --config c.yaml --run r, stopped by hand"])
+check(r.returncode == 2 and "put prose in --notes" in r.stderr, "prose command: " + r.stderr)
+r = must(ship + ["--networks", os.path.join(WORK, "networks3"), "--results-from", matches,
+                 "--notes", "stopped by hand"])
+with open(os.path.join(WORK, "networks3", "standard-7x7", "CARD.md")) as f:
+    check("Trained by: `veletas pipeline --config configs/tiny.yaml --run run` (stopped by hand)"
+          in f.read(), "notes in CARD.md")
 import onnx  # noqa: E402  (Debian's python3-onnx, as scripts/export_onnx.py)
 onnx.checker.check_model(onnx.load(os.path.join(folder, "model.onnx")))
 
@@ -145,6 +163,36 @@ r = run([sys.executable, card_script, folder, os.path.join(WORK, "other.json")])
 check(r.returncode == 2 and "is not " in r.stderr, "another network: " + r.stderr)
 with open(os.path.join(folder, "card.json")) as f:
     check(json.load(f) == card3, "a refused match changed the card")
+
+# A folder in an older form (its checkpoint with the run's bookkeeping) brought to the shipped
+# form by scripts/reship_network.py: the bookkeeping gone, the card right, the network loads.
+old_form = os.path.join(WORK, "networks4", "standard-7x7")
+shutil.copytree(folder, old_form)
+shutil.copyfile(os.path.join(run_dir, "models", "gen_%04d.ckpt" % card["generation"]),
+                os.path.join(old_form, "model.ckpt"))
+with open(os.path.join(old_form, "card.json")) as f:
+    old_card = json.load(f)
+old_card["files"]["model.ckpt"] = sha256(os.path.join(old_form, "model.ckpt"))
+with open(os.path.join(old_form, "card.json"), "w") as f:
+    json.dump(old_card, f)
+reship = [sys.executable, os.path.join(SOURCE, "scripts", "reship_network.py"), old_form,
+          "--veletas", VELETAS]
+must(reship + ["--notes", "reshipped"])
+with open(os.path.join(old_form, "model.ckpt"), "rb") as f:
+    check(WORK.encode() not in f.read(), "reship left a path in model.ckpt")
+with open(os.path.join(old_form, "model.ckpt"), "rb") as a, \
+        open(os.path.join(folder, "model.ckpt"), "rb") as b:
+    check(a.read() == b.read(), "reship and ship give different checkpoints")
+with open(os.path.join(old_form, "card.json")) as f:
+    new_card = json.load(f)
+check(new_card["notes"] == "reshipped" and new_card["results"] == card3["results"], "reshipped card")
+for name, digest in new_card["files"].items():
+    check(sha256(os.path.join(old_form, name)) == digest, "reshipped sha256 of " + name)
+r = run([VELETAS, "engine", "--size", "7", "--simulations", "4"],
+        env=dict(os.environ, VELETAS_NETWORKS=os.path.dirname(old_form)), stdin="genmove\nquit\n")
+check(r.returncode == 0 and "shipped network standard-7x7" in r.stderr, "reshipped: " + r.stderr)
+r = run(reship + ["--command", "veletas pipeline (by hand)"])
+check(r.returncode == 2 and "--command" in r.stderr, "reship prose command: " + r.stderr)
 
 # The commands use it by default.
 env = dict(os.environ, VELETAS_NETWORKS=networks)

@@ -64,7 +64,7 @@ nlohmann::json MakeFolder(const std::string& root, const std::string& name, Rule
   fs::create_directories(dir);
   const std::string ckpt = (fs::path(root) / (name + ".full.ckpt")).string();
   EXPECT_TRUE(CreateInitialCheckpoint(ckpt, ModelSpec{rules, size, testing::TinyArch()}, 3).ok());
-  auto stripped = ReadCheckpointWithoutOptimizer(ckpt);
+  auto stripped = ReadShippedCheckpoint(ckpt);
   EXPECT_TRUE(stripped.ok());
   WriteBytes(dir + "/model.ckpt", stripped.value());
   WriteBytes(dir + "/model.json", "{\"format\": \"veletas-zero TorchScript export\"}\n");
@@ -229,7 +229,7 @@ TEST(ShippedNetworks, AFolderOverTheSizeLimitIsRefused) {
   EXPECT_NE(n.error().find("more than the 8388608"), std::string::npos) << n.error();
 }
 
-TEST(ShippedNetworks, ExportWritesTheCheckpointWithoutOptimiserState) {
+TEST(ShippedNetworks, ExportWritesTheShippedCheckpoint) {
   TempDir dir;
   const std::string ckpt = dir.File("g0.ckpt");
   ASSERT_TRUE(
@@ -239,7 +239,7 @@ TEST(ShippedNetworks, ExportWritesTheCheckpointWithoutOptimiserState) {
                                    ckpt + " --out " + dir.File("out"),
                                dir);
   ASSERT_EQ(o.code, 0) << o.err;
-  auto stripped = ReadCheckpointWithoutOptimizer(ckpt);
+  auto stripped = ReadShippedCheckpoint(ckpt);
   ASSERT_TRUE(stripped.ok());
   EXPECT_EQ(test_support::ReadAll(dir.File("out/model.ckpt")), stripped.value());
   EXPECT_TRUE(fs::exists(dir.File("out/model.json")));

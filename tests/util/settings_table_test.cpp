@@ -112,7 +112,8 @@ TEST(SettingsTable, ChecksEachRowInOrder) {
   Outer a;
   a.count = 11;
   a.rate = 2;
-  EXPECT_EQ(a.Validate().error(), "count: 11 is out of range [1, 10]");
+  EXPECT_EQ(a.Validate().error(),
+            "count: 11 is out of range [1, 10]\nrate: 2 is out of range [0, 1]");
   Outer b;
   b.rate = 0.1f;
   b.list = {1, 6};
