@@ -19,6 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::QuickRequest;
 using testing::TempDir;
+using testing::TrainAndReadMetrics;
 using testing::WriteGames;
 
 constexpr CpuFeatures kFull{.avx512_bf16 = true, .avx512 = true};
@@ -112,14 +113,9 @@ TEST(TrainEngine, OnednnTrainsAsLibTorchDoes) {
     r.config.metrics_every = 4;
     r.steps = 4;
     const std::string name = TrainEngineName(engines[i]);
-    r.output_checkpoint = dir.File("out_" + name + "/gen1.ckpt");
-    const TrainResult result = TrainGeneration(r);
-    ASSERT_TRUE(result.ok()) << result.error;
+    TrainResult result;
+    ASSERT_NO_FATAL_FAILURE(TrainAndReadMetrics(r, dir, name, &result, &lines[i]));
     EXPECT_EQ(result.stats.engine, name);
-    auto metrics = ReadMetrics(dir.File("out_" + name + "/metrics.jsonl"));
-    ASSERT_TRUE(metrics.ok()) << metrics.error();
-    ASSERT_EQ(metrics.value().size(), 1u);
-    lines[i] = metrics.value().front();
     auto loaded = model::LoadCheckpoint(r.output_checkpoint, &r.spec);
     ASSERT_TRUE(loaded.ok()) << loaded.error();
     nets[i] = loaded.value().net;
@@ -152,15 +148,10 @@ TEST(TrainEngine, OnednnTrainsInBf16WhereTheCpuHasIt) {
     r.config.metrics_every = 1;
     r.steps = 1;
     const std::string name = TrainPrecisionName(precisions[i]);
-    r.output_checkpoint = dir.File("out_" + name + "/gen1.ckpt");
-    const TrainResult result = TrainGeneration(r);
-    ASSERT_TRUE(result.ok()) << result.error;
+    TrainResult result;
+    ASSERT_NO_FATAL_FAILURE(TrainAndReadMetrics(r, dir, name, &result, &lines[i]));
     EXPECT_EQ(result.stats.engine, "onednn");
     EXPECT_EQ(result.stats.precision, name);
-    auto metrics = ReadMetrics(dir.File("out_" + name + "/metrics.jsonl"));
-    ASSERT_TRUE(metrics.ok()) << metrics.error();
-    ASSERT_EQ(metrics.value().size(), 1u);
-    lines[i] = metrics.value().front();
   }
   EXPECT_NEAR(lines[1].loss_policy, lines[0].loss_policy, 0.02 * lines[0].loss_policy);
   EXPECT_NEAR(lines[1].loss_value, lines[0].loss_value, 0.02 * lines[0].loss_value + 1e-3);

@@ -13,6 +13,7 @@
 #include "model/torch/model_files.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
+#include "training/metrics.h"
 #include "training/synthetic_data.h"
 #include "training/trainer.h"
 
@@ -71,6 +72,20 @@ inline TrainRequest QuickRequest(const TempDir& dir, uint64_t init_seed = 1) {
   r.data = {dir.File("data")};
   r.output_checkpoint = dir.File("out/gen1.ckpt");
   return r;
+}
+
+// Trains `r` once into <dir>/out_<name>/gen1.ckpt and reads that run's metrics line into
+// `line`; fails the test fatally when training fails or the run logged other than one line
+// (call under ASSERT_NO_FATAL_FAILURE).
+inline void TrainAndReadMetrics(TrainRequest& r, const TempDir& dir, const std::string& name,
+                                TrainResult* result, MetricsLine* line) {
+  r.output_checkpoint = dir.File("out_" + name + "/gen1.ckpt");
+  *result = TrainGeneration(r);
+  ASSERT_TRUE(result->ok()) << result->error;
+  auto metrics = ReadMetrics(dir.File("out_" + name + "/metrics.jsonl"));
+  ASSERT_TRUE(metrics.ok()) << metrics.error();
+  ASSERT_EQ(metrics.value().size(), 1u);
+  *line = metrics.value().front();
 }
 
 }  // namespace veletas::training::testing

@@ -25,6 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::QuickRequest;
 using testing::TempDir;
+using testing::TrainAndReadMetrics;
 using testing::WriteGames;
 
 // A small solved data set: positions of random games whose targets are functions of the
@@ -155,14 +156,9 @@ TEST(Trainer, Bf16FirstStepLossesAgreeWithFp32) {
     r.config.metrics_every = 1;
     r.steps = 1;
     const std::string name = TrainPrecisionName(precisions[i]);
-    r.output_checkpoint = dir.File("out_" + name + "/gen1.ckpt");
-    const TrainResult result = TrainGeneration(r);
-    ASSERT_TRUE(result.ok()) << result.error;
+    TrainResult result;
+    ASSERT_NO_FATAL_FAILURE(TrainAndReadMetrics(r, dir, name, &result, &first[i]));
     ASSERT_EQ(result.stats.precision, name);
-    auto lines = ReadMetrics(dir.File("out_" + name + "/metrics.jsonl"));
-    ASSERT_TRUE(lines.ok()) << lines.error();
-    ASSERT_EQ(lines.value().size(), 1u);
-    first[i] = lines.value().front();
   }
   auto near = [](double fp32, double bf16) { return std::abs(bf16 - fp32) <= 0.02 * fp32 + 1e-3; };
   EXPECT_PRED2(near, first[0].loss_policy, first[1].loss_policy);
