@@ -152,9 +152,13 @@ util::Result<std::vector<std::optional<std::string>>> HashGetFields(
   args.insert(args.end(), fields.begin(), fields.end());
   auto reply = redis.Call(args);
   if (!reply) return reply.error_value();
+  return HashFieldValues(reply.value(), fields.size());
+}
+
+std::vector<std::optional<std::string>> HashFieldValues(const RedisValue& reply, size_t count) {
   std::vector<std::optional<std::string>> out;
-  for (const RedisValue& v : reply.value().elements) out.push_back(OptionalString(v));
-  out.resize(fields.size());
+  for (const RedisValue& v : reply.elements) out.push_back(OptionalString(v));
+  out.resize(count);
   return out;
 }
 

@@ -78,6 +78,9 @@ util::Status HashSet(RedisClient& redis, const std::string& key, const RedisFiel
 // HGET key field: nullopt when the hash or the field does not exist.
 util::Result<std::optional<std::string>> HashGet(RedisClient& redis, const std::string& key,
                                                  const std::string& field);
+// The values of an HMGET reply for `count` fields, in order: nullopt for each that does not
+// exist, and for all of them when the reply holds no array (an error such as WRONGTYPE).
+std::vector<std::optional<std::string>> HashFieldValues(const RedisValue& reply, size_t count);
 // HMGET key fields...: one value per field in order, nullopt for each that does not exist.
 util::Result<std::vector<std::optional<std::string>>> HashGetFields(
     RedisClient& redis, const std::string& key, const std::vector<std::string>& fields);

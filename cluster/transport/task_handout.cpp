@@ -70,12 +70,7 @@ util::Result<std::map<std::string, WorkerTaskState>> WorkerTaskStates(
     // A key of another type (made by hand) holds nothing: no heartbeat, no task.
     WorkerTaskState& s = out[workers[i]];
     if (beat.IsString()) s.heartbeat = beat.str;
-    std::vector<std::optional<std::string>> fields;
-    for (const RedisValue& v : task.elements) {
-      fields.push_back(v.IsString() ? std::optional<std::string>(v.str) : std::nullopt);
-    }
-    fields.resize(kFields.size());
-    s.handed = TaskOfFields(fields);
+    s.handed = TaskOfFields(HashFieldValues(task, kFields.size()));
   }
   return out;
 }
