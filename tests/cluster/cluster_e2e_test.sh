@@ -182,13 +182,20 @@ kill -9 "$W2" && echo "killed worker 2 during task $taken"
 # under it and for its own games under a task nobody holds, and never plays its task, though
 # its heartbeat names it (the learner takes it back after cluster.task_max_seconds at most).
 wcli SET "vz:$NAME:worker:evil" '{"state":"waiting"}' >/dev/null || fail "SET its heartbeat"
+# A task is its id (a stream id) on the first line and its JSON on the second; anything else
+# (nothing handed yet, or a message of redis-cli's own on stderr) is read again.
+evil_task=""
 for _ in $(seq 1 1200); do
-  wcli --raw HMGET "vz:$NAME:task:evil" id t >"$WORK/task.raw" 2>&1
-  [ -n "$(sed -n 1p "$WORK/task.raw")" ] && break
+  wcli --raw HMGET "vz:$NAME:task:evil" id t >"$WORK/task.raw" 2>"$WORK/task.err"
+  if sed -n 1p "$WORK/task.raw" | grep -qE '^[0-9]+-[0-9]+$' &&
+    sed -n 2p "$WORK/task.raw" | grep -q '^{'; then
+    evil_task=$(sed -n 1p "$WORK/task.raw")
+    break
+  fi
   sleep 0.1
 done
-evil_task=$(sed -n 1p "$WORK/task.raw")
-[ -n "$evil_task" ] || fail "the hostile worker was handed no task: $(cat "$WORK/task.raw")"
+[ -n "$evil_task" ] ||
+  fail "the hostile worker was handed no task: $(cat "$WORK/task.raw" "$WORK/task.err")"
 wcli SET "vz:$NAME:worker:evil" "{\"state\":\"playing\",\"games_per_second\":200803,\"task\":\"$evil_task\"}" \
   >/dev/null || fail "SET its heartbeat"
 sed -n 2p "$WORK/task.raw" >"$WORK/task.json"
