@@ -17,9 +17,28 @@ CpuFeatures ThisCpu() {
   return f;
 }
 
-PrecisionChoice ChooseTrainPrecision(TrainPrecision setting, bool on_cuda, const CpuFeatures& cpu) {
+PrecisionChoice ChooseTrainPrecision(TrainPrecision setting, TrainEngine engine, bool on_cuda,
+                                     const CpuFeatures& cpu) {
   PrecisionChoice c;
   if (setting == TrainPrecision::kFp32) return c;
+  if (setting == TrainPrecision::kAuto) {
+    if (engine == TrainEngine::kOnednn && !on_cuda && cpu.avx512_bf16) {
+      c.precision = TrainPrecision::kBf16;
+      c.note =
+          "training.precision auto: bf16 (a CPU with AVX-512 BF16: the oneDNN engine's "
+          "convolutions in bf16, weights, batch norms and sums in fp32; training.precision "
+          "fp32 keeps fp32)";
+    } else if (engine == TrainEngine::kOnednn && !on_cuda) {
+      c.note =
+          "training.precision auto: fp32 (this CPU lacks AVX-512 BF16, avx512_bf16 in "
+          "/proc/cpuinfo)";
+    } else {
+      c.note =
+          "training.precision auto: fp32 (LibTorch's path; training.precision bf16 asks "
+          "for its autocast)";
+    }
+    return c;
+  }
   if (on_cuda || cpu.avx512_bf16) {
     c.precision = TrainPrecision::kBf16;
     return c;
@@ -39,7 +58,7 @@ namespace {
 // kOnednn at ChooseTrainPrecision's precision (bf16 on a CPU with AVX-512 BF16, else fp32 with
 // its note), `note` first.
 EngineChoice Onednn(TrainPrecision precision, const CpuFeatures& cpu, std::string note) {
-  const PrecisionChoice p = ChooseTrainPrecision(precision, false, cpu);
+  const PrecisionChoice p = ChooseTrainPrecision(precision, TrainEngine::kOnednn, false, cpu);
   EngineChoice c;
   c.engine = TrainEngine::kOnednn;
   c.precision = p.precision;
@@ -51,7 +70,7 @@ EngineChoice Onednn(TrainPrecision precision, const CpuFeatures& cpu, std::strin
 // kTorch at ChooseTrainPrecision's precision, `note` first.
 EngineChoice Torch(TrainPrecision precision, bool on_cuda, const CpuFeatures& cpu,
                    std::string note) {
-  const PrecisionChoice p = ChooseTrainPrecision(precision, on_cuda, cpu);
+  const PrecisionChoice p = ChooseTrainPrecision(precision, TrainEngine::kTorch, on_cuda, cpu);
   EngineChoice c;
   c.precision = p.precision;
   c.note = std::move(note);

@@ -9,7 +9,7 @@
 
 namespace veletas::training {
 
-// "fp32" or "bf16", as in the config.
+// "auto", "fp32" or "bf16", as in the config.
 const char* TrainPrecisionName(TrainPrecision p);
 
 // The CPU features the choice looks at (ThisCpu() here; tests inject their own).
@@ -23,13 +23,19 @@ CpuFeatures ThisCpu();
 
 struct PrecisionChoice {
   TrainPrecision precision = TrainPrecision::kFp32;  // what the run uses
-  std::string note;  // one line when the setting is not honoured (why), else empty
+  // One line when the setting is not honoured (why) or is kAuto (what it chose and why),
+  // else empty.
+  std::string note;
 };
 
-// The precision a training run uses for `setting`: fp32 stays fp32; bf16 runs as bf16 on a
-// CUDA device and on a CPU with AVX-512 BF16; on a CPU without it, fp32 with a note (oneDNN
-// would otherwise emulate bf16, slower than fp32).
-PrecisionChoice ChooseTrainPrecision(TrainPrecision setting, bool on_cuda, const CpuFeatures& cpu);
+// The precision a training run on `engine` (kOnednn or kTorch, as chosen) uses for `setting`:
+// fp32 stays fp32; bf16 runs as bf16 on a CUDA device and on a CPU with AVX-512 BF16; on a
+// CPU without it, fp32 with a note (oneDNN would otherwise emulate bf16, slower than fp32).
+// kAuto: bf16 on kOnednn on a CPU with AVX-512 BF16 (measured faster at equal strength,
+// docs/RESULTS.md), else fp32 (LibTorch's path stays the fp32 reference, also on CUDA where
+// bf16 was not measured); its note says which and why.
+PrecisionChoice ChooseTrainPrecision(TrainPrecision setting, TrainEngine engine, bool on_cuda,
+                                     const CpuFeatures& cpu);
 
 // "auto", "onednn" or "torch", as in the config.
 const char* TrainEngineName(TrainEngine e);

@@ -66,7 +66,7 @@ const util::Field<S> kFields[] = {
     util::IntField("checkpoint_every", &S::checkpoint_every, 1, kMaxSteps,
                    "steps between training-state files"),
     util::IntField("metrics_every", &S::metrics_every, 1, kMaxSteps, "steps per metrics line"),
-    util::EnumField<&S::precision, kTrainPrecisionChoices>("precision", "fp32 or bf16"),
+    util::EnumField<&S::precision, kTrainPrecisionChoices>("precision", "auto, fp32 or bf16"),
     util::EnumField<&S::engine, kTrainEngineChoices>("engine",
                                                      "training step: auto, onednn or torch"),
     util::IntField("threads", &S::threads, 0, 256, "Torch threads; 0 = all cores"),

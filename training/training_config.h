@@ -15,10 +15,11 @@ namespace veletas::training {
 enum class Optimizer { kSgd, kAdamW };
 enum class LrSchedule { kConstant, kStep, kCosine };
 // The arithmetic of the forward and backward pass (training/train_precision.h).
-enum class TrainPrecision { kFp32, kBf16 };
+enum class TrainPrecision { kAuto, kFp32, kBf16 };
 // The implementation of the training step (training/train_precision.h ChooseTrainEngine).
 enum class TrainEngine { kAuto, kOnednn, kTorch };
-// Their names in config files: "sgd", "adamw"; "constant", "step", "cosine"; "fp32", "bf16";
+// Their names in config files: "sgd", "adamw"; "constant", "step", "cosine"; "auto", "fp32",
+// "bf16";
 // "auto", "onednn", "torch".
 inline constexpr util::Choice<Optimizer> kOptimizerChoices[] = {{Optimizer::kSgd, "sgd"},
                                                                 {Optimizer::kAdamW, "adamw"}};
@@ -27,7 +28,9 @@ inline constexpr util::Choice<LrSchedule> kLrScheduleChoices[] = {
     {LrSchedule::kStep, "step"},
     {LrSchedule::kCosine, "cosine"}};
 inline constexpr util::Choice<TrainPrecision> kTrainPrecisionChoices[] = {
-    {TrainPrecision::kFp32, "fp32"}, {TrainPrecision::kBf16, "bf16"}};
+    {TrainPrecision::kAuto, "auto"},
+    {TrainPrecision::kFp32, "fp32"},
+    {TrainPrecision::kBf16, "bf16"}};
 inline constexpr util::Choice<TrainEngine> kTrainEngineChoices[] = {
     {TrainEngine::kAuto, "auto"}, {TrainEngine::kOnednn, "onednn"}, {TrainEngine::kTorch, "torch"}};
 
@@ -87,15 +90,16 @@ struct TrainingConfig {
   double max_sample_reuse = 4.0;
   int64_t max_steps_per_generation = 2000;
 
-  // --- Arithmetic. kBf16: forward and backward under LibTorch's autocast to bf16
-  // (convolutions and matrix products in bf16); the master weights, the optimiser state and
-  // the losses stay fp32. Falls back to fp32 with a message on a CPU without AVX-512 BF16
-  // (ChooseTrainPrecision). ---
-  TrainPrecision precision = TrainPrecision::kFp32;
+  // --- Arithmetic. kBf16: convolutions (and LibTorch's matrix products) in bf16; the master
+  // weights, the optimiser state, batch norms and the losses stay fp32. Falls back to fp32 with
+  // a message on a CPU without AVX-512 BF16. kAuto: bf16 on the oneDNN engine of a CPU with
+  // AVX-512 BF16, else fp32; stderr says which (ChooseTrainPrecision). ---
+  TrainPrecision precision = TrainPrecision::kAuto;
   // kTorch: LibTorch's ops (the reference; the GPU path). kOnednn: the trunk (stem and
-  // residual blocks) through oneDNN's training primitives (model/torch/onednn_trunk.h) in fp32
-  // (bf16 asked: fp32 with a note), the heads, losses and optimiser in LibTorch; batches of one
-  // board size on the CPU (a batch with boards smaller than its canvas takes LibTorch's ops).
+  // residual blocks) and the heads' convolutions through oneDNN's training primitives, the
+  // rest of the heads in C++ (model/onednn/), the losses and optimiser in LibTorch; batches of
+  // one board size on the CPU (a batch with boards smaller than its canvas takes LibTorch's
+  // ops).
   // kAuto: kOnednn where the CPU has AVX-512, else kTorch; stderr says what it chose and why
   // (ChooseTrainEngine). ---
   TrainEngine engine = TrainEngine::kAuto;

@@ -42,7 +42,7 @@ TEST(ConfigTraining, EmptySectionKeepsTheDefaults) {
   EXPECT_EQ(c.checkpoint_every, d.checkpoint_every);
   EXPECT_EQ(c.threads, d.threads);
   EXPECT_EQ(c.seed, d.seed);
-  EXPECT_EQ(c.precision, training::TrainPrecision::kFp32);
+  EXPECT_EQ(c.precision, training::TrainPrecision::kAuto);
   EXPECT_EQ(c.engine, training::TrainEngine::kAuto);
 }
 

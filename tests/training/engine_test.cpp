@@ -68,6 +68,34 @@ TEST(TrainEngine, OnednnRunsBf16WhereTheCpuHasIt) {
   }
 }
 
+// training.precision auto (the default): bf16 on the oneDNN engine of a CPU with AVX-512 BF16,
+// fp32 elsewhere (without it, on LibTorch's path, on CUDA); always a note saying which.
+TEST(TrainEngine, AutoPrecisionTakesBf16OnlyOnOnednnWithAvx512Bf16) {
+  for (const TrainEngine e : {TrainEngine::kAuto, TrainEngine::kOnednn}) {
+    const EngineChoice c = ChooseTrainEngine(e, TrainPrecision::kAuto, false, kFull);
+    EXPECT_EQ(c.engine, TrainEngine::kOnednn);
+    EXPECT_EQ(c.precision, TrainPrecision::kBf16);
+    EXPECT_TRUE(Mentions(c.note, "training.precision auto: bf16")) << c.note;
+    const EngineChoice f = ChooseTrainEngine(e, TrainPrecision::kAuto, false, kNoBf16);
+    EXPECT_EQ(f.engine, TrainEngine::kOnednn);
+    EXPECT_EQ(f.precision, TrainPrecision::kFp32);
+    EXPECT_TRUE(Mentions(f.note, "training.precision auto: fp32")) << f.note;
+    EXPECT_TRUE(Mentions(f.note, "avx512_bf16")) << f.note;
+  }
+  const EngineChoice torch =
+      ChooseTrainEngine(TrainEngine::kTorch, TrainPrecision::kAuto, false, kFull);
+  EXPECT_EQ(torch.precision, TrainPrecision::kFp32);
+  EXPECT_TRUE(Mentions(torch.note, "training.precision auto: fp32")) << torch.note;
+  const EngineChoice old =
+      ChooseTrainEngine(TrainEngine::kAuto, TrainPrecision::kAuto, false, kNoAvx512);
+  EXPECT_EQ(old.engine, TrainEngine::kTorch);
+  EXPECT_EQ(old.precision, TrainPrecision::kFp32);
+  const EngineChoice cuda =
+      ChooseTrainEngine(TrainEngine::kAuto, TrainPrecision::kAuto, true, kFull);
+  EXPECT_EQ(cuda.engine, TrainEngine::kTorch);
+  EXPECT_EQ(cuda.precision, TrainPrecision::kFp32);
+}
+
 TEST(TrainEngine, CudaTakesTorch) {
   for (const TrainEngine e : {TrainEngine::kAuto, TrainEngine::kOnednn}) {
     const EngineChoice c = ChooseTrainEngine(e, TrainPrecision::kBf16, true, kNoAvx512);
@@ -110,6 +138,7 @@ TEST(TrainEngine, OnednnTrainsAsLibTorchDoes) {
   for (int i = 0; i < 2; ++i) {
     TrainRequest r = QuickRequest(dir);
     r.config.engine = engines[i];
+    r.config.precision = TrainPrecision::kFp32;
     r.config.metrics_every = 4;
     r.steps = 4;
     const std::string name = TrainEngineName(engines[i]);

@@ -173,18 +173,23 @@ TEST(Trainer, Bf16FirstStepLossesAgreeWithFp32) {
 // with a one-line message naming the missing instructions.
 TEST(Trainer, Bf16FallsBackToFp32OnACpuWithoutIt) {
   const CpuFeatures with{.avx512_bf16 = true}, without{.avx512_bf16 = false};
-  EXPECT_EQ(ChooseTrainPrecision(TrainPrecision::kBf16, false, with).precision,
-            TrainPrecision::kBf16);
-  EXPECT_EQ(ChooseTrainPrecision(TrainPrecision::kBf16, false, with).note, "");
-  const PrecisionChoice fallback = ChooseTrainPrecision(TrainPrecision::kBf16, false, without);
+  EXPECT_EQ(
+      ChooseTrainPrecision(TrainPrecision::kBf16, TrainEngine::kOnednn, false, with).precision,
+      TrainPrecision::kBf16);
+  EXPECT_EQ(ChooseTrainPrecision(TrainPrecision::kBf16, TrainEngine::kOnednn, false, with).note,
+            "");
+  const PrecisionChoice fallback =
+      ChooseTrainPrecision(TrainPrecision::kBf16, TrainEngine::kOnednn, false, without);
   EXPECT_EQ(fallback.precision, TrainPrecision::kFp32);
   EXPECT_NE(fallback.note.find("avx512_bf16"), std::string::npos) << fallback.note;
   EXPECT_NE(fallback.note.find("fp32"), std::string::npos) << fallback.note;
   EXPECT_EQ(fallback.note.find('\n'), std::string::npos);
-  EXPECT_EQ(ChooseTrainPrecision(TrainPrecision::kBf16, true, without).precision,
-            TrainPrecision::kBf16);
+  EXPECT_EQ(
+      ChooseTrainPrecision(TrainPrecision::kBf16, TrainEngine::kTorch, true, without).precision,
+      TrainPrecision::kBf16);
   for (const CpuFeatures& cpu : {with, without}) {
-    const PrecisionChoice fp32 = ChooseTrainPrecision(TrainPrecision::kFp32, false, cpu);
+    const PrecisionChoice fp32 =
+        ChooseTrainPrecision(TrainPrecision::kFp32, TrainEngine::kOnednn, false, cpu);
     EXPECT_EQ(fp32.precision, TrainPrecision::kFp32);
     EXPECT_EQ(fp32.note, "");
   }
