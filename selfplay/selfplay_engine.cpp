@@ -170,8 +170,11 @@ class Engine {
     // Chosen first, so that a setup sample can take the played action's value. (Only setup
     // decisions draw from the game's random stream here, and they never resign.)
     const rules::Action a = s.game.ChooseAction(r);
-    if (s.budget.record) s.game.RecordSample(r, a);
+    // A resignation ends the game before this decision is played or recorded: the record
+    // stops at the turn start where its player resigned, so a sample there would be of no
+    // position of the record (a learner refuses such a game: cluster/learner/validate.h).
     if (s.game.CheckResign(r.value)) return;  // Over() now; Prepare finishes it
+    if (s.budget.record) s.game.RecordSample(r, a);
     s.game.Apply(a);
     s.mcts->Advance(a);
   }

@@ -56,6 +56,8 @@ class ResignTracker {
 // in.
 struct FinishedGame {
   uint64_t index = 0;
+  // Of positions of the record where a decision was played, in order: a resigned game has
+  // none of its last position (where its player resigned, and nothing was played).
   std::vector<data::Sample> samples;
   // The root summary of each sample's search (parallel to samples), for spot checks.
   std::vector<RootSummary> summaries;

@@ -64,6 +64,40 @@ TEST(Entry, SelfplayRoundTripAndValidGame) {
             "illegal record");
 }
 
+// A game that ends by resignation, every decision searched in full and recorded (the
+// resigning one included), passes the learner's checks as its worker sends it: the record
+// stops at the turn start where its player resigned and no sample is of that position (an
+// honest worker's resigned games were refused as "inconsistent samples: sample N is not a
+// position of the game's record" when the resigning decision was drawn for a sample).
+TEST(Entry, ResignedGamesAsPlayedPassValidation) {
+  selfplay::SelfplayConfig config = testing::SmallSelfplay();
+  config.full_search_probability = 1.0f;  // every play-phase decision recorded
+  config.resign_threshold = -0.9f;
+  config.resign_consecutive = 2;
+  config.no_resign_fraction = 0.0f;
+  // A network that finds person 0 losing everywhere: person 0 resigns every game.
+  search::FunctionEvaluator evaluator([](const rules::Position& pos, search::EvalOutput& out) {
+    search::FillUniformPolicy(pos, out);
+    out.value = pos.ToMovePlayer() == 0 ? -0.95f : 0.95f;
+  });
+  selfplay::SelfplayJob job;
+  job.games = 4;
+  auto games = selfplay::PlayGamesInMemory(config, search::SearchConfig{}, testing::SmallBatching(),
+                                           evaluator, job);
+  ASSERT_TRUE(games.ok()) << games.error();
+  ASSERT_EQ(games.value().size(), 4u);
+  for (const selfplay::FinishedGame& g : games.value()) {
+    ASSERT_TRUE(g.record.resigned) << g.record.record;
+    ASSERT_FALSE(g.samples.empty());
+    const Entry e = SelfplayEntry(g, kNetwork, "w-1");
+    auto d = DecodeEntry(Bytes(e), kDefaultMaxEntryBytes);
+    ASSERT_TRUE(d.ok()) << d.error();
+    util::Status valid = ValidateSelfplayGame(d.value().game, rules::RuleSet::kStandard, 7);
+    EXPECT_TRUE(valid.ok()) << valid.error() << " (" << g.samples.size()
+                            << " samples, record: " << g.record.record << ")";
+  }
+}
+
 TEST(Entry, ArenaRoundTrip) {
   Entry e;
   e.kind = EntryKind::kArena;

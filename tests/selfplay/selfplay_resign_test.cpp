@@ -169,13 +169,19 @@ TEST(SelfplayResign, ResignsExactlyWhenTheRuleFiresAndNeverInNoResignGames) {
     const auto replay = testing::ReplayRecord(rules::RuleSet::kStandard, 7, g.record.record);
     if (g.record.resigned) {
       ++resigned;
-      // The game ends at the decision where the rule first fired, by that player.
-      ASSERT_GE(first_fire, 0) << g.record.record;
-      EXPECT_EQ(first_fire, static_cast<int>(g.samples.size()) - 1);
-      const Sample& last = g.samples.back();
-      EXPECT_TRUE(last.position == replay.final);
-      EXPECT_EQ(last.outcome, -1.0f);
-      EXPECT_EQ(g.record.winner, static_cast<int>(rules::Opponent(last.position.ToMove())));
+      // The game ends at the decision where the rule first fired, by that player: that
+      // decision (the record's end) is not played, so it is no sample (a learner refuses a
+      // sample of no position of the record); the rule had not fired before it, and the
+      // resigning player's kConsecutive - 1 turn starts before it were low.
+      EXPECT_EQ(first_fire, -1) << g.record.record;
+      const int p = replay.final.ToMovePlayer();
+      EXPECT_EQ(low[p], kConsecutive - 1) << g.record.record;
+      ASSERT_FALSE(g.samples.empty());
+      for (const Sample& s : g.samples) {
+        EXPECT_FALSE(s.position == replay.final);
+        EXPECT_EQ(s.outcome, s.position.ToMovePlayer() == p ? -1.0f : 1.0f);
+      }
+      EXPECT_EQ(g.record.winner, static_cast<int>(rules::Opponent(replay.final.ToMove())));
     } else if (first_fire >= 0) {
       // A game that went on although the rule fired: a no-resign game.
       ++fired_not_resigned;
