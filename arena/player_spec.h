@@ -26,7 +26,7 @@ enum class PlayerKind { kRandom, kUct, kMcts };
 
 struct PlayerSpec {
   PlayerKind kind = PlayerKind::kRandom;
-  int budget = 0;  // uct: playouts per turn; mcts: simulations per decision
+  int budget = 0;          // uct: playouts per turn; mcts: simulations per decision
   std::string checkpoint;  // mcts only
   // uct: the exploration constant; 0 = the board size's (search::TunedUctC).
   double c_uct = 0;
