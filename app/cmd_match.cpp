@@ -1,9 +1,9 @@
 // `veletas match --a SPEC --b SPEC --games N ...`: plays a match between two players
-// (random, uct:N, mcts:CKPT:N), prints wins, score, Elo A - B with its 95% interval and the
-// likelihood of superiority (or one JSON object with --json: the match record with "elo"), and
-// saves the match record and the game records into OUT/matches/ (default OUT: the current
-// directory), where `veletas ratings OUT` finds them. Finished games are journaled as they
-// finish; the same command resumes a match that was killed.
+// (random, uct:N, mcts:CKPT:N, or with a time per turn uct:Tms, mcts:CKPT:Tms), prints wins, score,
+// Elo A - B with its 95% interval and the likelihood of superiority (or one JSON object with
+// --json: the match record with "elo"), and saves the match record and the game records into
+// OUT/matches/ (default OUT: the current directory), where `veletas ratings OUT` finds them.
+// Finished games are journaled as they finish; the same command resumes a match that was killed.
 #include <array>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +12,7 @@
 #include "app/cli.h"
 #include "app/command.h"
 #include "app/config_network.h"
+#include "app/timed_players.h"
 #include "arena/arena.h"
 #include "arena/arena_journal.h"
 #include "arena/arena_record.h"
@@ -54,9 +55,14 @@ int RunMatch(const MatchArgs& args) {
 
   model::NetworkPool models(rs, size, config.model, config.evaluator);
   auto resolved = arena::MatchPlayers({args.a, args.b}, {args.a_name, args.b_name}, config.search,
-                                      PoolNetworks(models));
+                                      PoolNetworks(models), TimedPlayers(config));
   if (!resolved) return CommandError(kCmd, resolved.error_value());
   const std::array<arena::ArenaPlayer, 2>& players = resolved.value();
+  // A timed match plays one game per thread unless --parallel says otherwise (ValidateArena
+  // refuses more games than threads).
+  if ((players[0].spec.Timed() || players[1].spec.Timed()) && !args.parallel) {
+    arena_config.games_in_parallel = arena_config.threads;
+  }
   if (util::Status e = arena::ValidateArena(players[0], players[1], rs, size, arena_config);
       !e.ok()) {
     return UsageError(kCmd, e.error());
@@ -114,7 +120,10 @@ CommandRun SetupMatch(CLI::App& cmd) {
   Required(
       cmd.add_option("--a", o->a,
                      "player A: random, uct:N[:C] (N playouts, exploration C) or mcts:CKPT:N[:P] "
-                     "(N simulations, inference precision P)"))
+                     "(N simulations, inference precision P); Tms in place of N (uct:100ms, "
+                     "mcts:CKPT:100ms) gives T ms of wall-clock time per full turn, the player "
+                     "searching on one thread (its network too), one game per --threads thread: "
+                     "results at a time per turn depend on the machine and its load"))
       ->type_name("SPEC");
   Required(cmd.add_option("--b", o->b, "player B, as --a"))->type_name("SPEC");
   Required(cmd.add_option("--games", o->games, "games; the players alternate seats"))
@@ -128,9 +137,13 @@ CommandRun SetupMatch(CLI::App& cmd) {
                  "of that name are taken back");
   cmd.add_option("--seed", o->seed, "seed of the games (default: the config's arena.seed)")
       ->check(CLI::Range(0LL, 1LL << 62));
-  cmd.add_option("--threads", o->threads, "arena threads (default: the config's)")
+  cmd.add_option("--threads", o->threads,
+                 "arena threads (default: the config's); with a time per turn, the games played "
+                 "at once")
       ->check(CLI::Range(1, 256));
-  cmd.add_option("--parallel", o->parallel, "games in parallel (default: the config's)")
+  cmd.add_option("--parallel", o->parallel,
+                 "games in parallel (default: the config's; with a time per turn, --threads, "
+                 "and at most that)")
       ->check(CLI::Range(1, 65536));
   cmd.add_option("--opening-turns", o->opening_turns,
                  "random full turns that open each game (default: the config's)")

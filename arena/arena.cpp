@@ -10,6 +10,13 @@
 #include "util/clock.h"
 
 namespace veletas::arena {
+namespace {
+
+// The player chooses its turns on the arena's threads (UCT and timed players).
+bool OnThreads(const ArenaPlayer& p) { return p.spec.kind == PlayerKind::kUct || p.spec.Timed(); }
+
+}  // namespace
+
 Arena::Arena(ArenaPlayer a, ArenaPlayer b, rules::RuleSet rules, int size,
              const ArenaConfig& config)
     : a_(std::move(a)),
@@ -35,6 +42,10 @@ std::unique_ptr<Arena::Slot> Arena::StartGame(int index) {
   for (int side = 0; side < 2; ++side) {
     const ArenaPlayer& p = side == 0 ? a_ : b_;
     const uint64_t seed = ArenaPlayerSeed(config_.seed, index, side);
+    if (p.spec.Timed()) {
+      slot->sync[side] = p.timed(seed);
+      continue;
+    }
     switch (p.spec.kind) {
       case PlayerKind::kRandom:
         slot->sync[side] = search::MakeRandomPlayer(seed);
@@ -155,7 +166,7 @@ std::vector<ArenaGame> Arena::Run(const std::vector<int>& indices, int total, in
       r.evaluators.push_back(p->evaluator);
     }
   }
-  if (a_.spec.kind == PlayerKind::kUct || b_.spec.kind == PlayerKind::kUct) {
+  if (OnThreads(a_) || OnThreads(b_)) {
     r.uct_threads = std::make_unique<UctThreads>(config_.threads);
   }
   while ((r.next < indices.size() || !r.active.empty()) && !(stop_ != nullptr && stop_->load())) {
@@ -203,7 +214,7 @@ void Arena::MoveIdleGames(Round& r) {
         s->partial = rules::Turn{};
         s->mcts[s->side]->SetPosition(s->pos);
         ContinueTurn(*s);
-      } else if (r.uct_threads && (s->side == 0 ? a_ : b_).spec.kind == PlayerKind::kUct) {
+      } else if (OnThreads(s->side == 0 ? a_ : b_)) {
         s->state = Slot::State::kSync;
         ++r.sync_pending;
         r.uct_threads->Submit(s.get());
@@ -276,6 +287,10 @@ void Arena::ApplyUctTurns(Round& r, bool wait) {
     rules::ApplyTurn(s->pos, s->sync_turn);
     s->AddTurn(before, s->sync_turn);
     ++stats_.turns;
+    if ((s->side == 0 ? a_ : b_).spec.Timed()) {
+      ++stats_.timed_turns[s->side];
+      stats_.timed_simulations[s->side] += static_cast<uint64_t>(s->sync_simulations);
+    }
     s->state = Slot::State::kIdle;
     --r.sync_pending;
   }

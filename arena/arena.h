@@ -41,10 +41,16 @@
 #include "rules/position.h"
 #include "rules/turns.h"
 #include "search/evaluator.h"
+#include "search/player.h"
 #include "search/search_config.h"
 #include "util/random.h"
 
 namespace veletas::arena {
+
+// Makes a timed player for one game, seeded with `seed` (ArenaPlayerSeed). The player searches
+// on the thread that calls ChooseTurn only and reports TurnChoice::simulations. Called on the
+// thread that runs Arena::Play.
+using TimedPlayerFactory = std::function<std::unique_ptr<search::Player>(uint64_t seed)>;
 
 // One side of a match.
 struct ArenaPlayer {
@@ -57,6 +63,9 @@ struct ArenaPlayer {
   // kMcts: search settings; the arena plays with search::ForPlay(search) and
   // simulations = spec.budget.
   search::SearchConfig search;
+  // spec.Timed(): makes the player of each game (for kMcts it brings its own evaluator;
+  // `evaluator` is then only the proof that the checkpoint loads).
+  TimedPlayerFactory timed;
 };
 
 // A neural player named gen_<generation> with spec mcts:<checkpoint>:<simulations>.
@@ -70,7 +79,8 @@ ArenaPlayer MakeBaselinePlayer(const PlayerSpec& spec);
 // OK when the match can be played, else a bad-input error saying what is wrong (names empty, equal
 // or not valid as file names (util::ValidateName), a checkpoint path that is not UTF-8, an MCTS
 // player without an evaluator, budgets, the config's ranges: games_in_parallel >= 1, threads >= 1,
-// opening_turns in [0, 20], size and rules supported).
+// opening_turns in [0, 20], size and rules supported; a timed player without its factory, or
+// games_in_parallel above threads in a match with a timed player).
 util::Status ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
                            int size, const ArenaConfig& config);
 
@@ -103,8 +113,18 @@ struct ArenaStats {
   uint64_t evaluate_calls = 0;  // Evaluate calls (one per model and round)
   uint64_t turns = 0;           // full turns played (openings included)
   double seconds = 0;           // time spent in Play
+  // Timed players, by side (0 = A, 1 = B): turns they chose and the simulations (playouts for
+  // UCT) their searches ran for them.
+  uint64_t timed_turns[2] = {0, 0};
+  uint64_t timed_simulations[2] = {0, 0};
   double MeanBatch() const {
     return evaluate_calls == 0 ? 0.0 : static_cast<double>(evaluations) / evaluate_calls;
+  }
+  // Mean simulations per turn of side `side`'s timed player (0 without timed turns).
+  double MeanTimedSimulations(int side) const {
+    return timed_turns[side] == 0
+               ? 0.0
+               : static_cast<double>(timed_simulations[side]) / timed_turns[side];
   }
 };
 

@@ -46,18 +46,35 @@ util::Status ValidateArena(const ArenaPlayer& a, const ArenaPlayer& b, rules::Ru
         !utf8.ok()) {
       return utf8;
     }
+    if (p->spec.Timed()) {
+      if (p->spec.time_ms > kMaxTurnMs) {
+        return S::Error(who + " (" + p->name + "): the time per turn must be in [1, " +
+                        std::to_string(kMaxTurnMs) + "] ms");
+      }
+      if (!p->timed) {
+        return S::Error(who + " (" + p->name + "): a player with a time per turn (" +
+                        p->spec.ToString() + ") is played by `veletas match` only");
+      }
+      if (config.games_in_parallel > config.threads) {
+        return S::Error(
+            "a match with a time per turn plays one game per thread: games in "
+            "parallel (" +
+            std::to_string(config.games_in_parallel) + ") must not exceed threads (" +
+            std::to_string(config.threads) + ")");
+      }
+    }
     switch (p->spec.kind) {
       case PlayerKind::kRandom:
         break;
       case PlayerKind::kUct:
-        if (p->spec.budget < 1 || p->spec.budget > kMaxUctPlayouts) {
+        if (!p->spec.Timed() && (p->spec.budget < 1 || p->spec.budget > kMaxUctPlayouts)) {
           return S::Error(who + " (" + p->name + "): playouts must be in [1, " +
                           std::to_string(kMaxUctPlayouts) + "]");
         }
         break;
       case PlayerKind::kMcts:
         if (p->evaluator == nullptr) return S::Error(who + " (" + p->name + "): no evaluator");
-        if (p->spec.budget < 1 || p->spec.budget > kMaxMctsSimulations) {
+        if (!p->spec.Timed() && (p->spec.budget < 1 || p->spec.budget > kMaxMctsSimulations)) {
           return S::Error(who + " (" + p->name + "): simulations must be in [1, " +
                           std::to_string(kMaxMctsSimulations) + "]");
         }

@@ -33,6 +33,7 @@ struct Arena::Slot {
   State state = State::kIdle;
   int side = 0;  // side to move (0 = A, 1 = B) while kSync / kSearch
   rules::Turn sync_turn;
+  int sync_simulations = 0;  // TurnChoice::simulations of sync_turn
 
   // The side (0 = A, 1 = B) of the player to move.
   int SideToMove() const { return (pos.ToMovePlayer() == 0) == a_first ? 0 : 1; }

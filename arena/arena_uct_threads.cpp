@@ -43,7 +43,9 @@ void Arena::UctThreads::Loop() {
     }
     std::exception_ptr error;
     try {
-      slot->sync_turn = slot->sync[slot->side]->ChooseTurn(slot->pos).turn;
+      search::TurnChoice choice = slot->sync[slot->side]->ChooseTurn(slot->pos);
+      slot->sync_turn = std::move(choice.turn);
+      slot->sync_simulations = choice.simulations;
     } catch (...) {
       error = std::current_exception();
     }

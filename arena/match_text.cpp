@@ -18,10 +18,16 @@ std::string ProgressText(const ArenaProgress& p, const std::string& a, const std
 
 std::string MatchHeadline(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
                           int size, long long games, const ArenaConfig& config) {
-  return fmt::format(
-      "{} ({}) vs {} ({}), {} {}x{}, {} games, {} in parallel, {} threads, seed {}\n", a.name,
-      a.spec.ToString(), b.name, b.spec.ToString(), rules::RuleSetName(rules), size, size, games,
-      config.games_in_parallel, config.threads, config.seed);
+  std::string out =
+      fmt::format("{} ({}) vs {} ({}), {} {}x{}, {} games, {} in parallel, {} threads, seed {}\n",
+                  a.name, a.spec.ToString(), b.name, b.spec.ToString(), rules::RuleSetName(rules),
+                  size, size, games, config.games_in_parallel, config.threads, config.seed);
+  if (a.spec.Timed() || b.spec.Timed()) {
+    out +=
+        "time per turn: each player searches on one thread, one game per thread; the "
+        "result depends on this machine and its load\n";
+  }
+  return out;
 }
 
 std::string GateHeadline(const ArenaPlayer& candidate, const ArenaPlayer& best,
@@ -67,6 +73,13 @@ std::string MatchSummary(const Arena& arena) {
     out += fmt::format("network: {} positions in {} batches (mean {:.1f} per batch)\n",
                        st.evaluations, st.evaluate_calls, st.MeanBatch());
   }
+  for (int side = 0; side < 2; ++side) {
+    if (st.timed_turns[side] == 0) continue;
+    const ArenaPlayer& p = side == 0 ? arena.A() : arena.B();
+    out +=
+        fmt::format("{} ({}): {:.0f} simulations per turn (mean of {} turns played now)\n", p.name,
+                    p.spec.ToString(), st.MeanTimedSimulations(side), st.timed_turns[side]);
+  }
   return out;
 }
 
@@ -79,6 +92,13 @@ nlohmann::json MatchResultJson(const MatchRecord& record, const Arena& arena,
   j["turns"] = arena.Stats().turns;
   j["evaluations"] = arena.Stats().evaluations;
   j["evaluate_calls"] = arena.Stats().evaluate_calls;
+  // Timed players: the mean simulations (UCT: playouts) per turn of the turns played now.
+  for (int side = 0; side < 2; ++side) {
+    if (arena.Stats().timed_turns[side] == 0) continue;
+    j[side == 0 ? "a_timed" : "b_timed"] = {
+        {"turns", arena.Stats().timed_turns[side]},
+        {"simulations_per_turn", arena.Stats().MeanTimedSimulations(side)}};
+  }
   // Elo A - B with its 95% interval (arena/elo.h; one end only when a player won every game).
   j["elo"] = EloJson(arena.Elo());
   return j;

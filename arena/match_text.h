@@ -18,12 +18,14 @@ namespace veletas::arena {
 std::string ProgressText(const ArenaProgress& p, const std::string& a = "",
                          const std::string& b = "");
 
-// "A (spec) vs B (spec), standard 7x7, 10 games, 4 in parallel, 2 threads, seed 1\n".
+// "A (spec) vs B (spec), standard 7x7, 10 games, 4 in parallel, 2 threads, seed 1\n", and a
+// line saying that a match with a time per turn depends on the machine and its load.
 std::string MatchHeadline(const ArenaPlayer& a, const ArenaPlayer& b, rules::RuleSet rules,
                           int size, long long games, const ArenaConfig& config);
 
 // The result of a match in words: games and speed, wins by seat and colour, score, Elo A - B
-// with its 95% interval, LOS, and the network batching when neural players took part.
+// with its 95% interval, LOS, the network batching when neural players took part, and the mean
+// simulations per turn of timed players (of the games played by this process).
 std::string MatchSummary(const Arena& arena);
 
 // Elo A - B as the JSON of `veletas match` and `veletas pool` give it: a_minus_b, low, high,
@@ -31,8 +33,9 @@ std::string MatchSummary(const Arena& arena);
 nlohmann::json EloJson(const EloEstimate& e);
 
 // `record` as MatchRecordToJson writes it, with the files it went to and the match's
-// counters (seconds, turns, network evaluations and calls) and its Elo A - B with the 95%
-// interval (`elo`: EloJson): `veletas match --json`.
+// counters (seconds, turns, network evaluations and calls; `a_timed` / `b_timed`: a timed
+// player's turns and mean simulations per turn) and its Elo A - B with the 95% interval (`elo`:
+// EloJson): `veletas match --json`.
 nlohmann::json MatchResultJson(const MatchRecord& record, const Arena& arena,
                                const std::string& match_file, const std::string& records_file);
 

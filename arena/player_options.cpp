@@ -4,8 +4,11 @@
 
 namespace veletas::arena {
 
-util::Result<ArenaPlayer> ResolvePlayer(const PlayerSpec& spec, const NetworkSource& networks,
-                                        const search::SearchConfig& search) {
+namespace {
+
+// The player of `spec` without its timed factory.
+util::Result<ArenaPlayer> ResolveUntimed(const PlayerSpec& spec, const NetworkSource& networks,
+                                         const search::SearchConfig& search) {
   if (spec.kind != PlayerKind::kMcts) return MakeBaselinePlayer(spec);
   auto m = networks(spec.checkpoint, spec.precision);
   if (!m) return m.error_value();
@@ -15,6 +18,23 @@ util::Result<ArenaPlayer> ResolvePlayer(const PlayerSpec& spec, const NetworkSou
     player.name += "_" + spec.precision;
     player.spec.precision = spec.precision;
   }
+  if (spec.Timed()) {  // gen_3_100ms: a network at two times can meet
+    player.spec.time_ms = spec.time_ms;
+    player.name += "_" + std::to_string(spec.time_ms) + "ms";
+  }
+  return player;
+}
+
+}  // namespace
+
+util::Result<ArenaPlayer> ResolvePlayer(const PlayerSpec& spec, const NetworkSource& networks,
+                                        const search::SearchConfig& search,
+                                        const TimedPlayerSource& timed) {
+  auto player = ResolveUntimed(spec, networks, search);
+  if (!player || !spec.Timed() || !timed) return player;
+  auto factory = timed(player.value());
+  if (!factory) return factory.error_value();
+  player.value().timed = std::move(factory.value());
   return player;
 }
 
@@ -33,13 +53,14 @@ util::Result<ArenaPlayer> PlayerOption(const std::string& option, const std::str
 
 util::Result<std::array<ArenaPlayer, 2>> MatchPlayers(
     const std::array<std::string, 2>& specs, const std::array<std::optional<std::string>, 2>& names,
-    const search::SearchConfig& search, const NetworkSource& networks) {
+    const search::SearchConfig& search, const NetworkSource& networks,
+    const TimedPlayerSource& timed) {
   std::array<ArenaPlayer, 2> players;
   for (int i = 0; i < 2; ++i) {
     const std::string opt = i == 0 ? "--a: " : "--b: ";
     auto spec = ParsePlayerSpec(specs[i]);
     if (!spec) return util::Prefixed(spec.error_value(), opt);
-    auto p = ResolvePlayer(spec.value(), networks, search);
+    auto p = ResolvePlayer(spec.value(), networks, search, timed);
     if (!p) return util::Prefixed(p.error_value(), opt);
     players[i] = p.value();
     if (names[i]) players[i].name = *names[i];

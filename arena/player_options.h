@@ -31,12 +31,19 @@ struct PlayerNetwork {
 using NetworkSource = std::function<util::Result<PlayerNetwork>(const std::string& checkpoint,
                                                                 const std::string& precision)>;
 
+// The factory of the timed player `player` (its spec has a time per turn; for kMcts its network
+// was loaded through the NetworkSource). Errors name the file or setting that stops it.
+using TimedPlayerSource = std::function<util::Result<TimedPlayerFactory>(const ArenaPlayer&)>;
+
 // The arena player of `spec`: random and UCT players as they are; an MCTS player loads its
 // checkpoint through `networks` (one network per checkpoint, shared) and is named
-// gen_<generation from the checkpoint>. `search` gives the MCTS settings other than the
-// simulations (search::ForPlay is applied by the arena).
+// gen_<generation from the checkpoint> (+ "_<P>" with a precision, "_<T>ms" with a time per
+// turn). `search` gives the MCTS settings other than the simulations (search::ForPlay is applied
+// by the arena). A timed spec gets its factory from `timed`; without one (the commands other
+// than `veletas match`), ValidateArena refuses it.
 util::Result<ArenaPlayer> ResolvePlayer(const PlayerSpec& spec, const NetworkSource& networks,
-                                        const search::SearchConfig& search);
+                                        const search::SearchConfig& search,
+                                        const TimedPlayerSource& timed = {});
 
 // The player of command-line option --<option> = `text`: the spec `text` when it is one
 // (random, uct:..., mcts:...), else the checkpoint `text` played as mcts:<text>:<simulations>;
@@ -45,12 +52,13 @@ util::Result<ArenaPlayer> PlayerOption(const std::string& option, const std::str
                                        int simulations, const NetworkSource& networks,
                                        const search::SearchConfig& search);
 
-// The two players of the specs `specs` (--a and --b; checkpoints loaded through `networks`),
-// named by `names` where given, else after their specs, with distinct names (a suffix _a,
-// _b). Errors name the option.
+// The two players of the specs `specs` (--a and --b; checkpoints loaded through `networks`,
+// timed players made by `timed`), named by `names` where given, else after their specs, with
+// distinct names (a suffix _a, _b). Errors name the option.
 util::Result<std::array<ArenaPlayer, 2>> MatchPlayers(
     const std::array<std::string, 2>& specs, const std::array<std::optional<std::string>, 2>& names,
-    const search::SearchConfig& search, const NetworkSource& networks);
+    const search::SearchConfig& search, const NetworkSource& networks,
+    const TimedPlayerSource& timed = {});
 
 // Takes the lock of the run directory `run_dir` for a standalone gate or ladder (the lock a
 // pipeline holds: neither runs on a run in progress, nor two on one run) and removes the

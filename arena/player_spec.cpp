@@ -44,6 +44,34 @@ bool IsPrecisionWord(std::string_view text) {
   return true;
 }
 
+// A time budget field "Tms" (any text ending in "ms", so that "0ms" and "-5ms" get the
+// range error rather than "unknown player").
+bool IsTimeField(std::string_view text) { return text.size() > 2 && text.ends_with("ms"); }
+
+// Reads the budget field `field` of the spec `quoted` into spec.time_ms (a field "Tms") or
+// spec.budget (digits in [1, max_budget]); `budget_what` names N in the error.
+util::Status ReadBudgetField(std::string_view field, const std::string& quoted, int max_budget,
+                             const std::string& budget_what, PlayerSpec& spec) {
+  if (IsTimeField(field)) {
+    if (!ParseBudget(field.substr(0, field.size() - 2), 1, kMaxTurnMs, spec.time_ms)) {
+      return util::Status::Error("player " + quoted +
+                                 ": the time per turn T in Tms must be in [1, " +
+                                 std::to_string(kMaxTurnMs) + "] ms");
+    }
+    return util::Ok();
+  }
+  if (!ParseBudget(field, 1, max_budget, spec.budget)) {
+    return util::Status::Error("player " + quoted + ": N (" + budget_what + ") must be in [1, " +
+                               std::to_string(max_budget) + "]");
+  }
+  return util::Ok();
+}
+
+// The budget part of a spec's text: "1000" or "100ms".
+std::string BudgetText(const PlayerSpec& spec) {
+  return spec.Timed() ? std::to_string(spec.time_ms) + "ms" : std::to_string(spec.budget);
+}
+
 }  // namespace
 
 std::string PlayerSpec::ToString() const {
@@ -51,9 +79,9 @@ std::string PlayerSpec::ToString() const {
     case PlayerKind::kRandom:
       return "random";
     case PlayerKind::kUct:
-      return "uct:" + std::to_string(budget) + (c_uct > 0 ? ":" + ShortReal(c_uct) : "");
+      return "uct:" + BudgetText(*this) + (c_uct > 0 ? ":" + ShortReal(c_uct) : "");
     case PlayerKind::kMcts:
-      return "mcts:" + checkpoint + ":" + std::to_string(budget) +
+      return "mcts:" + checkpoint + ":" + BudgetText(*this) +
              (precision.empty() ? "" : ":" + precision);
   }
   return "";
@@ -79,11 +107,11 @@ util::Result<PlayerSpec> ParsePlayerSpec(std::string_view text) {
       }
       spec.c_uct = v;
     }
-    if (!AllDigits(n)) return R::Error(unknown);
+    if (!AllDigits(n) && !IsTimeField(n)) return R::Error(unknown);
     spec.kind = PlayerKind::kUct;
-    if (!ParseBudget(n, 1, kMaxUctPlayouts, spec.budget)) {
-      return R::Error("player " + quoted + ": N (playouts per turn) must be in [1, " +
-                      std::to_string(kMaxUctPlayouts) + "]");
+    if (util::Status s = ReadBudgetField(n, quoted, kMaxUctPlayouts, "playouts per turn", spec);
+        !s.ok()) {
+      return s.error_value();
     }
     return spec;
   }
@@ -95,14 +123,18 @@ util::Result<PlayerSpec> ParsePlayerSpec(std::string_view text) {
       rest = rest.substr(0, last);
     }
     const size_t colon = rest.rfind(':');
-    if (colon == std::string_view::npos || colon == 0 || !AllDigits(rest.substr(colon + 1))) {
+    const std::string_view field =
+        colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    if (colon == std::string_view::npos || colon == 0 ||
+        (!AllDigits(field) && !IsTimeField(field))) {
       return R::Error(unknown);
     }
     spec.kind = PlayerKind::kMcts;
     spec.checkpoint = std::string(rest.substr(0, colon));
-    if (!ParseBudget(rest.substr(colon + 1), 1, kMaxMctsSimulations, spec.budget)) {
-      return R::Error("player " + quoted + ": N (simulations per decision) must be in [1, " +
-                      std::to_string(kMaxMctsSimulations) + "]");
+    if (util::Status s =
+            ReadBudgetField(field, quoted, kMaxMctsSimulations, "simulations per decision", spec);
+        !s.ok()) {
+      return s.error_value();
     }
     return spec;
   }
@@ -114,8 +146,7 @@ std::string DefaultPlayerName(const PlayerSpec& spec) {
     case PlayerKind::kRandom:
       return "random";
     case PlayerKind::kUct:
-      return "uct_" + std::to_string(spec.budget) +
-             (spec.c_uct > 0 ? "_c" + ShortReal(spec.c_uct) : "");
+      return "uct_" + BudgetText(spec) + (spec.c_uct > 0 ? "_c" + ShortReal(spec.c_uct) : "");
     case PlayerKind::kMcts: {
       std::string stem = std::filesystem::path(spec.checkpoint).stem().string();
       for (char& c : stem) {

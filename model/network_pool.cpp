@@ -17,26 +17,32 @@ NetworkPool::NetworkPool(rules::RuleSet rules, int size, const NetConfig& runtim
 
 NetworkPool::~NetworkPool() = default;
 
+util::Result<LoadedEvaluator> OpenMatchNetwork(rules::RuleSet rules, int size,
+                                               const NetConfig& runtime,
+                                               const std::string& checkpoint,
+                                               const std::string& precision) {
+  NetConfig chosen = runtime;
+  if (!precision.empty()) {
+    const std::optional<InferencePrecision> named = ParseInferencePrecision(precision);
+    if (!named) {
+      return util::Error{fmt::format("unknown inference precision \"{}\" for {} (expected {})",
+                                     precision, checkpoint, fmt::join(kInferencePrecisions, ", "))};
+    }
+    chosen.inference_precision = *named;
+  }
+  // The match's game; the architecture is the checkpoint's own.
+  ModelRequirement need;
+  need.rules = rules;
+  need.size = size;
+  need.source = "the match (" + rules::GameName(rules, size) + ")";
+  return NetworkEvaluator::Open(checkpoint, need, chosen);
+}
+
 util::Result<PooledNetwork*> NetworkPool::Get(const std::string& checkpoint,
                                               const std::string& precision) {
   const std::string key = checkpoint + "\n" + precision;
   if (auto it = networks_.find(key); it != networks_.end()) return it->second.get();
-  NetConfig runtime = runtime_;
-  if (!precision.empty()) {
-    const std::optional<InferencePrecision> named = ParseInferencePrecision(precision);
-    if (!named) {
-      return util::Result<PooledNetwork*>::Error(
-          fmt::format("unknown inference precision \"{}\" for {} (expected {})", precision,
-                      checkpoint, fmt::join(kInferencePrecisions, ", ")));
-    }
-    runtime.inference_precision = *named;
-  }
-  // The match's game; the architecture is the checkpoint's own.
-  ModelRequirement need;
-  need.rules = rules_;
-  need.size = size_;
-  need.source = "the match (" + rules::GameName(rules_, size_) + ")";
-  auto opened = NetworkEvaluator::Open(checkpoint, need, runtime);
+  auto opened = OpenMatchNetwork(rules_, size_, runtime_, checkpoint, precision);
   if (!opened) return opened.error_value();
   auto m = std::make_unique<PooledNetwork>();
   m->generation = opened.value().meta.generation;

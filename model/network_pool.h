@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/base/net_config.h"
+#include "model/network_evaluator.h"
 #include "rules/position.h"
 #include "search/batching_evaluator.h"
 #include "search/evaluator.h"
@@ -24,6 +25,15 @@ struct PooledNetwork {
   // The evaluator the players share (the batching one).
   search::Evaluator& Evaluator() { return *batching; }
 };
+
+// The network of `checkpoint` for a match of `rules` on `size` (its own architecture), on the
+// device and threads of `runtime`, at inference precision `precision` ("" = the runtime's):
+// NetworkEvaluator::Open with that requirement. Errors name the file (missing, corrupt, or made
+// for other rules or another board size) or the unknown precision.
+util::Result<LoadedEvaluator> OpenMatchNetwork(rules::RuleSet rules, int size,
+                                               const NetConfig& runtime,
+                                               const std::string& checkpoint,
+                                               const std::string& precision);
 
 // Loaded networks by checkpoint path and inference precision. Not thread-safe (the pooled
 // evaluators themselves are as thread-safe as search::BatchingEvaluator).

@@ -37,6 +37,9 @@ struct TurnChoice {
   // empty when the player has none (random player, or no line in the tree reaches the end
   // of a turn).
   std::vector<TurnAlternative> alternatives;
+  // Simulations (playouts for UCT) the search ran for this turn; 0 when the player does not
+  // count them.
+  int simulations = 0;
 };
 
 class Player {

@@ -37,6 +37,29 @@ expect_usage_error("${WORK}/none.ckpt" match --a random --b mcts:${WORK}/none.ck
 expect_usage_error("--colour" match --a random --b uct:5 --games 2 --colour black)
 expect_usage_error("--candidate: unknown player \"uct:many\"" gate --candidate uct:many
                    --best random --run ${RUN})
+# A time per turn out of range, more games than threads, and a timed player outside `match`.
+expect_usage_error("--a: player \"uct:0ms\": the time per turn T in Tms must be in [1, 600000] ms"
+                   match --a uct:0ms --b random --games 2)
+expect_usage_error("--b: player \"uct:-5ms\": the time per turn T in Tms must be in [1, 600000] ms"
+                   match --a random --b uct:-5ms --games 2)
+expect_usage_error("--a: player \"uct:600001ms\": the time per turn T in Tms must be in [1, 600000]"
+                   match --a uct:600001ms --b random --games 2)
+expect_usage_error("games in parallel (4) must not exceed threads (2)"
+                   match --a uct:5ms --b random --games 2 --threads 2 --parallel 4)
+expect_usage_error("is played by `veletas match` only" gate --candidate uct:20ms --best random
+                   --run ${WORK}/gate_timed)
+
+# A timed match: one game per thread, the record says the time control, the JSON the
+# playouts per turn the timed player reached.
+run(match --a uct:5ms --b random --games 4 --size 7 --threads 2 --json --out ${RUN})
+expect("timed match: exit code ${rc}: ${err}" rc EQUAL 0)
+string(JSON spec GET "${out}" players a spec)
+string(JSON name GET "${out}" players a name)
+string(JSON sims GET "${out}" a_timed simulations_per_turn)
+expect("timed player is ${name} (${spec})" spec STREQUAL "uct:5ms" AND name STREQUAL "uct_5ms")
+expect("timed player ran ${sims} playouts per turn" sims GREATER_EQUAL 1)
+string(FIND "${err}" "2 in parallel, 2 threads" pos)
+expect("the headline lacks one game per thread: ${err}" NOT pos EQUAL -1)
 
 # A match with --json: one object with the totals and the Elo interval; files in RUN.
 run(match --a uct:40 --b random --games 6 --size 7 --seed 3 --json --out ${RUN})
@@ -126,6 +149,14 @@ string(JSON calls GET "${out}" evaluate_calls)
 expect("no network evaluations" calls GREATER 0)
 expect_usage_error("g0.ckpt does not fit the match (standard 9x9): board size mismatch"
                    match --a mcts:${WORK}/g0.ckpt:8 --b random --games 2 --size 9)
+# The network with a time per turn against UCT with the same time.
+run(match --a mcts:${WORK}/g0.ckpt:5ms --b uct:5ms --games 2 --config ${WORK}/net.yaml
+    --threads 2 --json --out ${RUN})
+expect("timed mcts match: exit code ${rc}: ${err}" rc EQUAL 0)
+string(JSON name GET "${out}" players a name)
+string(JSON sims GET "${out}" a_timed simulations_per_turn)
+expect("the timed network is ${name}, expected gen_0_5ms" name STREQUAL "gen_0_5ms")
+expect("the timed network ran ${sims} simulations per turn" sims GREATER_EQUAL 1)
 # One network at two inference precisions: two players, each named with its precision.
 run(match --a mcts:${WORK}/g0.ckpt:8:int8 --b mcts:${WORK}/g0.ckpt:8:fp32 --games 2
     --config ${WORK}/net.yaml --json --out ${RUN})
