@@ -30,6 +30,14 @@ bool Mentions(const std::string& note, const std::string& what) {
   return note.find(what) != std::string::npos;
 }
 
+// `c` runs `engine` at `precision`, and its note mentions `what`.
+void ExpectChoice(const EngineChoice& c, TrainEngine engine, TrainPrecision precision,
+                  const std::string& what) {
+  EXPECT_EQ(c.engine, engine);
+  EXPECT_EQ(c.precision, precision);
+  EXPECT_TRUE(Mentions(c.note, what)) << c.note;
+}
+
 TEST(TrainEngine, AutoTakesOnednnOnACpuWithAvx512AndSaysSo) {
   const EngineChoice c = ChooseTrainEngine(TrainEngine::kAuto, TrainPrecision::kFp32, false, kFull);
   EXPECT_EQ(c.engine, TrainEngine::kOnednn);
@@ -40,15 +48,11 @@ TEST(TrainEngine, AutoTakesOnednnOnACpuWithAvx512AndSaysSo) {
 TEST(TrainEngine, AutoFallsBackToTorchWithoutAvx512) {
   const EngineChoice c =
       ChooseTrainEngine(TrainEngine::kAuto, TrainPrecision::kFp32, false, kNoAvx512);
-  EXPECT_EQ(c.engine, TrainEngine::kTorch);
-  EXPECT_EQ(c.precision, TrainPrecision::kFp32);
-  EXPECT_TRUE(Mentions(c.note, "lacks AVX-512")) << c.note;
+  ExpectChoice(c, TrainEngine::kTorch, TrainPrecision::kFp32, "lacks AVX-512");
   // bf16 asked too: LibTorch's own fallback to fp32 is said as well.
   const EngineChoice b =
       ChooseTrainEngine(TrainEngine::kAuto, TrainPrecision::kBf16, false, kNoAvx512);
-  EXPECT_EQ(b.engine, TrainEngine::kTorch);
-  EXPECT_EQ(b.precision, TrainPrecision::kFp32);
-  EXPECT_TRUE(Mentions(b.note, "lacks AVX-512")) << b.note;
+  ExpectChoice(b, TrainEngine::kTorch, TrainPrecision::kFp32, "lacks AVX-512");
   EXPECT_TRUE(Mentions(b.note, "avx512_bf16")) << b.note;
 }
 
@@ -61,9 +65,7 @@ TEST(TrainEngine, OnednnRunsBf16WhereTheCpuHasIt) {
     EXPECT_EQ(c.precision, TrainPrecision::kBf16);
     EXPECT_FALSE(Mentions(c.note, "avx512_bf16")) << c.note;
     const EngineChoice f = ChooseTrainEngine(e, TrainPrecision::kBf16, false, kNoBf16);
-    EXPECT_EQ(f.engine, TrainEngine::kOnednn);
-    EXPECT_EQ(f.precision, TrainPrecision::kFp32);
-    EXPECT_TRUE(Mentions(f.note, "avx512_bf16")) << f.note;
+    ExpectChoice(f, TrainEngine::kOnednn, TrainPrecision::kFp32, "avx512_bf16");
     EXPECT_TRUE(Mentions(f.note, "training in fp32")) << f.note;
   }
 }
@@ -71,29 +73,20 @@ TEST(TrainEngine, OnednnRunsBf16WhereTheCpuHasIt) {
 // training.precision auto (the default): bf16 on the oneDNN engine of a CPU with AVX-512 BF16,
 // fp32 elsewhere (without it, on LibTorch's path, on CUDA); always a note saying which.
 TEST(TrainEngine, AutoPrecisionTakesBf16OnlyOnOnednnWithAvx512Bf16) {
+  const TrainPrecision kAuto = TrainPrecision::kAuto;
   for (const TrainEngine e : {TrainEngine::kAuto, TrainEngine::kOnednn}) {
-    const EngineChoice c = ChooseTrainEngine(e, TrainPrecision::kAuto, false, kFull);
-    EXPECT_EQ(c.engine, TrainEngine::kOnednn);
-    EXPECT_EQ(c.precision, TrainPrecision::kBf16);
-    EXPECT_TRUE(Mentions(c.note, "training.precision auto: bf16")) << c.note;
-    const EngineChoice f = ChooseTrainEngine(e, TrainPrecision::kAuto, false, kNoBf16);
-    EXPECT_EQ(f.engine, TrainEngine::kOnednn);
-    EXPECT_EQ(f.precision, TrainPrecision::kFp32);
-    EXPECT_TRUE(Mentions(f.note, "training.precision auto: fp32")) << f.note;
+    ExpectChoice(ChooseTrainEngine(e, kAuto, false, kFull), TrainEngine::kOnednn,
+                 TrainPrecision::kBf16, "training.precision auto: bf16");
+    const EngineChoice f = ChooseTrainEngine(e, kAuto, false, kNoBf16);
+    ExpectChoice(f, TrainEngine::kOnednn, TrainPrecision::kFp32, "training.precision auto: fp32");
     EXPECT_TRUE(Mentions(f.note, "avx512_bf16")) << f.note;
   }
-  const EngineChoice torch =
-      ChooseTrainEngine(TrainEngine::kTorch, TrainPrecision::kAuto, false, kFull);
-  EXPECT_EQ(torch.precision, TrainPrecision::kFp32);
-  EXPECT_TRUE(Mentions(torch.note, "training.precision auto: fp32")) << torch.note;
-  const EngineChoice old =
-      ChooseTrainEngine(TrainEngine::kAuto, TrainPrecision::kAuto, false, kNoAvx512);
-  EXPECT_EQ(old.engine, TrainEngine::kTorch);
-  EXPECT_EQ(old.precision, TrainPrecision::kFp32);
-  const EngineChoice cuda =
-      ChooseTrainEngine(TrainEngine::kAuto, TrainPrecision::kAuto, true, kFull);
-  EXPECT_EQ(cuda.engine, TrainEngine::kTorch);
-  EXPECT_EQ(cuda.precision, TrainPrecision::kFp32);
+  ExpectChoice(ChooseTrainEngine(TrainEngine::kTorch, kAuto, false, kFull), TrainEngine::kTorch,
+               TrainPrecision::kFp32, "training.precision auto: fp32");
+  ExpectChoice(ChooseTrainEngine(TrainEngine::kAuto, kAuto, false, kNoAvx512), TrainEngine::kTorch,
+               TrainPrecision::kFp32, "training.precision auto: fp32");
+  ExpectChoice(ChooseTrainEngine(TrainEngine::kAuto, kAuto, true, kFull), TrainEngine::kTorch,
+               TrainPrecision::kFp32, "training.precision auto: fp32");
 }
 
 TEST(TrainEngine, CudaTakesTorch) {
