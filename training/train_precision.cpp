@@ -55,23 +55,12 @@ const char* TrainEngineName(TrainEngine e) {
 
 namespace {
 
-// kOnednn at ChooseTrainPrecision's precision (bf16 on a CPU with AVX-512 BF16, else fp32 with
-// its note), `note` first.
-EngineChoice Onednn(TrainPrecision precision, const CpuFeatures& cpu, std::string note) {
-  const PrecisionChoice p = ChooseTrainPrecision(precision, TrainEngine::kOnednn, false, cpu);
+// `engine` at ChooseTrainPrecision's precision for it, `note` first, then the precision's.
+EngineChoice Choice(TrainEngine engine, TrainPrecision precision, bool on_cuda,
+                    const CpuFeatures& cpu, std::string note) {
+  const PrecisionChoice p = ChooseTrainPrecision(precision, engine, on_cuda, cpu);
   EngineChoice c;
-  c.engine = TrainEngine::kOnednn;
-  c.precision = p.precision;
-  c.note = std::move(note);
-  if (!p.note.empty()) c.note += (c.note.empty() ? "" : "\n") + p.note;
-  return c;
-}
-
-// kTorch at ChooseTrainPrecision's precision, `note` first.
-EngineChoice Torch(TrainPrecision precision, bool on_cuda, const CpuFeatures& cpu,
-                   std::string note) {
-  const PrecisionChoice p = ChooseTrainPrecision(precision, TrainEngine::kTorch, on_cuda, cpu);
-  EngineChoice c;
+  c.engine = engine;
   c.precision = p.precision;
   c.note = std::move(note);
   if (!p.note.empty()) c.note += (c.note.empty() ? "" : "\n") + p.note;
@@ -83,19 +72,23 @@ EngineChoice Torch(TrainPrecision precision, bool on_cuda, const CpuFeatures& cp
 EngineChoice ChooseTrainEngine(TrainEngine engine, TrainPrecision precision, bool on_cuda,
                                const CpuFeatures& cpu) {
   const std::string name = TrainEngineName(engine);
-  if (engine == TrainEngine::kTorch) return Torch(precision, on_cuda, cpu, "");
+  if (engine == TrainEngine::kTorch) {
+    return Choice(TrainEngine::kTorch, precision, on_cuda, cpu, "");
+  }
   if (on_cuda) {
-    return Torch(precision, on_cuda, cpu,
-                 "training.engine " + name +
-                     ": torch (the device is CUDA; the oneDNN trunk runs on the CPU only)");
+    return Choice(TrainEngine::kTorch, precision, on_cuda, cpu,
+                  "training.engine " + name +
+                      ": torch (the device is CUDA; the oneDNN trunk runs on the CPU only)");
   }
-  if (engine == TrainEngine::kOnednn) return Onednn(precision, cpu, "");
+  if (engine == TrainEngine::kOnednn) {
+    return Choice(TrainEngine::kOnednn, precision, false, cpu, "");
+  }
   if (!cpu.avx512) {
-    return Torch(precision, on_cuda, cpu,
-                 "training.engine auto: torch (this CPU lacks AVX-512, where the oneDNN trunk "
-                 "was measured faster; training.engine onednn forces it)");
+    return Choice(TrainEngine::kTorch, precision, on_cuda, cpu,
+                  "training.engine auto: torch (this CPU lacks AVX-512, where the oneDNN trunk "
+                  "was measured faster; training.engine onednn forces it)");
   }
-  return Onednn(precision, cpu,
+  return Choice(TrainEngine::kOnednn, precision, false, cpu,
                 "training.engine auto: onednn (a CPU with AVX-512: the network through oneDNN's "
                 "training primitives and C++ heads)");
 }
