@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hostile workers, round 2: a worker with valid credentials of its own attacks Redis's own
 # resources while a learner and two honest workers train the tiny preset, against a real
-# redis-server with the config and users of `veletas cluster setup` (maxmemory 128 MiB to keep
+# redis-server with Debian's redis.conf and the config and users of `veletas cluster setup`
+# as docs/CLUSTER.md sets them up (maxmemory 128 MiB to keep
 # the attacks small; maxclients 64, Redis's default being 10,000 less the file limit, so
 # that the attacker fills it with few connections):
 # - connections: it holds every connection Redis will give (max clients), and an honest
@@ -13,7 +14,8 @@
 #   that never logged in: the refusals are counted against it alone, the failed logins of no
 #   session by the name tried, blaming nobody;
 # - replies never read: 40,000 pipelined LRANGE of the network, never read: Redis closes the
-#   connection (output buffer limit or client eviction) long before maxmemory;
+#   connection (output buffer limit or client eviction) long before maxmemory, and `cluster
+#   status --redis-log` names the reader from Redis's log;
 # - tasks taken with NOACK: all through the run (its gates included) it reads the tasks stream
 #   of the earlier design with XREADGROUP ... NOACK in a loop: refused (the learner hands tasks
 #   to each worker in a key of its own; no worker may run stream group commands), counted
@@ -41,7 +43,8 @@ sed -i 's/^  generations: 2$/  generations: 3/; s/^  games_per_generation: 8$/  
 evil() { $HOSTILE "$PORT" "vz:$NAME:evil" "$(pass evil)" "$@"; }
 status() {
   "$VELETAS" cluster status --redis "$URL" --run "$NAME" --redis-auth "$SETUP/learner.auth" \
-    >"$WORK/status.out" 2>&1 || fail "cluster status: $(cat "$WORK/status.out")"
+    --redis-log "$WORK/redis.log" >"$WORK/status.out" 2>&1 ||
+    fail "cluster status: $(cat "$WORK/status.out")"
 }
 wait_log() {  # $1 = file, $2 = pattern (grep -E), $3 = what; fails after 240 s
   for _ in $(seq 1 2400); do
@@ -133,6 +136,10 @@ grep -qE "(output buffer limits|Evicting client).*user=vz:$NAME:evil" "$WORK/red
   fail "Redis's log does not name the reader: $(tail -5 "$WORK/redis.log")"
 grep -E "(output buffer limits|Evicting client).*user=vz:$NAME:evil" "$WORK/redis.log" | head -1 |
   sed 's/.*\(Evicting client\|Client\)/\1/' | cut -c1-60
+status
+grep -qE "^connections closed by Redis for unread replies \(from its log $WORK/redis.log\) by worker: evil [1-9][0-9]*$" \
+  "$WORK/status.out" || fail "the reader is not named: $(grep -i "closed" "$WORK/status.out")"
+grep "^connections closed by Redis" "$WORK/status.out"
 
 # A full Redis: the learner paused, the attacker fills Redis until it refuses (OOM) and keeps
 # it full until an honest worker has been refused.

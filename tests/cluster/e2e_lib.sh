@@ -1,6 +1,7 @@
 # Shared by the cluster's end-to-end tests (sourced): a real redis-server on a free loopback
-# port with the config and users of `veletas cluster setup`, the learner (`veletas pipeline`
-# with a `cluster` section) and `veletas worker` processes, each logged to $WORK/*.log.
+# port with Debian's redis.conf and the config and users of `veletas cluster setup`, the
+# learner (`veletas pipeline` with a `cluster` section) and `veletas worker` processes, each
+# logged to $WORK/*.log.
 # Before sourcing set VELETAS, CONFIG (the preset to train), WORK (a directory made anew) and
 # NAME (the run's name in Redis), optionally MAXMEMORY (bytes, default 256 MiB) and
 # REDIS_ARGS (more redis-server options); then call e2e_setup WORKER... and start the processes.
@@ -25,9 +26,22 @@ SETUP="$WORK/setup"
 pass() { cut -d' ' -f2 "$SETUP/$1.auth"; }
 cli() { redis-cli -p "$PORT" --user vz-admin --pass "$(pass admin)" --no-auth-warning "$@"; }
 
+# Redis as docs/CLUSTER.md sets it up: Debian's redis.conf, then the setup's include (here in
+# a config of the test's own that includes both, in that order); the options given on the
+# command line (a free port, the test's directory and log, in the foreground) come after both.
+DEBIAN_REDIS_CONF=/etc/redis/redis.conf
 start_redis() {
-  redis-server "$SETUP/redis-veletas.conf" --port "$PORT" --bind 127.0.0.1 --dir "$WORK/redis" \
-    --save "" --logfile "$WORK/redis.log" ${REDIS_ARGS:-} &
+  if [ -r "$DEBIAN_REDIS_CONF" ]; then
+    printf 'include %s\ninclude %s\n' "$DEBIAN_REDIS_CONF" "$SETUP/redis-veletas.conf" >"$WORK/redis.conf"
+  else
+    [ -n "${REDIS_CONF_NOTED:-}" ] ||
+      echo "note: $DEBIAN_REDIS_CONF is not readable here: Redis runs with the setup's include alone"
+    REDIS_CONF_NOTED=1
+    printf 'include %s\n' "$SETUP/redis-veletas.conf" >"$WORK/redis.conf"
+  fi
+  redis-server "$WORK/redis.conf" --port "$PORT" --bind 127.0.0.1 --dir "$WORK/redis" \
+    --save "" --logfile "$WORK/redis.log" --daemonize no --pidfile "$WORK/redis.pid" \
+    ${REDIS_ARGS:-} &
   REDIS_PID=$!
   PIDS+=("$REDIS_PID")
   for _ in $(seq 1 200); do
