@@ -15,13 +15,13 @@ namespace veletas::app {
 
 namespace {
 
-int Status(const RedisArgs& args) {
+int Status(const RedisArgs& args, const std::string& redis_log) {
   auto options = cluster::MakeRedisOptions(args.url, args.auth_file, "veletas-status");
   if (!options) return CommandError("cluster status", options.error_value());
   options.value().connect_timeout_seconds = 3;
   options.value().command_timeout_seconds = 10;
   cluster::RedisClient redis(options.value());
-  auto report = cluster::ClusterStatus(redis, cluster::RunKeys(args.run));
+  auto report = cluster::ClusterStatus(redis, cluster::RunKeys(args.run), redis_log);
   if (!report) return CommandError("cluster status", report.error_value());
   std::cout << "run " << args.run << "\n" << report.value();
   return 0;
@@ -43,6 +43,12 @@ CommandRun SetupCluster(CLI::App& cmd) {
       "the learner, workers alive with their games/s, queues, pending tasks and rejected "
       "entries of a run served through Redis");
   AddRedisOptions(*status, *redis);
+  auto redis_log = std::make_shared<std::string>();
+  status
+      ->add_option("--redis-log", *redis_log,
+                   "Redis's log file (Debian: /var/log/redis/redis-server.log), to name the "
+                   "workers whose connections Redis closed for their unread replies")
+      ->type_name("FILE");
   auto dir = std::make_shared<std::string>();
   CLI::App* audit = cmd.add_subcommand(
       "audit",
@@ -50,8 +56,8 @@ CommandRun SetupCluster(CLI::App& cmd) {
       "list which worker played which game of each gate and ladder match");
   Required(audit->add_option("RUN_DIR", *dir, "the run directory"))->type_name("DIR");
   CommandRun admin = AddClusterAdmin(cmd);
-  return [status, audit, redis, dir, admin] {
-    if (status->parsed()) return Status(*redis);
+  return [status, audit, redis, redis_log, dir, admin] {
+    if (status->parsed()) return Status(*redis, *redis_log);
     if (audit->parsed()) return Audit(*dir);
     return admin();
   };

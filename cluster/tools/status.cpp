@@ -7,12 +7,15 @@
 #include <ctime>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cluster/tools/audit.h"
+#include "cluster/tools/redis_log.h"
 #include "cluster/transport/blame.h"
 #include "cluster/transport/redis_commands.h"
 #include "cluster/transport/redis_setup.h"
@@ -114,6 +117,25 @@ void ConnectionsSection(RedisClient& redis, const RunKeys& keys,
   if (!over.empty()) {
     out << "workers holding more than " << kMaxWorkerConnections
         << " connections now: " << CountList(over) << "\n";
+  }
+}
+
+// The connections of workers Redis closed for their unread replies, from its log (cluster/
+// tools/redis_log.h): a worker named only where the log line names its user and the closure
+// was for its own unread replies.
+void ClosuresSection(const RedisClosures& c, const std::string& path, std::ostream& out) {
+  if (!c.unread_by_worker.empty()) {
+    out << "connections closed by Redis for unread replies (from its log " << path
+        << ") by worker: " << CountList(c.unread_by_worker) << "\n";
+  }
+  if (c.evicted_small > 0) {
+    out << "connections of workers evicted by Redis short of client memory, with few unread "
+           "replies (nobody blamed): "
+        << c.evicted_small << "\n";
+  }
+  if (c.unattributed > 0) {
+    out << "connections closed by Redis whose log line names no user (nobody blamed): "
+        << c.unattributed << "\n";
   }
 }
 
@@ -336,7 +358,14 @@ util::Status CountersSection(RedisClient& redis, const RunKeys& keys, std::ostre
 
 }  // namespace
 
-util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys) {
+util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys,
+                                        const std::string& redis_log) {
+  std::optional<RedisClosures> closures;
+  if (!redis_log.empty()) {
+    auto read = ReadRedisLogFile(keys, redis_log);
+    if (!read) return read.error_value();
+    closures = std::move(read.value());
+  }
   std::ostringstream out;
   // A Redis at its connection limit (a worker holding every connection until the learner
   // closes them) is tried again for a while.
@@ -361,6 +390,7 @@ util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys)
   if (s.ok()) s = StreamsSection(redis, keys, out);
   if (s.ok()) s = CountersSection(redis, keys, out);
   if (!s.ok()) return s.error_value();
+  if (closures) ClosuresSection(*closures, redis_log, out);
   return out.str();
 }
 

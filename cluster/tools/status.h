@@ -14,8 +14,11 @@ namespace veletas::cluster {
 
 // The status report as text (lines), with what Redis refused and to whom it can be blamed
 // (cluster/transport/blame.h), whether Redis is full, and the connections of workers past their
-// share. A Redis at its connection limit is tried for up to 30 s. Errors: Redis unreachable
-// or a command refused.
-util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys);
+// share; with `redis_log` (the path of Redis's log file, "" = none) also the connections Redis
+// closed for a worker's unread replies (cluster/tools/redis_log.h). A Redis at its connection
+// limit is tried for up to 30 s. Errors: Redis unreachable, a command refused, `redis_log`
+// unreadable (bad input).
+util::Result<std::string> ClusterStatus(RedisClient& redis, const RunKeys& keys,
+                                        const std::string& redis_log = "");
 
 }  // namespace veletas::cluster
