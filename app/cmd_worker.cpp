@@ -37,7 +37,8 @@ struct WorkerArgs {
 
 int RunWorkerCommand(const WorkerArgs& args) {
   const std::string& run = args.redis.run;
-  auto redis = cluster::MakeRedisOptions(args.redis.url, args.redis.auth_file, "veletas-worker");
+  // No connection name: a worker's user may not set one (cluster::WorkerAclLine).
+  auto redis = cluster::MakeRedisOptions(args.redis.url, args.redis.auth_file, "");
   if (!redis) return CommandError("worker", redis.error_value());
   cluster::WorkerOptions options;
   options.run = run;

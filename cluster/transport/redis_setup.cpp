@@ -151,9 +151,9 @@ std::string WorkerAclLine(const std::string& run, const std::string& name,
                           const std::string& sha256_hex) {
   const RunKeys k(run);
   return "user " + k.WorkerUser(name) + " on #" + sha256_hex +
-         " resetkeys resetchannels -@all +ping +auth +hello +client|setname +xadd %W~" +
-         k.WorkerSelfplay(name) + " %W~" + k.WorkerArena(name) + " (+get +hmget +llen +lrange %R~" +
-         k.Config() + " %R~" + k.Current() + " %R~" + k.Model("*") + " %R~" + k.Queued() + " %R~" +
+         " resetkeys resetchannels -@all +ping +auth +hello +xadd %W~" + k.WorkerSelfplay(name) +
+         " %W~" + k.WorkerArena(name) + " (+get +hmget +llen +lrange %R~" + k.Config() + " %R~" +
+         k.Current() + " %R~" + k.Model("*") + " %R~" + k.Queued() + " %R~" +
          k.Stored(k.WorkerSelfplay(name)) + " %R~" + k.Stored(k.WorkerArena(name)) + " %R~" +
          k.Task(name) + ") (+set +del %RW~" + k.Worker(name) + ") (+xlen %R~" +
          k.WorkerSelfplay(name) + ")";

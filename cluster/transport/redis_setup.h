@@ -64,7 +64,8 @@ util::Status WriteRedisSetup(const RedisSetupOptions& options);
 // to its own two result streams, SET/DEL its heartbeat, XLEN its self-play stream, read the
 // config, current network, network blobs, the queue count, how far its streams are stored
 // and the task handed to it (RunKeys::Task, its own); nothing else (no stream group
-// command at all).
+// command at all, and no CLIENT SETNAME: a long connection name would push the user out of
+// the 1,024 bytes of Redis's log line when it closes the connection, cluster/tools/redis_log.h).
 std::string WorkerAclLine(const std::string& run, const std::string& name,
                           const std::string& sha256_hex);
 
