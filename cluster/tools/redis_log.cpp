@@ -1,8 +1,6 @@
 #include "cluster/tools/redis_log.h"
 
-#include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -10,9 +8,9 @@
 #include <set>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 #include "cluster/transport/blame.h"
+#include "cluster/transport/redis_commands.h"
 
 namespace veletas::cluster {
 namespace {
@@ -42,18 +40,6 @@ bool ReadBoundedLine(std::streambuf& in, std::string& line) {
   }
   if (too_long) line.clear();
   return any;
-}
-
-// The words of `text` split at single spaces.
-std::vector<std::string_view> Words(std::string_view text) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = std::min(text.find(' ', start), text.size());
-    out.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
 }
 
 // The closure a Redis log line reports, nullopt for any other line. Only the message that
@@ -88,39 +74,25 @@ std::optional<Closure> ParseClosure(std::string_view line) {
   return c;
 }
 
-// The value of `key`=VALUE among `words`; nullopt when absent.
-std::optional<std::string_view> Field(const std::vector<std::string_view>& words,
-                                      std::string_view key) {
-  for (std::string_view w : words) {
-    if (w.size() > key.size() && w.substr(0, key.size()) == key && w[key.size()] == '=') {
-      return w.substr(key.size() + 1);
-    }
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 RedisClosures ReadRedisClosures(const RunKeys& keys, std::istream& in) {
   RedisClosures out;
-  std::set<std::pair<std::string, std::string>> seen;  // (pid, connection id)
+  std::set<std::pair<std::string, long long>> seen;  // (pid, connection id)
   std::string line;
   while (in.rdbuf() && ReadBoundedLine(*in.rdbuf(), line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const std::optional<Closure> c = ParseClosure(line);
     if (!c) continue;
-    const std::vector<std::string_view> words = Words(c->info);
-    const std::string id(Field(words, "id").value_or(""));
-    if (!seen.insert({c->pid, id}).second) continue;
-    const std::optional<std::string_view> user = Field(words, "user");
-    if (!user) {
+    const ClientInfo client = ParseClientInfo(std::string(c->info));
+    if (!seen.insert({c->pid, client.id}).second) continue;
+    if (client.user.empty()) {
       ++out.unattributed;
       continue;
     }
-    const std::string worker = WorkerOfUser(keys, std::string(*user));
+    const std::string worker = WorkerOfUser(keys, client.user);
     if (worker.empty()) continue;
-    const long long omem = std::atoll(std::string(Field(words, "omem").value_or("0")).c_str());
-    if (c->output_limit || omem > kMaxWorkerReplyBytes) {
+    if (c->output_limit || client.omem > kMaxWorkerReplyBytes) {
       ++out.unread_by_worker[worker];
     } else {
       ++out.evicted_small;

@@ -257,6 +257,16 @@ util::Result<std::vector<AclLogEntry>> DrainAclLog(RedisClient& redis, int count
   return AclLogEntries(exec.elements[0]);
 }
 
+ClientInfo ParseClientInfo(const std::string& line) {
+  ClientInfo c;
+  c.id = std::atoll(InfoField(line, "id").c_str());
+  c.user = InfoField(line, "user");
+  c.name = InfoField(line, "name");
+  c.addr = InfoField(line, "addr");
+  c.omem = std::atoll(InfoField(line, "omem").c_str());
+  return c;
+}
+
 util::Result<std::vector<ClientInfo>> ClientList(RedisClient& redis) {
   using R = util::Result<std::vector<ClientInfo>>;
   auto reply = redis.Call({"CLIENT", "LIST", "TYPE", "normal"});
@@ -270,12 +280,7 @@ util::Result<std::vector<ClientInfo>> ClientList(RedisClient& redis) {
   for (std::string line; std::getline(in, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
-    ClientInfo c;
-    c.id = std::atoll(InfoField(line, "id").c_str());
-    c.user = InfoField(line, "user");
-    c.name = InfoField(line, "name");
-    c.addr = InfoField(line, "addr");
-    out.push_back(std::move(c));
+    out.push_back(ParseClientInfo(line));
   }
   return out;
 }

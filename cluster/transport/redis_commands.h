@@ -139,10 +139,14 @@ util::Result<std::vector<AclLogEntry>> DrainAclLog(RedisClient& redis, int count
 // One connection of CLIENT LIST.
 struct ClientInfo {
   long long id = 0;
-  std::string user;  // the ACL user it is logged in as ("default" before it logs in)
-  std::string name;  // CLIENT SETNAME's, "" when none
-  std::string addr;  // "IP:PORT"
+  std::string user;    // the ACL user it is logged in as ("default" before it logs in)
+  std::string name;    // CLIENT SETNAME's, "" when none
+  std::string addr;    // "IP:PORT"
+  long long omem = 0;  // bytes of replies it has not read yet
 };
+// One connection's fields as CLIENT LIST (and Redis's log, when it closes one) writes them:
+// "id=5 addr=... user=... omem=..." (absent fields left empty or 0).
+ClientInfo ParseClientInfo(const std::string& line);
 // CLIENT LIST TYPE normal: every connection of a client (not replicas or subscribers).
 // Fails when the reply was too long for the client's RedisOptions::max_string_bytes.
 util::Result<std::vector<ClientInfo>> ClientList(RedisClient& redis);
